@@ -1,0 +1,98 @@
+#include "flightrec/common/log.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+
+namespace flightrec::log {
+namespace {
+
+std::atomic<Level> g_level{Level::info};
+
+std::string_view level_name(Level level) {
+  switch (level) {
+    case Level::debug: return "debug";
+    case Level::info: return "info";
+    case Level::warn: return "warn";
+    case Level::error: return "error";
+  }
+  return "info";
+}
+
+// logfmt quotes a value only when it holds a space, a quote, '=' or a control character.
+void append_value(std::string& out, std::string_view value) {
+  bool needs_quotes = value.empty();
+  for (char c : value) {
+    if (c == ' ' || c == '"' || c == '=' || static_cast<unsigned char>(c) < 0x20) needs_quotes = true;
+  }
+  if (!needs_quotes) {
+    out += value;
+    return;
+  }
+  out += '"';
+  for (char c : value) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default: out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+    }
+  }
+  out += '"';
+}
+
+std::string utc_timestamp() {
+  const auto now = std::chrono::system_clock::now();
+  const auto secs = std::chrono::system_clock::to_time_t(now);
+  const auto millis =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[40];
+  const size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::string out(buf, n);
+  char frac[8];
+  std::snprintf(frac, sizeof frac, ".%03dZ", static_cast<int>(millis));
+  out += frac;
+  return out;
+}
+
+}  // namespace
+
+std::optional<Level> parse_level(std::string_view text) {
+  if (text == "debug") return Level::debug;
+  if (text == "info") return Level::info;
+  if (text == "warn") return Level::warn;
+  if (text == "error") return Level::error;
+  return std::nullopt;
+}
+
+void set_level(Level level) { g_level.store(level, std::memory_order_relaxed); }
+
+bool enabled(Level level) { return level >= g_level.load(std::memory_order_relaxed); }
+
+std::string format(Level level, std::string_view msg, std::initializer_list<Field> fields) {
+  std::string out = "level=";
+  out += level_name(level);
+  out += " msg=";
+  append_value(out, msg);
+  for (const auto& [key, value] : fields) {
+    out += ' ';
+    out += key;
+    out += '=';
+    append_value(out, value);
+  }
+  return out;
+}
+
+void write(Level level, std::string_view msg, std::initializer_list<Field> fields) {
+  if (!enabled(level)) return;
+  std::string line = "ts=" + utc_timestamp() + ' ' + format(level, msg, fields) + '\n';
+  // One write(2) per line keeps lines from different threads whole.
+  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, line.data(), line.size());
+}
+
+}  // namespace flightrec::log

@@ -1,0 +1,1 @@
+// Placeholder so the component links before the store lands.
