@@ -1,0 +1,98 @@
+#include "flightrec/sampler/sampler.h"
+
+#include <poll.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <system_error>
+
+#include "flightrec/common/fd.h"
+
+namespace flightrec::sampler {
+namespace {
+
+int64_t now_ns(clockid_t clock) noexcept {
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+timespec to_timespec(int64_t ns) noexcept {
+  return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+}
+
+}  // namespace
+
+Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nanoseconds rate)
+    : sources_(std::move(sources)), rate_(rate) {
+  for (const auto& source : sources_) {
+    offsets_.push_back(schema_.size());
+    source->describe(schema_);
+    auto stats = std::make_unique<SourceStats>();
+    stats->name = std::string(source->name());
+    stats_.sources.push_back(std::move(stats));
+  }
+  offsets_.push_back(schema_.size());
+  values_.assign(schema_.size(), kAbsent);
+}
+
+void Sampler::sample_once(std::span<int64_t> values) noexcept {
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    const auto out = values.subspan(offsets_[i], offsets_[i + 1] - offsets_[i]);
+    const int64_t start = now_ns(CLOCK_MONOTONIC);
+    const SampleStatus status = sources_[i]->sample(out);
+    const int64_t took = now_ns(CLOCK_MONOTONIC) - start;
+    SourceStats& s = *stats_.sources[i];
+    s.reads.fetch_add(1, std::memory_order_relaxed);
+    s.duration_ns_total.fetch_add(static_cast<uint64_t>(took), std::memory_order_relaxed);
+    s.last_duration_ns.store(took, std::memory_order_relaxed);
+    if (status == SampleStatus::failed) s.failures.fetch_add(1, std::memory_order_relaxed);
+    if (status == SampleStatus::partial) s.partials.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
+  Fd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
+  if (!timer) throw std::system_error(errno, std::generic_category(), "timerfd_create");
+  const int64_t period = rate_.count();
+  const int64_t start = now_ns(CLOCK_MONOTONIC) + period;
+  const itimerspec spec{to_timespec(period), to_timespec(start)};
+  if (::timerfd_settime(timer.get(), TFD_TIMER_ABSTIME, &spec, nullptr) != 0) {
+    throw std::system_error(errno, std::generic_category(), "timerfd_settime");
+  }
+
+  pollfd fds[2] = {{timer.get(), POLLIN, 0}, {stop.fd(), POLLIN, 0}};
+  uint64_t next_tick = 0;  // index of the first deadline not yet consumed
+  uint64_t sampled = 0;
+  while (!stop.requested() && (max_ticks == 0 || sampled < max_ticks)) {
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::system_error(errno, std::generic_category(), "poll on the sampler timer");
+    }
+    if (fds[1].revents != 0) break;
+    uint64_t expirations = 0;
+    if (::read(timer.get(), &expirations, sizeof expirations) != sizeof expirations) continue;
+    // Several deadlines passed since the last wake-up: sample once, for the newest one.
+    const uint64_t tick = next_tick + expirations - 1;
+    next_tick = tick + 1;
+    stats_.missed_ticks.fetch_add(expirations - 1, std::memory_order_relaxed);
+
+    const int64_t mono = now_ns(CLOCK_MONOTONIC);
+    const int64_t lateness = mono - (start + static_cast<int64_t>(tick) * period);
+    stats_.lateness.observe(lateness);
+    if (lateness > period / 2) stats_.late_ticks.fetch_add(1, std::memory_order_relaxed);
+
+    const FrameHeader header{tick, mono, now_ns(CLOCK_REALTIME)};
+    sample_once(values_);
+    if (!queue.push(header, values_)) {
+      stats_.queue_overflows.fetch_add(1, std::memory_order_relaxed);
+    }
+    stats_.ticks.fetch_add(1, std::memory_order_relaxed);
+    ++sampled;
+  }
+}
+
+}  // namespace flightrec::sampler

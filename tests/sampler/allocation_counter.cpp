@@ -1,0 +1,33 @@
+#include "allocation_counter.h"
+
+#include <cstdlib>
+#include <new>
+
+namespace {
+thread_local bool t_counting = false;
+thread_local size_t t_allocations = 0;
+
+void* counted_alloc(std::size_t size) {
+  if (t_counting) ++t_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace
+
+void* operator new(std::size_t size) { return counted_alloc(size); }
+void* operator new[](std::size_t size) { return counted_alloc(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace flightrec::testing {
+
+CountAllocations::CountAllocations() {
+  t_allocations = 0;
+  t_counting = true;
+}
+CountAllocations::~CountAllocations() { t_counting = false; }
+size_t CountAllocations::count() const { return t_allocations; }
+
+}  // namespace flightrec::testing
