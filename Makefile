@@ -1,0 +1,63 @@
+# Thin wrapper over CMake: the README's two commands are `make run` and `make test`.
+# Every target installs missing Debian packages first (scripts/install-deps reads
+# deps/debian-packages.txt), so both work on a fresh Debian 12 machine.
+BUILD      ?= build
+BUILD_TYPE ?= Release
+JOBS       ?= $(shell nproc)
+ARGS       ?=
+CMAKE_GEN  := -G Ninja
+FUZZ_SECONDS ?= 10
+
+.PHONY: deps configure build run test test-unit test-asan test-tsan fuzz bench format clean
+
+deps:
+	@scripts/install-deps
+
+configure: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# Starts the daemon with the embedded defaults (or the config the lookup finds); Ctrl-C stops it.
+run: build
+	./$(BUILD)/flightrec daemon $(ARGS)
+
+# Every test: unit and end-to-end tests, the store under ThreadSanitizer, and the fuzz targets
+# replaying their corpora plus a short fresh run each.
+test: test-unit test-tsan fuzz
+
+test-unit: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs this too).
+test-asan: deps
+	@cmake -S . -B build-asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFLIGHTREC_BENCH=OFF \
+	  -DFLIGHTREC_SANITIZE="address;undefined" >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir build-asan --output-on-failure -j $(JOBS)
+
+# The components with threads that share data, under ThreadSanitizer.
+test-tsan: deps
+	@cmake -S . -B build-tsan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFLIGHTREC_BENCH=OFF \
+	  -DFLIGHTREC_SANITIZE=thread >/dev/null
+	@cmake --build build-tsan -j $(JOBS) --target test_store test_sampler
+	TSAN_OPTIONS=halt_on_error=1 ./build-tsan/tests/store/test_store
+	TSAN_OPTIONS=halt_on_error=1 ./build-tsan/tests/sampler/test_sampler
+
+fuzz: deps
+	@cmake -S . -B build-fuzz $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLIGHTREC_BENCH=OFF \
+	  -DFLIGHTREC_TESTS=ON -DFLIGHTREC_FUZZ=ON \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_targets
+	tests/fuzz/run-all build-fuzz/tests/fuzz $(FUZZ_SECONDS)
+
+bench: build
+	bench/run-all $(BUILD)
+
+format:
+	@git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD) build-asan build-tsan build-fuzz

@@ -1,0 +1,106 @@
+#pragma once
+// The key table: every config key, its type, allowed values and help text, in one place. It drives
+// loading and validation (loader.cpp), unknown-key detection with "did you mean" hints, and the key
+// table in docs/CONFIG.md (a test checks the docs contain render_key_table_markdown()).
+//
+// Adding a key: add its field to Config (config.h), one KeySpec row in src/schema_table.cpp, the
+// key to config/defaults.yaml, then paste the new render_key_table_markdown() output into
+// docs/CONFIG.md. A new section (e.g. "export") needs nothing more: sections are the path prefixes
+// of the keys.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "flightrec/config/config.h"
+
+namespace flightrec::config {
+
+// Each rule reaches its field through an accessor, so the table needs no knowledge of Config's
+// nesting.
+template <typename T>
+using FieldAccessor = T& (*)(Config&);
+
+struct DurationRule {
+  FieldAccessor<Duration> field;
+  Duration min;
+  Duration max;
+  std::string_view at_least_key = {};  // another duration key this one must not be below
+};
+
+struct SizeRule {
+  FieldAccessor<uint64_t> field;
+  uint64_t min;
+  uint64_t max;
+};
+
+struct BoolRule {
+  FieldAccessor<bool> field;
+};
+
+struct CountRule {
+  FieldAccessor<uint32_t> field;
+  uint32_t min;
+  uint32_t max;
+};
+
+// An ECMAScript regular expression that must compile; "" is allowed and means "no pattern".
+struct RegexRule {
+  FieldAccessor<std::string> field;
+};
+
+struct ListenAddressRule {
+  FieldAccessor<std::string> field;
+};
+
+struct ChoiceRule {
+  FieldAccessor<std::string> field;
+  std::span<const std::string_view> choices;
+};
+
+using KeyRule = std::variant<DurationRule, SizeRule, BoolRule, CountRule, RegexRule,
+                             ListenAddressRule, ChoiceRule>;
+
+struct KeySpec {
+  std::string_view path;  // dotted, e.g. "sampler.rate"
+  KeyRule rule;
+  std::string_view help;
+};
+
+// Longest accepted regex, which also bounds std::regex's recursion on nested groups.
+inline constexpr size_t kMaxRegexLength = 1024;
+
+// Every key, in the order the docs and the defaults file list them.
+[[nodiscard]] std::span<const KeySpec> schema();
+[[nodiscard]] const KeySpec* find_key(std::string_view path);
+
+// Short type name for docs and messages: "duration", "size", "bool", "integer", "regex", ...
+[[nodiscard]] std::string_view type_name(const KeySpec& key);
+// What may be written, e.g. "100us..10s", "1..1024", "debug, info, warn, error".
+[[nodiscard]] std::string allowed_values(const KeySpec& key);
+// The key's value in `config`, spelled as it would be written in YAML (durations and sizes with
+// units).
+[[nodiscard]] std::string value_text(const KeySpec& key, const Config& config);
+
+// Parses one scalar and stores it into `config`. On failure returns the message without the key
+// path, e.g. `"1xs" is not a duration (examples: 500us, 1ms, 2s)`, and leaves `config` unchanged.
+[[nodiscard]] std::optional<std::string> apply_value(const KeySpec& key, std::string_view scalar,
+                                                     Config& config);
+
+// Checks rules between keys (DurationRule::at_least_key) once every key is applied. Each error
+// names the constrained key, the key it depends on, and says why, e.g. "250ms must be >=
+// sampler.rate (1s)".
+struct RelationError {
+  std::string_view key;
+  std::string_view other_key;
+  std::string message;
+};
+[[nodiscard]] std::vector<RelationError> check_relations(const Config& config);
+
+// The markdown key table (header included) that docs/CONFIG.md must contain verbatim.
+[[nodiscard]] std::string render_key_table_markdown();
+
+}  // namespace flightrec::config

@@ -1,0 +1,80 @@
+// Reading config files and choosing which one to read.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+#include "flightrec/common/fd.h"
+#include "flightrec/config/loader.h"
+
+namespace flightrec::config {
+namespace {
+
+LoadResult failure(const std::filesystem::path& path, const std::string& reason) {
+  LoadResult result;
+  result.origin = path.string();
+  result.errors.push_back(path.string() + ": " + reason);
+  return result;
+}
+
+std::string describe_errno(int error) { return std::generic_category().message(error); }
+
+// Reads until EOF rather than trusting st_size, so pipes and /dev/stdin work too.
+std::optional<std::string> read_bounded(const std::filesystem::path& path, std::string& error) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) {
+    error = "cannot open config file: " + describe_errno(errno);
+    return std::nullopt;
+  }
+  std::string text;
+  char chunk[8192];
+  while (true) {
+    ssize_t got = ::read(fd.get(), chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      error = "cannot read config file: " + describe_errno(errno);
+      return std::nullopt;
+    }
+    if (got == 0) return text;
+    text.append(chunk, static_cast<size_t>(got));
+    if (text.size() > kMaxConfigFileBytes) {
+      error = "config file is larger than " + std::to_string(kMaxConfigFileBytes) + " bytes";
+      return std::nullopt;
+    }
+  }
+}
+
+}  // namespace
+
+LoadResult load_from_file(const std::filesystem::path& path) {
+  std::string error;
+  auto text = read_bounded(path, error);
+  if (!text) return failure(path, error);
+  return load_from_string(*text, path.string());
+}
+
+LoadResult load_with_lookup(const std::optional<std::filesystem::path>& explicit_path,
+                            const LookupPaths& paths) {
+  if (explicit_path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(*explicit_path, ec) && !ec) {
+      return failure(*explicit_path, "config file given with --config.file does not exist");
+    }
+    return load_from_file(*explicit_path);
+  }
+  for (const std::filesystem::path& candidate : {paths.system, paths.local}) {
+    std::error_code ec;
+    auto status = std::filesystem::status(candidate, ec);
+    if (status.type() == std::filesystem::file_type::not_found) continue;
+    // It exists (or cannot even be checked): either way it is meant to be the config, so a failure
+    // to read it is reported instead of silently falling back to the next candidate.
+    if (ec) return failure(candidate, "cannot check config file: " + ec.message());
+    return load_from_file(candidate);
+  }
+  LoadResult result = load_from_string(embedded_defaults_yaml(), kEmbeddedDefaultsOrigin);
+  result.origin = kEmbeddedDefaultsOrigin;
+  return result;
+}
+
+}  // namespace flightrec::config

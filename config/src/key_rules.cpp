@@ -1,0 +1,193 @@
+// What each rule type means: parsing and checking a value, describing what is allowed, and
+// spelling a stored value back out.
+#include <charconv>
+#include <regex>
+
+#include "flightrec/config/listen_address.h"
+#include "flightrec/config/schema.h"
+#include "flightrec/config/units.h"
+#include "text.h"
+
+namespace flightrec::config {
+namespace {
+
+using detail::join;
+using detail::quote;
+
+std::string range_text(const std::string& min, const std::string& max) { return min + ".." + max; }
+
+std::string out_of_range(std::string_view scalar, const std::string& allowed) {
+  return quote(scalar) + " is out of range (allowed: " + allowed + ")";
+}
+
+std::optional<uint64_t> parse_whole_number(std::string_view text) {
+  uint64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// The YAML 1.2 core schema's booleans; "yes"/"on" are YAML 1.1 and read differently elsewhere.
+std::optional<bool> parse_bool(std::string_view text) {
+  if (text == "true" || text == "True" || text == "TRUE") return true;
+  if (text == "false" || text == "False" || text == "FALSE") return false;
+  return std::nullopt;
+}
+
+struct Applier {
+  const KeySpec& key;
+  std::string_view scalar;
+  Config& config;
+
+  std::optional<std::string> operator()(const DurationRule& rule) const {
+    auto value = parse_duration(scalar);
+    if (!value) return quote(scalar) + " is not a duration (examples: 500us, 1ms, 2s)";
+    if (*value < rule.min || *value > rule.max) {
+      return out_of_range(scalar, allowed_values(key));
+    }
+    rule.field(config) = *value;
+    return std::nullopt;
+  }
+  std::optional<std::string> operator()(const SizeRule& rule) const {
+    auto value = parse_size(scalar);
+    if (!value) return quote(scalar) + " is not a size (examples: 512KiB, 256MiB, 1GiB, 1000000)";
+    if (*value < rule.min || *value > rule.max) {
+      return out_of_range(scalar, allowed_values(key));
+    }
+    rule.field(config) = *value;
+    return std::nullopt;
+  }
+  std::optional<std::string> operator()(const BoolRule& rule) const {
+    auto value = parse_bool(scalar);
+    if (!value) return quote(scalar) + " is not a boolean (allowed: true, false)";
+    rule.field(config) = *value;
+    return std::nullopt;
+  }
+  std::optional<std::string> operator()(const CountRule& rule) const {
+    std::string allowed = allowed_values(key);
+    auto value = parse_whole_number(scalar);
+    if (!value) return quote(scalar) + " is not a whole number (allowed: " + allowed + ")";
+    if (*value < rule.min || *value > rule.max) return out_of_range(scalar, allowed);
+    rule.field(config) = static_cast<uint32_t>(*value);
+    return std::nullopt;
+  }
+  std::optional<std::string> operator()(const RegexRule& rule) const {
+    if (scalar.size() > kMaxRegexLength) {
+      return quote(scalar) + " is too long (allowed: " + allowed_values(key) + ")";
+    }
+    try {
+      std::regex compiled(scalar.begin(), scalar.end(), std::regex::ECMAScript);
+    } catch (const std::regex_error& error) {
+      return quote(scalar) + " is not a valid regex (" + error.what() +
+             "; allowed: " + allowed_values(key) + ")";
+    }
+    rule.field(config) = std::string(scalar);
+    return std::nullopt;
+  }
+  std::optional<std::string> operator()(const ListenAddressRule& rule) const {
+    if (!parse_listen_address(scalar)) {
+      return quote(scalar) + " is not a listen address (allowed: " + allowed_values(key) +
+             "; examples: 127.0.0.1:9717, [::1]:9717, 0.0.0.0:9717)";
+    }
+    rule.field(config) = std::string(scalar);
+    return std::nullopt;
+  }
+  std::optional<std::string> operator()(const ChoiceRule& rule) const {
+    for (std::string_view choice : rule.choices) {
+      if (scalar == choice) {
+        rule.field(config) = std::string(choice);
+        return std::nullopt;
+      }
+    }
+    return quote(scalar) + " is not allowed (allowed: " + allowed_values(key) + ")";
+  }
+};
+
+}  // namespace
+
+std::string_view type_name(const KeySpec& key) {
+  struct Namer {
+    std::string_view operator()(const DurationRule&) const { return "duration"; }
+    std::string_view operator()(const SizeRule&) const { return "size"; }
+    std::string_view operator()(const BoolRule&) const { return "bool"; }
+    std::string_view operator()(const CountRule&) const { return "integer"; }
+    std::string_view operator()(const RegexRule&) const { return "regex"; }
+    std::string_view operator()(const ListenAddressRule&) const { return "host:port"; }
+    std::string_view operator()(const ChoiceRule&) const { return "string"; }
+  };
+  return std::visit(Namer{}, key.rule);
+}
+
+std::string allowed_values(const KeySpec& key) {
+  struct Describer {
+    std::string operator()(const DurationRule& rule) const {
+      std::string range = range_text(format_duration(rule.min), format_duration(rule.max));
+      if (rule.at_least_key.empty()) return range;
+      return range + ", >= " + std::string(rule.at_least_key);
+    }
+    std::string operator()(const SizeRule& rule) const {
+      return range_text(format_size(rule.min), format_size(rule.max));
+    }
+    std::string operator()(const BoolRule&) const { return "true, false"; }
+    std::string operator()(const CountRule& rule) const {
+      return range_text(std::to_string(rule.min), std::to_string(rule.max));
+    }
+    std::string operator()(const RegexRule&) const {
+      return "ECMAScript regex, at most " + std::to_string(kMaxRegexLength) + " characters";
+    }
+    std::string operator()(const ListenAddressRule&) const {
+      return "host:port or [ipv6]:port, port 0..65535";
+    }
+    std::string operator()(const ChoiceRule& rule) const { return join(rule.choices); }
+  };
+  return std::visit(Describer{}, key.rule);
+}
+
+std::string value_text(const KeySpec& key, const Config& config) {
+  // Accessors take a mutable Config so one table serves reading and writing; read from a copy.
+  Config copy = config;
+  struct Reader {
+    Config& config;
+    std::string operator()(const DurationRule& rule) const {
+      return format_duration(rule.field(config));
+    }
+    std::string operator()(const SizeRule& rule) const { return format_size(rule.field(config)); }
+    std::string operator()(const BoolRule& rule) const {
+      return rule.field(config) ? "true" : "false";
+    }
+    std::string operator()(const CountRule& rule) const {
+      return std::to_string(rule.field(config));
+    }
+    std::string operator()(const RegexRule& rule) const { return rule.field(config); }
+    std::string operator()(const ListenAddressRule& rule) const { return rule.field(config); }
+    std::string operator()(const ChoiceRule& rule) const { return rule.field(config); }
+  };
+  return std::visit(Reader{copy}, key.rule);
+}
+
+std::optional<std::string> apply_value(const KeySpec& key, std::string_view scalar,
+                                       Config& config) {
+  return std::visit(Applier{key, scalar, config}, key.rule);
+}
+
+std::vector<RelationError> check_relations(const Config& config) {
+  Config copy = config;
+  std::vector<RelationError> errors;
+  for (const KeySpec& key : schema()) {
+    const auto* rule = std::get_if<DurationRule>(&key.rule);
+    if (rule == nullptr || rule->at_least_key.empty()) continue;
+    const KeySpec* other = find_key(rule->at_least_key);
+    const auto* other_rule = other ? std::get_if<DurationRule>(&other->rule) : nullptr;
+    if (other_rule == nullptr) continue;  // a table mistake; the schema test catches it
+    Duration value = rule->field(copy);
+    Duration floor = other_rule->field(copy);
+    if (value < floor) {
+      errors.push_back({key.path, other->path,
+                        format_duration(value) + " must be >= " + std::string(other->path) + " (" +
+                            format_duration(floor) + ")"});
+    }
+  }
+  return errors;
+}
+
+}  // namespace flightrec::config

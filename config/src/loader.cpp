@@ -1,0 +1,188 @@
+#include "flightrec/config/loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <set>
+
+#include "document_scan.h"
+#include "flightrec/config/schema.h"
+#include "key_tree.h"
+#include "text.h"
+
+namespace flightrec::config {
+namespace {
+
+using detail::join;
+using detail::quote;
+
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Scalar:
+      return "the value " + quote(node.Scalar());
+    default:
+      return "no value";
+  }
+}
+
+// Walks one YAML document against the key table, applying every valid value to a Config that
+// starts at the defaults and collecting an error for everything else.
+class DocumentLoader {
+ public:
+  explicit DocumentLoader(std::string_view origin) : origin_(origin) {}
+
+  LoadResult load(std::string_view yaml) {
+    try {
+      load_text(std::string(yaml));
+    } catch (const YAML::Exception& error) {
+      errors_.push_back(location(error.mark, true) + "YAML syntax error: " + error.msg);
+    }
+    LoadResult result;
+    result.origin = origin_;
+    result.errors = std::move(errors_);
+    if (result.errors.empty()) result.config = config_;
+    return result;
+  }
+
+ private:
+  void load_text(const std::string& text) {
+    // Scanned first: YAML::LoadAll alone can loop forever on malformed input (document_scan.h).
+    detail::DocumentScan scan = detail::scan_documents(text);
+    if (scan.stalled_at) {
+      auto at = static_cast<size_t>(scan.stalled_at->pos);
+      std::string unexpected = at < text.size() ? quote(text.substr(at, 1)) : "end of input";
+      errors_.push_back(location(*scan.stalled_at, true) + "YAML syntax error: unexpected " +
+                        unexpected);
+      return;
+    }
+    if (scan.extra_content_at) {
+      add_error(*scan.extra_content_at, "",
+                "only one YAML document is allowed, found another here");
+      return;
+    }
+    if (!scan.content_document) return;  // empty, comments only, or "---": the defaults
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    load_root(documents.at(*scan.content_document));
+  }
+
+  void load_root(const YAML::Node& root) {
+    if (!root.IsMap()) {
+      add_error(root.Mark(), "",
+                "the top level must be a map of sections (" + join(detail::children("")) +
+                    "), got " + describe(root));
+      return;
+    }
+    walk_section(root, "");
+    check_relations_between_keys();
+  }
+
+  void walk_section(const YAML::Node& map, const std::string& section) {
+    std::map<std::string, int, std::less<>> first_line;  // names seen in this map, for duplicates
+    for (const auto& pair : map) {
+      const YAML::Node& key = pair.first;
+      if (!key.IsScalar()) {
+        add_error(key.Mark(), section, "a key must be a plain name, got " + describe(key));
+        continue;
+      }
+      const std::string& name = key.Scalar();
+      std::string path = detail::join_path(section, name);
+      auto [seen, inserted] = first_line.emplace(name, key.Mark().line + 1);
+      if (!inserted) {
+        add_error(key.Mark(), path,
+                  "duplicate key (first written on line " + std::to_string(seen->second) + ")");
+        continue;
+      }
+      // A dotted name would otherwise reach a key by its full path; keys are nested maps only.
+      bool dotted = name.find('.') != std::string::npos;
+      const KeySpec* spec = dotted ? nullptr : find_key(path);
+      if (spec != nullptr) {
+        apply_key(*spec, key.Mark(), pair.second);
+      } else if (!dotted && detail::is_section(path)) {
+        enter_section(path, key.Mark(), pair.second);
+      } else {
+        report_unknown(section, name, key.Mark());
+      }
+    }
+  }
+
+  void enter_section(const std::string& path, const YAML::Mark& mark, const YAML::Node& value) {
+    if (value.IsMap()) {
+      walk_section(value, path);
+    } else if (!value.IsNull()) {  // "sampler:" with every key commented out is fine
+      add_error(
+          mark, path,
+          "expected a map of keys (" + join(detail::children(path)) + "), got " + describe(value));
+    }
+  }
+
+  void apply_key(const KeySpec& spec, const YAML::Mark& mark, const YAML::Node& value) {
+    written_.emplace(spec.path, mark);
+    std::string expected =
+        "expected a " + std::string(type_name(spec)) + " (allowed: " + allowed_values(spec) + ")";
+    std::optional<std::string> problem;
+    if (value.IsScalar()) {
+      problem = apply_value(spec, value.Scalar(), config_);
+    } else {
+      // An empty value is an error rather than the default: the user wrote the key for a reason.
+      problem = expected + ", got " + describe(value);
+    }
+    if (problem) {
+      failed_.insert(spec.path);
+      add_error(mark, spec.path, *problem);
+    }
+  }
+
+  void report_unknown(const std::string& section, const std::string& name, const YAML::Mark& mark) {
+    std::string path = detail::join_path(section, name);
+    std::string what = section.empty() ? "unknown section" : "unknown key";
+    if (auto hint = detail::suggest(section, name)) {
+      add_error(mark, path, what + "; " + *hint);
+    } else {
+      add_error(mark, path, what + " (known here: " + join(detail::children(section)) + ")");
+    }
+  }
+
+  void check_relations_between_keys() {
+    for (const RelationError& relation : check_relations(config_)) {
+      // A key that already failed kept its default; a rule broken by that default is noise.
+      if (failed_.contains(relation.key) || failed_.contains(relation.other_key)) continue;
+      auto where = written_.find(relation.key);
+      if (where == written_.end()) where = written_.find(relation.other_key);
+      YAML::Mark mark = where == written_.end() ? YAML::Mark::null_mark() : where->second;
+      add_error(mark, relation.key, relation.message);
+    }
+  }
+
+  std::string location(const YAML::Mark& mark, bool with_column) const {
+    std::string out = origin_;
+    if (!mark.is_null()) {
+      out += ":" + std::to_string(mark.line + 1);
+      if (with_column) out += ":" + std::to_string(mark.column + 1);
+    }
+    return out + ": ";
+  }
+
+  void add_error(const YAML::Mark& mark, std::string_view path, const std::string& message) {
+    std::string line = location(mark, false);
+    if (!path.empty()) line += std::string(path) + ": ";
+    errors_.push_back(line + message);
+  }
+
+  std::string origin_;
+  Config config_;
+  std::vector<std::string> errors_;
+  std::map<std::string_view, YAML::Mark, std::less<>> written_;  // keys the file set
+  std::set<std::string_view, std::less<>> failed_;               // keys with a bad value
+};
+
+}  // namespace
+
+LoadResult load_from_string(std::string_view yaml, std::string_view origin_name) {
+  return DocumentLoader(origin_name).load(yaml);
+}
+
+}  // namespace flightrec::config

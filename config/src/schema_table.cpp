@@ -1,0 +1,105 @@
+// The key table itself: one row per config key. See schema.h for how to add one.
+#include <array>
+
+#include "flightrec/config/schema.h"
+
+namespace flightrec::config {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::array<std::string_view, 4> kLogLevels{"debug", "info", "warn", "error"};
+constexpr uint64_t kMiB = 1ull << 20;
+constexpr uint64_t kGiB = 1ull << 30;
+
+// The per-source rows differ only in the member they reach; these build their accessors.
+template <SourceToggle Config::Sources::*source>
+bool& toggle_enabled(Config& config) {
+  return (config.sources.*source).enabled;
+}
+template <KeyedSource Config::Sources::*source>
+bool& keyed_enabled(Config& config) {
+  return (config.sources.*source).enabled;
+}
+template <KeyedSource Config::Sources::*source>
+std::string& keyed_include(Config& config) {
+  return (config.sources.*source).filter.include;
+}
+template <KeyedSource Config::Sources::*source>
+std::string& keyed_exclude(Config& config) {
+  return (config.sources.*source).filter.exclude;
+}
+template <KeyedSource Config::Sources::*source>
+uint32_t& keyed_max_keys(Config& config) {
+  return (config.sources.*source).max_keys;
+}
+
+const std::vector<KeySpec>& table() {
+  using S = Config::Sources;
+  static const std::vector<KeySpec> keys{
+      {"sampler.rate",
+       DurationRule{[](Config& c) -> Duration& { return c.sampler.rate; }, 100us, 10s},
+       "How often the system-wide sources (everything under `sources`) are read."},
+      {"sampler.process_rate",
+       DurationRule{[](Config& c) -> Duration& { return c.sampler.process_rate; }, 100us, 60s,
+                    "sampler.rate"},
+       "How often per-process sources (`/proc/<pid>/*`) are read. Slower than `sampler.rate` "
+       "because "
+       "each process costs about 5us per read."},
+      {"buffer.duration",
+       DurationRule{[](Config& c) -> Duration& { return c.buffer.duration; }, 1s, 24h},
+       "History kept in the in-memory ring; older data is dropped first."},
+      {"buffer.max_bytes",
+       SizeRule{[](Config& c) -> uint64_t& { return c.buffer.max_bytes; }, kMiB, 64 * kGiB},
+       "Upper bound on the ring's compressed size; when reached, the oldest data is dropped even "
+       "if it is younger than `buffer.duration`."},
+      {"sources.stat.enabled", BoolRule{toggle_enabled<&S::stat>},
+       "Read `/proc/stat`: CPU times (which move in 10 ms USER_HZ steps), context switches, "
+       "forks."},
+      {"sources.cgroup_cpu.enabled", BoolRule{toggle_enabled<&S::cgroup_cpu>},
+       "Read `cpu.stat` of the root cgroup v2: CPU usage in microseconds."},
+      {"sources.meminfo.enabled", BoolRule{toggle_enabled<&S::meminfo>}, "Read `/proc/meminfo`."},
+      {"sources.loadavg.enabled", BoolRule{toggle_enabled<&S::loadavg>}, "Read `/proc/loadavg`."},
+      {"sources.pressure.enabled", BoolRule{toggle_enabled<&S::pressure>},
+       "Read `/proc/pressure/{cpu,memory,io}`: pressure stall totals in microseconds."},
+      {"sources.vmstat.enabled", BoolRule{toggle_enabled<&S::vmstat>},
+       "Read selected counters of `/proc/vmstat`."},
+      {"sources.diskstats.enabled", BoolRule{keyed_enabled<&S::diskstats>},
+       "Read `/proc/diskstats`."},
+      {"sources.diskstats.include", RegexRule{keyed_include<&S::diskstats>},
+       "Keep only disks whose name matches (empty: every disk)."},
+      {"sources.diskstats.exclude", RegexRule{keyed_exclude<&S::diskstats>},
+       "Drop disks whose name matches (empty: none). The default is node_exporter's: partitions, "
+       "RAM, loop and floppy devices."},
+      {"sources.diskstats.max_keys", CountRule{keyed_max_keys<&S::diskstats>, 1, 1024},
+       "Most disks recorded, counting disks that appear after start-up."},
+      {"sources.netdev.enabled", BoolRule{keyed_enabled<&S::netdev>}, "Read `/proc/net/dev`."},
+      {"sources.netdev.include", RegexRule{keyed_include<&S::netdev>},
+       "Keep only interfaces whose name matches (empty: every interface)."},
+      {"sources.netdev.exclude", RegexRule{keyed_exclude<&S::netdev>},
+       "Drop interfaces whose name matches (empty: none, as in node_exporter)."},
+      {"sources.netdev.max_keys", CountRule{keyed_max_keys<&S::netdev>, 1, 1024},
+       "Most interfaces recorded, counting interfaces that appear after start-up."},
+      {"web.listen_address",
+       ListenAddressRule{[](Config& c) -> std::string& { return c.web.listen_address; }},
+       "Address of the HTTP server (`/metrics`, `/dump`, ...). Use `0.0.0.0:9717` or `[::]:9717` "
+       "to "
+       "listen on every interface; port 0 picks a free port."},
+      {"log.level", ChoiceRule{[](Config& c) -> std::string& { return c.log.level; }, kLogLevels},
+       "Lowest level of the log lines written to stderr."},
+  };
+  return keys;
+}
+
+}  // namespace
+
+std::span<const KeySpec> schema() { return table(); }
+
+const KeySpec* find_key(std::string_view path) {
+  for (const KeySpec& key : table()) {
+    if (key.path == path) return &key;
+  }
+  return nullptr;
+}
+
+}  // namespace flightrec::config

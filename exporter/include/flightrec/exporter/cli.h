@@ -1,0 +1,38 @@
+#pragma once
+// Command-line parsing in the Prometheus style: `flightrec [command] [--flag=value|--flag value]`.
+// Parsing is pure (argv in, a Command or an error message out) so it is unit-tested directly.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flightrec::exporter {
+
+enum class CommandKind { daemon, snapshot, check_config, help, version };
+
+struct Command {
+  CommandKind kind = CommandKind::daemon;
+  std::optional<std::string> config_file;         // --config.file
+  std::optional<std::string> web_listen_address;  // --web.listen-address (overrides the config)
+  std::string procfs = "/proc";                   // --path.procfs
+  std::string sysfs = "/sys";                     // --path.sysfs
+  std::string cgroupfs = "/sys/fs/cgroup";        // --path.cgroupfs
+  std::optional<std::string> log_level;           // --log.level (overrides the config)
+  // snapshot
+  std::optional<std::string> output;  // --output FILE (default: stdout)
+  std::string format = "text";        // --format json|text
+  // check-config
+  std::optional<std::string> check_file;  // positional FILE
+  bool print_defaults = false;            // --print-defaults
+};
+
+struct ParseResult {
+  std::optional<Command> command;
+  std::string error;  // set when command is empty: one line naming what was wrong
+};
+
+ParseResult parse_command_line(const std::vector<std::string>& args);
+
+std::string usage_text();
+std::string version_text();
+
+}  // namespace flightrec::exporter

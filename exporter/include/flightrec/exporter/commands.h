@@ -1,0 +1,11 @@
+#pragma once
+// One function per command; each returns the process exit status.
+#include "flightrec/exporter/cli.h"
+
+namespace flightrec::exporter {
+
+int run_daemon(const Command& command);
+int run_snapshot(const Command& command);
+int run_check_config(const Command& command);
+
+}  // namespace flightrec::exporter

@@ -1,0 +1,25 @@
+#pragma once
+// What every command does first: load the configuration (flags override it) and build the
+// sampler's view of the filesystem. Errors come back as printable lines, never exceptions.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flightrec/config/config.h"
+#include "flightrec/exporter/cli.h"
+#include "flightrec/sampler/proc_root.h"
+
+namespace flightrec::exporter {
+
+struct Setup {
+  std::optional<config::Config> config;
+  std::string config_origin;
+  std::vector<std::string> errors;
+};
+
+// Loads the config by the lookup order and applies --web.listen-address and --log.level.
+Setup load_setup(const Command& command);
+
+sampler::ProcRoot proc_root_of(const Command& command);
+
+}  // namespace flightrec::exporter

@@ -1,0 +1,33 @@
+// flightrec's entry point: parse the command line, run one command, and be the only place where
+// an unexpected exception is caught (logged, exit 1) instead of terminating the process.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "flightrec/common/log.h"
+#include "flightrec/exporter/cli.h"
+#include "flightrec/exporter/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace flightrec::exporter;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const ParseResult parsed = parse_command_line(args);
+  if (!parsed.command) {
+    std::cerr << "flightrec: " << parsed.error << '\n';
+    return 2;
+  }
+  try {
+    switch (parsed.command->kind) {
+      case CommandKind::help: std::cout << usage_text(); return 0;
+      case CommandKind::version: std::cout << version_text(); return 0;
+      case CommandKind::daemon: return run_daemon(*parsed.command);
+      case CommandKind::snapshot: return run_snapshot(*parsed.command);
+      case CommandKind::check_config: return run_check_config(*parsed.command);
+    }
+  } catch (const std::exception& e) {
+    flightrec::log::error("fatal", {{"err", e.what()}});
+    return 1;
+  }
+  return 1;
+}

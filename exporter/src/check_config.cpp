@@ -1,0 +1,31 @@
+#include <iostream>
+
+#include "flightrec/config/loader.h"
+#include "flightrec/exporter/commands.h"
+
+namespace flightrec::exporter {
+
+int run_check_config(const Command& command) {
+  if (command.print_defaults) {
+    std::cout << config::embedded_defaults_yaml();
+    return 0;
+  }
+  config::LoadResult result;
+  if (command.check_file) {
+    result = config::load_from_file(*command.check_file);
+  } else {
+    std::optional<std::filesystem::path> explicit_path;
+    if (command.config_file) explicit_path = *command.config_file;
+    result = config::load_with_lookup(explicit_path);
+  }
+  if (!result.ok()) {
+    for (const auto& error : result.errors) std::cerr << error << '\n';
+    std::cerr << result.origin << ": " << result.errors.size() << " error"
+              << (result.errors.size() == 1 ? "" : "s") << '\n';
+    return 1;
+  }
+  std::cout << result.origin << ": OK\n";
+  return 0;
+}
+
+}  // namespace flightrec::exporter

@@ -1,0 +1,144 @@
+#include <poll.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <thread>
+
+#include "flightrec/common/fd.h"
+#include "flightrec/common/log.h"
+#include "flightrec/common/stop_signal.h"
+#include "flightrec/config/units.h"
+#include "flightrec/exporter/commands.h"
+#include "flightrec/exporter/setup.h"
+#include "flightrec/exporter/version.h"
+#include "flightrec/http/server.h"
+#include "flightrec/recorder/recorder.h"
+#include "flightrec/sampler/sampler.h"
+#include "flightrec/sampler/sources/system_sources.h"
+#include "flightrec/store/ring.h"
+#include "landing_page.h"
+
+namespace flightrec::exporter {
+namespace {
+
+// The queue absorbs one second of frames (at least 64): the recorder wakes every 2 ms, so only a
+// recorder stalled for a whole second makes the sampler drop frames.
+size_t queue_capacity_frames(std::chrono::nanoseconds rate) {
+  return std::max<size_t>(64, static_cast<size_t>(std::chrono::seconds(1) / rate));
+}
+
+std::vector<http::Route> routes(const recorder::Recorder& recorder) {
+  return {
+      {.path = "/",
+       .handler =
+           [](const http::Request&, http::Response& res) {
+             res.send(200, "text/html; charset=utf-8", landing_page_html());
+           }},
+      {.path = "/-/healthy",
+       .handler =
+           [](const http::Request&, http::Response& res) {
+             res.send(200, "text/plain; charset=utf-8", "flightrec is healthy.\n");
+           }},
+      {.path = "/-/ready",
+       .handler =
+           [&recorder](const http::Request&, http::Response& res) {
+             if (recorder.frames_recorded() > 0) {
+               res.send(200, "text/plain; charset=utf-8", "flightrec is ready.\n");
+             } else {
+               res.send(503, "text/plain; charset=utf-8", "flightrec has recorded no frame yet.\n");
+             }
+           }},
+  };
+}
+
+// Runs `body` on a thread; an exception there is logged and stops the daemon, never terminates it.
+std::thread guarded_thread(const char* name, StopSignal& stop, bool& failed,
+                           std::function<void()> body) {
+  return std::thread([name, &stop, &failed, body = std::move(body)] {
+    try {
+      body();
+    } catch (const std::exception& e) {
+      log::error("thread failed", {{"thread", name}, {"err", e.what()}});
+      failed = true;
+      stop.request();
+    }
+  });
+}
+
+// Blocks until SIGINT/SIGTERM arrives or `stop` was requested; returns the signal's name.
+std::string wait_for_stop(int signal_fd, const StopSignal& stop) {
+  pollfd fds[2] = {{signal_fd, POLLIN, 0}, {stop.fd(), POLLIN, 0}};
+  while (::poll(fds, 2, -1) < 0 && errno == EINTR) {
+  }
+  if (fds[0].revents != 0) {
+    signalfd_siginfo info{};
+    if (::read(signal_fd, &info, sizeof info) == sizeof info) {
+      return info.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
+    }
+  }
+  return "internal stop";
+}
+
+}  // namespace
+
+int run_daemon(const Command& command) {
+  // Signals are taken through a signalfd by this thread only, so every thread started below
+  // (ours and civetweb's) must inherit them blocked.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+  Fd signal_fd(::signalfd(-1, &stop_signals, SFD_CLOEXEC));
+
+  const Setup setup = load_setup(command);
+  if (!setup.config) {
+    for (const auto& error : setup.errors) std::cerr << error << '\n';
+    return 1;
+  }
+  const config::Config& cfg = *setup.config;
+  log::info("starting", {{"version", std::string(kVersion)},
+                         {"config", setup.config_origin},
+                         {"rate", config::format_duration(cfg.sampler.rate)},
+                         {"buffer", config::format_duration(cfg.buffer.duration)},
+                         {"max_bytes", config::format_size(cfg.buffer.max_bytes)}});
+
+  auto opened = sampler::open_system_sources(proc_root_of(command), cfg.sources);
+  for (const auto& reason : opened.skipped) log::warn("source skipped", {{"reason", reason}});
+  sampler::Sampler sampler(std::move(opened.sources), cfg.sampler.rate);
+  sampler::FrameQueue queue(sampler.schema().size(), queue_capacity_frames(cfg.sampler.rate));
+  store::Ring ring(static_cast<uint32_t>(sampler.schema().size()), cfg.sampler.rate.count(),
+                   cfg.buffer.duration.count(), cfg.buffer.max_bytes);
+  recorder::Recorder recorder(queue, ring);
+  log::info("sampling", {{"sources", std::to_string(sampler.sources().size())},
+                         {"series", std::to_string(sampler.schema().size())}});
+
+  StopSignal stop;
+  http::Server server({.listen_address = cfg.web.listen_address}, routes(recorder));
+  log::info("listening", {{"url", server.url()}});
+
+  bool failed = false;
+  std::thread sampler_thread =
+      guarded_thread("sampler", stop, failed, [&] { sampler.run(queue, stop); });
+  std::thread recorder_thread =
+      guarded_thread("recorder", stop, failed, [&] { recorder.run(stop); });
+
+  const std::string reason = wait_for_stop(signal_fd.get(), stop);
+  log::info("stopping", {{"reason", reason}});
+  stop.request();
+  sampler_thread.join();
+  recorder_thread.join();
+  const auto& stats = sampler.stats();
+  log::info("stopped", {{"ticks", std::to_string(stats.ticks.load())},
+                        {"late_ticks", std::to_string(stats.late_ticks.load())},
+                        {"missed_ticks", std::to_string(stats.missed_ticks.load())},
+                        {"queue_overflows", std::to_string(stats.queue_overflows.load())},
+                        {"frames_recorded", std::to_string(recorder.frames_recorded())}});
+  return failed ? 1 : 0;
+}
+
+}  // namespace flightrec::exporter

@@ -1,0 +1,24 @@
+#include "landing_page.h"
+
+#include "flightrec/exporter/version.h"
+
+namespace flightrec::exporter {
+
+std::string landing_page_html() {
+  return R"(<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>flightrec</title></head>
+<body>
+<h1>flightrec</h1>
+<p>A millisecond flight recorder for Linux. Version )" +
+         std::string(kVersion) + R"(.</p>
+<ul>
+<li><a href="/-/healthy">/-/healthy</a>: the process is up</li>
+<li><a href="/-/ready">/-/ready</a>: frames are being recorded</li>
+</ul>
+</body>
+</html>
+)";
+}
+
+}  // namespace flightrec::exporter
