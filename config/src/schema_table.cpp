@@ -80,6 +80,10 @@ const std::vector<KeySpec>& table() {
        "Drop interfaces whose name matches (empty: none, as in node_exporter)."},
       {"sources.netdev.max_keys", CountRule{keyed_max_keys<&S::netdev>, 1, 1024},
        "Most interfaces recorded, counting interfaces that appear after start-up."},
+      {"export.window",
+       DurationRule{[](Config& c) -> Duration& { return c.export_.window; }, 1s, 1h},
+       "Span of the sliding min/max/mean aggregates in `/metrics`: each scrape sees the window "
+       "ending at that scrape. Match it to the scrape interval."},
       {"web.listen_address",
        ListenAddressRule{[](Config& c) -> std::string& { return c.web.listen_address; }},
        "Address of the HTTP server (`/metrics`, `/dump`, ...). Use `0.0.0.0:9717` or `[::]:9717` "

@@ -83,7 +83,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
       const size_t eq = arg.find('=');
       const std::string name = arg.substr(0, eq);
       const FlagSpec* spec = find_flag(name);
-      if (spec == nullptr) return {std::nullopt, "unknown flag " + name + " (see flightrec --help)"};
+      if (spec == nullptr)
+        return {std::nullopt, "unknown flag " + name + " (see flightrec --help)"};
       seen.push_back(spec->name);
       if (spec->set_switch) {
         if (eq != std::string::npos) return {std::nullopt, name + " takes no value"};
@@ -156,8 +157,9 @@ Flags:
 }
 
 std::string version_text() {
-  return std::string("flightrec, version ") + std::string(kVersion) + " (revision: " +
-         std::string(kRevision) + ")\n  compiler: " + std::string(kCompiler) + "\n";
+  return std::string("flightrec, version ") + std::string(kVersion) +
+         " (revision: " + std::string(kRevision) + ")\n  compiler: " + std::string(kCompiler) +
+         "\n";
 }
 
 }  // namespace flightrec::exporter

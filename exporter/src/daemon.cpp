@@ -111,9 +111,11 @@ int run_daemon(const Command& command) {
   for (const auto& reason : opened.skipped) log::warn("source skipped", {{"reason", reason}});
   sampler::Sampler sampler(std::move(opened.sources), cfg.sampler.rate);
   sampler::FrameQueue queue(sampler.schema().size(), queue_capacity_frames(cfg.sampler.rate));
-  store::Ring ring(static_cast<uint32_t>(sampler.schema().size()), cfg.sampler.rate.count(),
-                   cfg.buffer.duration.count(), cfg.buffer.max_bytes);
-  recorder::Recorder recorder(queue, ring);
+  store::Ring ring({.series = static_cast<uint32_t>(sampler.schema().size()),
+                    .rate = cfg.sampler.rate,
+                    .duration = cfg.buffer.duration,
+                    .max_bytes = cfg.buffer.max_bytes});
+  recorder::Recorder recorder(queue, ring, sampler.schema(), cfg.sampler.rate, cfg.export_.window);
   log::info("sampling", {{"sources", std::to_string(sampler.sources().size())},
                          {"series", std::to_string(sampler.schema().size())}});
 

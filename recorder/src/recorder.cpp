@@ -4,14 +4,30 @@
 
 namespace flightrec::recorder {
 
-Recorder::Recorder(sampler::FrameQueue& queue, store::Ring& ring)
-    : queue_(queue), ring_(ring), values_(queue.values_per_frame()) {}
+namespace {
+std::vector<bool> histogram_flags(const SignalDeriver& deriver) {
+  std::vector<bool> flags;
+  for (const auto& signal : deriver.signals()) flags.push_back(signal.histogram);
+  return flags;
+}
+}  // namespace
+
+Recorder::Recorder(sampler::FrameQueue& queue, store::Ring& ring, const sampler::Schema& schema,
+                   std::chrono::nanoseconds rate, std::chrono::nanoseconds export_window)
+    : queue_(queue),
+      ring_(ring),
+      signals_(schema, rate),
+      window_stats_(histogram_flags(signals_), export_window),
+      values_(queue.values_per_frame()),
+      derived_(signals_.signals().size()) {}
 
 size_t Recorder::drain() {
   size_t n = 0;
   sampler::FrameHeader header;
   while (queue_.pop(header, values_)) {
     ring_.append(header, values_);
+    signals_.derive(header, values_, derived_);
+    window_stats_.observe(header.mono_ns, derived_);
     ++n;
   }
   frames_.fetch_add(n, std::memory_order_relaxed);

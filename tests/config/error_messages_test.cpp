@@ -89,9 +89,9 @@ TEST_CASE("a dotted key explains that keys are nested", "[errors][unknown]") {
 }
 
 TEST_CASE("an unknown key with no close match lists the keys known there", "[errors][unknown]") {
-  CHECK(only_error("exporters:\n  x: 1\n") ==
-        "flightrec.yaml:1: exporters: unknown section (known here: sampler, buffer, sources, web, "
-        "log)");
+  CHECK(only_error("plugins:\n  x: 1\n") ==
+        "flightrec.yaml:1: plugins: unknown section (known here: sampler, buffer, sources, "
+        "export, web, log)");
   CHECK(only_error("sampler:\n  frequency: 1ms\n") ==
         "flightrec.yaml:2: sampler.frequency: unknown key (known here: rate, process_rate)");
 }
@@ -117,7 +117,7 @@ TEST_CASE("the top level must be a map", "[errors][types]") {
   CHECK_THAT(
       only_error("just text\n"),
       Catch::StartsWith("flightrec.yaml:1: the top level must be a map of sections "
-                        "(sampler, buffer, sources, web, log), got the value \"just text\""));
+                        "(sampler, buffer, sources, export, web, log), got the value \"just text\""));
   CHECK_THAT(only_error("- a\n- b\n"), Catch::EndsWith("got a list"));
 }
 

@@ -50,10 +50,16 @@ struct Config {
     SourceToggle loadavg;     // /proc/loadavg
     SourceToggle pressure;    // /proc/pressure/{cpu,memory,io}
     SourceToggle vmstat;      // /proc/vmstat (selected counters)
-    KeyedSource diskstats{true, {"", "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$"}, 32};
-    KeyedSource netdev{true, {"", ""}, 32};
+    KeyedSource diskstats{true, {"", "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$"}, 16};
+    KeyedSource netdev{true, {"", ""}, 16};
     bool operator==(const Sources&) const = default;
   } sources;
+
+  struct Export {
+    // Span of the sliding min/max/mean aggregates /metrics exposes.
+    Duration window = std::chrono::seconds(15);
+    bool operator==(const Export&) const = default;
+  } export_;
 
   struct Web {
     std::string listen_address = "127.0.0.1:9717";

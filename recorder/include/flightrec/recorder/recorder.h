@@ -1,12 +1,15 @@
 #pragma once
-// The recorder thread: drains frames from the sampler's queue into the ring. It is the only
-// writer of the ring, so the sampler never waits on compression and readers never wait on it.
+// The recorder thread: drains frames from the sampler's queue into the ring, and derives the key
+// signals of each frame into the export window statistics. It is the only writer of both, so the
+// sampler never waits on compression and readers never wait on it.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <vector>
 
 #include "flightrec/common/stop_signal.h"
+#include "flightrec/recorder/signals.h"
+#include "flightrec/recorder/window_stats.h"
 #include "flightrec/sampler/frame_queue.h"
 #include "flightrec/store/ring.h"
 
@@ -14,7 +17,8 @@ namespace flightrec::recorder {
 
 class Recorder {
  public:
-  Recorder(sampler::FrameQueue& queue, store::Ring& ring);
+  Recorder(sampler::FrameQueue& queue, store::Ring& ring, const sampler::Schema& schema,
+           std::chrono::nanoseconds rate, std::chrono::nanoseconds export_window);
 
   // Drains until `stop` is requested, then drains what is left and seals the open block so
   // readers see every recorded frame. Wakes every `poll_interval` when the queue is empty.
@@ -24,6 +28,9 @@ class Recorder {
   // Moves every frame waiting in the queue into the ring; returns how many.
   size_t drain();
 
+  [[nodiscard]] const SignalDeriver& signals() const noexcept { return signals_; }
+  [[nodiscard]] const WindowStats& window_stats() const noexcept { return window_stats_; }
+
   [[nodiscard]] uint64_t frames_recorded() const noexcept {
     return frames_.load(std::memory_order_relaxed);
   }
@@ -31,7 +38,10 @@ class Recorder {
  private:
   sampler::FrameQueue& queue_;
   store::Ring& ring_;
+  SignalDeriver signals_;
+  WindowStats window_stats_;
   std::vector<int64_t> values_;
+  std::vector<double> derived_;
   std::atomic<uint64_t> frames_{0};
 };
 

@@ -1,0 +1,22 @@
+#pragma once
+// HTTP content negotiation for /metrics: which format (Accept) and whether to gzip
+// (Accept-Encoding). Both are pure functions of the header text, so any header, including an
+// empty or malformed one, gets an answer; the answer for anything unrecognised is the safe default.
+#include <string_view>
+
+#include "flightrec/exporter/exposition/format.h"
+
+namespace flightrec::exporter::exposition {
+
+// The format the client ranks higher: each format gets the q of the most specific media range
+// covering it (application/openmetrics-text with version 1.0.0, 0.0.1 or none; text/plain with
+// version 0.0.4, 1.0.0 or none; type/*; */*). q=0 refuses a format. Equal q goes to the format
+// named explicitly rather than through a wildcard, then to the one listed first; "*/*" alone,
+// an empty header and anything unreadable get text 0.0.4.
+Format negotiate(std::string_view accept_header);
+
+// True when gzip (or x-gzip, or *) is acceptable with q > 0 and identity is not preferred over it.
+// An empty header means "no preference": identity.
+bool accepts_gzip(std::string_view accept_encoding_header);
+
+}  // namespace flightrec::exporter::exposition

@@ -1,0 +1,49 @@
+#pragma once
+// Serializes prometheus-cpp's metric model (what every prometheus::Collectable returns) as
+// Prometheus text 0.0.4 or OpenMetrics 1.0.0. Both formats take the same input; facts that only
+// OpenMetrics can carry (unit, created time) ride alongside in FamilyExtras.
+//
+// Naming convention of the input: a counter family is named as its samples are, with `_total`
+// (as prometheus-cpp's registry does). A counter without `_total` still gets it on its samples.
+#include <prometheus/metric_family.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "flightrec/exporter/exposition/format.h"
+
+namespace flightrec::exporter::exposition {
+
+struct FamilyExtras {
+  // OpenMetrics "# UNIT" (e.g. "seconds"). Written only when the OpenMetrics family name ends in
+  // "_<unit>", as the spec requires; otherwise left out with a warning.
+  std::string unit;
+  // Seconds since the epoch at which each series began, one per MetricFamily::metric in the same
+  // order; written as OpenMetrics `_created` samples for counters, histograms and summaries.
+  // Empty means "not known". Any other length is left out with a warning.
+  std::vector<double> created_seconds;
+};
+
+// Keyed by MetricFamily::name exactly as the family carries it (counters with `_total`).
+using ExtrasByFamily = std::map<std::string, FamilyExtras, std::less<>>;
+
+struct Serialized {
+  std::string body;
+  // One line per thing that was left out, naming the family: a family whose name repeats an
+  // earlier one (dropped, the first wins), a unit that is not a suffix of the name, created
+  // times that do not match the series. Empty when everything was written.
+  std::vector<std::string> warnings;
+};
+
+// Families are written in the given order. OpenMetrics ends with "# EOF\n"; no timestamps.
+Serialized serialize(Format format, const std::vector<prometheus::MetricFamily>& families,
+                     const ExtrasByFamily& extras = {});
+
+// Same, into `body` (contents replaced, capacity kept for the next scrape); returns the warnings.
+std::vector<std::string> serialize_into(Format format,
+                                        const std::vector<prometheus::MetricFamily>& families,
+                                        const ExtrasByFamily& extras, std::string& body);
+
+}  // namespace flightrec::exporter::exposition

@@ -1,0 +1,31 @@
+#pragma once
+// Parser for the comma-separated, q-weighted lists of Accept and Accept-Encoding (RFC 9110 12.5):
+//   element *( "," element ),  element = token *( ";" name "=" value ),  q is one of the params.
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+namespace flightrec::exporter::exposition::detail {
+
+struct HeaderParameter {
+  std::string_view name;   // as written; compare with iequals
+  std::string_view value;  // surrounding quotes removed
+};
+
+struct HeaderElement {
+  std::string_view token;                   // "text/plain", "gzip", "*/*" ...; compare with iequals
+  std::vector<HeaderParameter> parameters;  // everything except q
+  double quality = 1.0;                     // q, in [0, 1]
+  std::size_t position = 0;                 // index in the header, for stable tie-breaking
+};
+
+// Elements in header order. Malformed elements (empty token, bad q) are skipped, not fatal:
+// a header we cannot fully read still yields whatever it states clearly.
+std::vector<HeaderElement> parse_header_list(std::string_view header);
+
+bool iequals(std::string_view a, std::string_view b);
+
+// Parameter `name` (case-insensitive) of `element`, or nullptr when it has none.
+const HeaderParameter* find_parameter(const HeaderElement& element, std::string_view name);
+
+}  // namespace flightrec::exporter::exposition::detail

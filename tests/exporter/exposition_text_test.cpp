@@ -1,0 +1,86 @@
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "flightrec/exporter/exposition/serialize.h"
+
+using namespace flightrec::exporter::exposition;
+using prometheus::ClientMetric;
+using prometheus::MetricFamily;
+using prometheus::MetricType;
+
+namespace {
+
+MetricFamily counter(std::string name, std::string help, double value) {
+  ClientMetric metric;
+  metric.counter.value = value;
+  return {std::move(name), std::move(help), MetricType::Counter, {metric}};
+}
+
+std::string text(const std::vector<MetricFamily>& families, const ExtrasByFamily& extras = {}) {
+  const auto result = serialize(Format::text_0_0_4, families, extras);
+  CHECK(result.warnings.empty());
+  return result.body;
+}
+
+}  // namespace
+
+TEST_CASE("Text escapes backslash and newline in HELP but keeps quotes", "[exposition][text]") {
+  const auto body = text({counter("c_total", "a \\ b \"c\"\nd", 1)});
+  CHECK(body.find("# HELP c_total a \\\\ b \"c\"\\nd\n") != std::string::npos);
+}
+
+TEST_CASE("Text escapes backslash, quote and newline in label values", "[exposition][text]") {
+  auto family = counter("c_total", "h", 1);
+  family.metric.front().label = {{"path", "C:\\dir \"x\"\nnext"}};
+  CHECK(text({family}).find(R"(c_total{path="C:\\dir \"x\"\nnext"} 1)") != std::string::npos);
+}
+
+TEST_CASE("Text keeps a counter's _total in TYPE, HELP and samples", "[exposition][text]") {
+  CHECK(text({counter("flightrec_ticks_total", "Ticks.", 42)}) ==
+        "# HELP flightrec_ticks_total Ticks.\n"
+        "# TYPE flightrec_ticks_total counter\n"
+        "flightrec_ticks_total 42\n");
+}
+
+TEST_CASE("Text adds _total to a counter named without it, like OpenMetrics does",
+          "[exposition][text]") {
+  const auto body = text({counter("flightrec_ticks", "Ticks.", 3)});
+  CHECK(body.find("# TYPE flightrec_ticks_total counter\n") != std::string::npos);
+  CHECK(body.find("\nflightrec_ticks_total 3\n") != std::string::npos);
+}
+
+TEST_CASE("Text has no # EOF, UNIT or _created even when extras are given", "[exposition][text]") {
+  const ExtrasByFamily extras{{"c_seconds_total", {"seconds", {1700000000}}}};
+  const auto body = text({counter("c_seconds_total", "h", 1)}, extras);
+  CHECK(body.find("# EOF") == std::string::npos);
+  CHECK(body.find("# UNIT") == std::string::npos);
+  CHECK(body.find("_created") == std::string::npos);
+}
+
+TEST_CASE("Text writes histogram buckets with +Inf", "[exposition][text]") {
+  ClientMetric metric;
+  metric.histogram.bucket = {{1, 0.5}, {2, 1}};
+  metric.histogram.sample_count = 3;
+  metric.histogram.sample_sum = 4;
+  const auto body = text({{"h_seconds", "h", MetricType::Histogram, {metric}}});
+  const auto half = body.find(R"(h_seconds_bucket{le="0.5"} 1)");
+  const auto one = body.find(R"(h_seconds_bucket{le="1"} 2)");
+  const auto inf = body.find(R"(h_seconds_bucket{le="+Inf"} 3)");
+  REQUIRE(half != std::string::npos);
+  REQUIRE(one != std::string::npos);
+  REQUIRE(inf != std::string::npos);
+  CHECK(half < one);
+  CHECK(one < inf);
+}
+
+TEST_CASE("Text keeps the family order and drops repeated names like OpenMetrics",
+          "[exposition][text]") {
+  const auto result = serialize(
+      Format::text_0_0_4,
+      {counter("b_total", "h", 1), counter("a_total", "h", 2), counter("b_total", "h", 3)});
+  CHECK(result.body ==
+        "# HELP b_total h\n# TYPE b_total counter\nb_total 1\n"
+        "# HELP a_total h\n# TYPE a_total counter\na_total 2\n");
+  CHECK(result.warnings.size() == 1);
+}
