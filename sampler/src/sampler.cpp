@@ -49,6 +49,7 @@ void Sampler::sample_once(std::span<int64_t> values) noexcept {
     s.reads.fetch_add(1, std::memory_order_relaxed);
     s.duration_ns_total.fetch_add(static_cast<uint64_t>(took), std::memory_order_relaxed);
     s.last_duration_ns.store(took, std::memory_order_relaxed);
+    s.last_ok.store(status != SampleStatus::failed, std::memory_order_relaxed);
     if (status == SampleStatus::failed) s.failures.fetch_add(1, std::memory_order_relaxed);
     if (status == SampleStatus::partial) s.partials.fetch_add(1, std::memory_order_relaxed);
   }

@@ -31,6 +31,7 @@ struct SourceStats {
   std::atomic<uint64_t> partials{0};  // ticks where some of its values were absent
   std::atomic<uint64_t> duration_ns_total{0};
   std::atomic<int64_t> last_duration_ns{0};
+  std::atomic<bool> last_ok{false};  // the newest read was not a failure
 };
 
 struct SamplerStats {

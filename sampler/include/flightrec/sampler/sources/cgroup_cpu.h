@@ -1,0 +1,29 @@
+#pragma once
+// "cgroup_cpu": the root cgroup v2 cpu.stat — CPU time of the whole machine as cgroup v2 accounts
+// it, in microseconds: usage_usec, user_usec, system_usec.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "flightrec/sampler/proc_root.h"
+#include "flightrec/sampler/source.h"
+
+namespace flightrec::sampler {
+
+// The fields kept, in the order of the values parse_cgroup_cpu writes.
+inline constexpr std::array<std::string_view, 3> kCgroupCpuFields{"usage_usec", "user_usec",
+                                                                  "system_usec"};
+
+// Fills `out` from cpu.stat bytes; a missing or malformed field stays kAbsent (partial).
+SampleStatus parse_cgroup_cpu(std::string_view text,
+                              std::span<int64_t, kCgroupCpuFields.size()> out) noexcept;
+
+// Reads <cgroupfs>/cpu.stat, or <cgroupfs>/unified/cpu.stat on hybrid hosts. Throws
+// SourceUnavailable when neither exists (no cgroup v2), std::runtime_error naming the file when
+// it exists but cannot be read.
+std::unique_ptr<Source> make_cgroup_cpu_source(const ProcRoot& root);
+
+}  // namespace flightrec::sampler

@@ -1,0 +1,52 @@
+#pragma once
+// "stat": /proc/stat — CPU time per CPU and in total for every mode, in USER_HZ ticks, plus the
+// context switch, interrupt and fork counters and the running/blocked task gauges.
+//
+// Values, in this order (see stat_value_count):
+//   [aggregate "cpu" line: kStatCpuModes values]
+//   [one run of kStatCpuModes per CPU present at open, in StatLayout::cpu_ids order]
+//   ctxt, intr (the total, first number), processes, procs_running, procs_blocked
+// A CPU run holds the kernel's columns in order: user nice system idle iowait irq softirq steal
+// guest guest_nice.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "flightrec/sampler/proc_root.h"
+#include "flightrec/sampler/source.h"
+
+namespace flightrec::sampler {
+
+inline constexpr size_t kStatCpuModes = 10;
+inline constexpr size_t kStatScalars = 5;
+
+// The CPUs a /proc/stat had when the source opened; fixed for the source's life.
+struct StatLayout {
+  std::vector<uint32_t> cpu_ids;         // "cpuN" lines in file order
+  std::vector<int32_t> index_by_cpu_id;  // cpu id -> position in cpu_ids, -1 for none
+};
+
+// Ids above this are ignored (the kernel's own NR_CPUS ceiling), so garbage cannot make the
+// layout huge.
+inline constexpr uint32_t kStatMaxCpuId = 8191;
+
+// Reads which "cpuN" lines `text` has. Set-up only (allocates).
+StatLayout parse_stat_layout(std::string_view text);
+
+[[nodiscard]] inline size_t stat_value_count(const StatLayout& layout) noexcept {
+  return (layout.cpu_ids.size() + 1) * kStatCpuModes + kStatScalars;
+}
+
+// Fills `out` (stat_value_count(layout) values) from /proc/stat bytes. A CPU line that is missing
+// or cut short leaves kAbsent (partial); CPUs not in the layout are ignored. failed when `out`
+// has the wrong size or nothing was recognised. Never allocates.
+SampleStatus parse_stat(std::string_view text, const StatLayout& layout,
+                        std::span<int64_t> out) noexcept;
+
+// Throws std::runtime_error naming the file when it cannot be read or has no "cpu" line.
+std::unique_ptr<Source> make_stat_source(const ProcRoot& root);
+
+}  // namespace flightrec::sampler

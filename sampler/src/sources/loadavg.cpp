@@ -1,0 +1,89 @@
+#include "flightrec/sampler/sources/loadavg.h"
+
+#include <array>
+#include <limits>
+#include <utility>
+
+#include "flightrec/sampler/file_reader.h"
+#include "flightrec/sampler/sources/parsing.h"
+#include "series_builder.h"
+
+namespace flightrec::sampler {
+namespace {
+
+constexpr std::string_view kSourcePath = "/proc/loadavg";
+constexpr double kHundredth = 0.01;
+
+constexpr std::array<detail::SeriesInfo, kLoadavgValues> kSeries{{
+    {"load1", SeriesKind::gauge, "", kHundredth, "1-minute load average (updated every 5 s)."},
+    {"load5", SeriesKind::gauge, "", kHundredth, "5-minute load average (updated every 5 s)."},
+    {"load15", SeriesKind::gauge, "", kHundredth, "15-minute load average (updated every 5 s)."},
+    {"threads_runnable", SeriesKind::gauge, "", 1.0,
+     "Threads runnable right now, from /proc/loadavg."},
+    {"threads", SeriesKind::gauge, "", 1.0, "Threads that exist, from /proc/loadavg."},
+}};
+
+// "12.34" -> 1234. Blank-prefixed; exactly two decimals, as the kernel prints them.
+bool read_hundredths(std::string_view& s, int64_t& value) noexcept {
+  parsing::skip_blanks(s);
+  int64_t whole = 0;
+  if (!parsing::read_digits(s, whole) || s.size() < 3 || s[0] != '.') return false;
+  std::string_view decimals = s.substr(1, 2);
+  int64_t fraction = 0;
+  if (!parsing::read_digits(decimals, fraction) || !decimals.empty()) return false;
+  s.remove_prefix(3);
+  if (!s.empty() && !parsing::is_blank(s.front())) return false;
+  if (whole > (std::numeric_limits<int64_t>::max() - 99) / 100) return false;
+  value = whole * 100 + fraction;
+  return true;
+}
+
+class LoadavgSource final : public Source {
+ public:
+  explicit LoadavgSource(FileReader reader) : reader_(std::move(reader)) {}
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "loadavg"; }
+
+  void describe(Schema& out) const override {
+    for (const auto& info : kSeries) out.push_back(detail::make_series(info, kSourcePath));
+  }
+
+  SampleStatus sample(std::span<int64_t> out) noexcept override {
+    std::string_view text;
+    if (out.size() != kLoadavgValues || !reader_.read(text)) {
+      parsing::fill_absent(out);
+      return SampleStatus::failed;
+    }
+    return parse_loadavg(text, out.first<kLoadavgValues>());
+  }
+
+ private:
+  FileReader reader_;
+};
+
+}  // namespace
+
+SampleStatus parse_loadavg(std::string_view text, std::span<int64_t, kLoadavgValues> out) noexcept {
+  parsing::fill_absent(out);
+  std::string_view line;
+  parsing::next_line(text, line);
+  for (size_t i = 0; i < 3; ++i) {
+    if (!read_hundredths(line, out[i])) return parsing::status_of(out);
+  }
+  // "runnable/total"
+  parsing::skip_blanks(line);
+  int64_t runnable = 0;
+  if (!parsing::read_digits(line, runnable) || line.empty() || line.front() != '/') {
+    return parsing::status_of(out);
+  }
+  out[3] = runnable;
+  line.remove_prefix(1);
+  parsing::read_count(line, out[4]);
+  return parsing::status_of(out);
+}
+
+std::unique_ptr<Source> make_loadavg_source(const ProcRoot& root) {
+  return std::make_unique<LoadavgSource>(FileReader(root.proc("loadavg")));
+}
+
+}  // namespace flightrec::sampler

@@ -1,0 +1,107 @@
+#include "flightrec/sampler/sources/netdev.h"
+
+#include <array>
+#include <string>
+#include <utility>
+
+#include "flightrec/sampler/file_reader.h"
+#include "flightrec/sampler/sources/parsing.h"
+#include "series_builder.h"
+
+namespace flightrec::sampler {
+namespace {
+
+constexpr std::string_view kSourcePath = "/proc/net/dev";
+
+constexpr std::array<detail::SeriesInfo, kNetdevFields> kSeries{{
+    {"network_receive_bytes_total", SeriesKind::counter, "bytes", 1.0, "Bytes received."},
+    {"network_receive_packets_total", SeriesKind::counter, "", 1.0, "Packets received."},
+    {"network_receive_errs_total", SeriesKind::counter, "", 1.0, "Receive errors."},
+    {"network_receive_drop_total", SeriesKind::counter, "", 1.0, "Received packets dropped."},
+    {"network_receive_fifo_total", SeriesKind::counter, "", 1.0, "Receive FIFO overruns."},
+    {"network_receive_frame_total", SeriesKind::counter, "", 1.0,
+     "Received packets with framing errors."},
+    {"network_receive_compressed_total", SeriesKind::counter, "", 1.0,
+     "Compressed packets received."},
+    {"network_receive_multicast_total", SeriesKind::counter, "", 1.0,
+     "Multicast packets received."},
+    {"network_transmit_bytes_total", SeriesKind::counter, "bytes", 1.0, "Bytes sent."},
+    {"network_transmit_packets_total", SeriesKind::counter, "", 1.0, "Packets sent."},
+    {"network_transmit_errs_total", SeriesKind::counter, "", 1.0, "Transmit errors."},
+    {"network_transmit_drop_total", SeriesKind::counter, "", 1.0, "Outgoing packets dropped."},
+    {"network_transmit_fifo_total", SeriesKind::counter, "", 1.0, "Transmit FIFO overruns."},
+    {"network_transmit_colls_total", SeriesKind::counter, "", 1.0, "Collisions detected."},
+    {"network_transmit_carrier_total", SeriesKind::counter, "", 1.0, "Carrier losses."},
+    {"network_transmit_compressed_total", SeriesKind::counter, "", 1.0, "Compressed packets sent."},
+}};
+
+class NetdevSource final : public PerKeySource {
+ public:
+  NetdevSource(FileReader reader, const config::KeyFilter& filter, uint32_t max_keys)
+      : reader_(std::move(reader)), keys_("netdev", filter, max_keys) {}
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "netdev"; }
+  [[nodiscard]] const KeySlots& keys() const noexcept override { return keys_; }
+
+  void describe(Schema& out) const override {
+    for (uint32_t slot = 0; slot < keys_.table().capacity(); ++slot) {
+      for (const auto& info : kSeries) {
+        SeriesDesc desc = detail::make_series(info, kSourcePath);
+        desc.keys = &keys_.table();
+        desc.key_slot = slot;
+        desc.key_label = "device";
+        out.push_back(std::move(desc));
+      }
+    }
+  }
+
+  SampleStatus sample(std::span<int64_t> out) noexcept override {
+    std::string_view text;
+    if (!reader_.read(text)) {
+      parsing::fill_absent(out);
+      return SampleStatus::failed;
+    }
+    return parse_netdev(text, keys_, out);
+  }
+
+ private:
+  FileReader reader_;
+  KeySlots keys_;
+};
+
+}  // namespace
+
+RowParse NetdevFormat::split(std::string_view line, std::string_view& interface,
+                             std::string_view& rest) noexcept {
+  if (line.find('|') != std::string_view::npos) return RowParse::skip;
+  if (line.find_first_not_of(" \t") == std::string_view::npos) return RowParse::skip;
+  // Interface names cannot contain ':' (the kernel refuses them), so the first one ends the name;
+  // old kernels print no blank between it and the first number.
+  const size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return RowParse::malformed;
+  std::string_view name = line.substr(0, colon);
+  interface = parsing::next_token(name);
+  parsing::skip_blanks(name);
+  if (interface.empty() || !name.empty()) return RowParse::malformed;
+  rest = line.substr(colon + 1);
+  return RowParse::row;
+}
+
+bool NetdevFormat::read_values(std::string_view rest, std::span<int64_t, kFields> values) noexcept {
+  for (int64_t& value : values) {
+    if (!parsing::read_count(rest, value)) return false;
+  }
+  parsing::skip_blanks(rest);
+  return rest.empty();
+}
+
+SampleStatus parse_netdev(std::string_view text, KeySlots& keys, std::span<int64_t> out) noexcept {
+  return parse_keyed_rows<NetdevFormat>(text, keys, out);
+}
+
+std::unique_ptr<Source> make_netdev_source(const ProcRoot& root, const config::KeyFilter& filter,
+                                           uint32_t max_keys) {
+  return std::make_unique<NetdevSource>(FileReader(root.proc("net/dev")), filter, max_keys);
+}
+
+}  // namespace flightrec::sampler

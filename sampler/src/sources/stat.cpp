@@ -1,0 +1,180 @@
+#include "flightrec/sampler/sources/stat.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "flightrec/sampler/file_reader.h"
+#include "flightrec/sampler/sources/parsing.h"
+#include "series_builder.h"
+
+namespace flightrec::sampler {
+namespace {
+
+using parsing::read_count;
+
+constexpr std::string_view kSourcePath = "/proc/stat";
+
+// The non-CPU lines kept, in the order of their values after the CPU runs.
+constexpr std::array<std::string_view, kStatScalars> kScalarKeys{"ctxt", "intr", "processes",
+                                                                 "procs_running", "procs_blocked"};
+
+// The kernel's column order; the last two (guest time) are also counted in user and nice, so
+// they go to a family of their own to keep sums over cpu_seconds_total honest.
+constexpr std::array<std::string_view, kStatCpuModes> kModeLabels{
+    "user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal", "user", "nice"};
+constexpr size_t kFirstGuestMode = 8;
+
+// Reads up to out.size() numbers; the first malformed one ends the line, leaving the rest absent.
+void read_counts(std::string_view rest, std::span<int64_t> out) noexcept {
+  for (int64_t& value : out) {
+    if (!read_count(rest, value)) return;
+  }
+}
+
+// "cpu" lines: the aggregate ("cpu ") or "cpuN". Returns where N's run starts, or nothing.
+bool cpu_run_offset(std::string_view& rest, const StatLayout& layout, size_t& offset) noexcept {
+  if (rest.empty() || parsing::is_blank(rest.front())) {
+    offset = 0;
+    return true;
+  }
+  int64_t id = 0;
+  if (!parsing::read_digits(rest, id)) return false;
+  if (static_cast<uint64_t>(id) >= layout.index_by_cpu_id.size()) return false;
+  const int32_t index = layout.index_by_cpu_id[static_cast<size_t>(id)];
+  if (index < 0) return false;
+  offset = (static_cast<size_t>(index) + 1) * kStatCpuModes;
+  return true;
+}
+
+class StatSource final : public Source {
+ public:
+  StatSource(FileReader reader, StatLayout layout, double seconds_per_tick)
+      : reader_(std::move(reader)),
+        layout_(std::move(layout)),
+        seconds_per_tick_(seconds_per_tick) {}
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "stat"; }
+
+  void describe(Schema& out) const override {
+    const detail::SeriesInfo cpu{"cpu_seconds_total", SeriesKind::counter, "seconds",
+                                 seconds_per_tick_,
+                                 "CPU time per CPU and mode (USER_HZ resolution); guest time is "
+                                 "included in user and nice."};
+    const detail::SeriesInfo guest{"cpu_guest_seconds_total", SeriesKind::counter, "seconds",
+                                   seconds_per_tick_,
+                                   "CPU time per CPU spent running guests, already counted in "
+                                   "cpu_seconds_total user and nice."};
+    const detail::SeriesInfo all{"cpu_aggregate_seconds_total", SeriesKind::counter, "seconds",
+                                 seconds_per_tick_,
+                                 "CPU time summed over all CPUs per mode (the /proc/stat cpu "
+                                 "line); guest time is included in user and nice."};
+    const detail::SeriesInfo all_guest{"cpu_aggregate_guest_seconds_total", SeriesKind::counter,
+                                       "seconds", seconds_per_tick_,
+                                       "CPU time summed over all CPUs spent running guests."};
+    for (size_t mode = 0; mode < kStatCpuModes; ++mode) {
+      const auto& info = mode < kFirstGuestMode ? all : all_guest;
+      out.push_back(
+          detail::make_series(info, kSourcePath, {{"mode", std::string(kModeLabels[mode])}}));
+    }
+    for (const uint32_t id : layout_.cpu_ids) {
+      for (size_t mode = 0; mode < kStatCpuModes; ++mode) {
+        const auto& info = mode < kFirstGuestMode ? cpu : guest;
+        out.push_back(detail::make_series(
+            info, kSourcePath,
+            {{"cpu", std::to_string(id)}, {"mode", std::string(kModeLabels[mode])}}));
+      }
+    }
+    const std::array<detail::SeriesInfo, kStatScalars> scalars{{
+        {"context_switches_total", SeriesKind::counter, "", 1.0, "Context switches (ctxt)."},
+        {"interrupts_total", SeriesKind::counter, "", 1.0,
+         "Interrupts serviced, all sources (intr)."},
+        {"forks_total", SeriesKind::counter, "", 1.0, "Processes and threads created (processes)."},
+        {"procs_running", SeriesKind::gauge, "", 1.0, "Threads runnable right now."},
+        {"procs_blocked", SeriesKind::gauge, "", 1.0, "Threads blocked waiting for I/O."},
+    }};
+    for (const auto& info : scalars) out.push_back(detail::make_series(info, kSourcePath));
+  }
+
+  SampleStatus sample(std::span<int64_t> out) noexcept override {
+    std::string_view text;
+    if (!reader_.read(text)) {
+      parsing::fill_absent(out);
+      return SampleStatus::failed;
+    }
+    return parse_stat(text, layout_, out);
+  }
+
+ private:
+  FileReader reader_;
+  StatLayout layout_;
+  double seconds_per_tick_;
+};
+
+}  // namespace
+
+StatLayout parse_stat_layout(std::string_view text) {
+  StatLayout layout;
+  std::string_view line;
+  while (parsing::next_line(text, line)) {
+    if (!line.starts_with("cpu")) continue;
+    std::string_view rest = line.substr(3);
+    int64_t id = 0;
+    if (!parsing::read_digits(rest, id) || id > kStatMaxCpuId) continue;
+    const auto cpu = static_cast<size_t>(id);
+    if (cpu >= layout.index_by_cpu_id.size()) layout.index_by_cpu_id.resize(cpu + 1, -1);
+    if (layout.index_by_cpu_id[cpu] >= 0) continue;  // a repeated line keeps its first place
+    layout.index_by_cpu_id[cpu] = static_cast<int32_t>(layout.cpu_ids.size());
+    layout.cpu_ids.push_back(static_cast<uint32_t>(id));
+  }
+  return layout;
+}
+
+SampleStatus parse_stat(std::string_view text, const StatLayout& layout,
+                        std::span<int64_t> out) noexcept {
+  parsing::fill_absent(out);
+  if (out.size() != stat_value_count(layout)) return SampleStatus::failed;
+  const std::span<int64_t> scalars = out.last(kStatScalars);
+  std::string_view line;
+  while (parsing::next_line(text, line)) {
+    if (line.starts_with("cpu")) {
+      std::string_view rest = line.substr(3);
+      size_t offset = 0;
+      if (cpu_run_offset(rest, layout, offset))
+        read_counts(rest, out.subspan(offset, kStatCpuModes));
+      continue;
+    }
+    std::string_view rest = line;
+    const std::string_view key = parsing::next_token(rest);
+    for (size_t i = 0; i < kScalarKeys.size(); ++i) {
+      if (key == kScalarKeys[i]) {
+        read_count(rest, scalars[i]);  // leaves kAbsent when malformed
+        break;
+      }
+    }
+  }
+  return parsing::status_of(out);
+}
+
+std::unique_ptr<Source> make_stat_source(const ProcRoot& root) {
+  FileReader reader(root.proc("stat"));
+  std::string_view text;
+  if (!reader.read(text)) {
+    throw std::runtime_error("cannot read " + reader.path().string());
+  }
+  StatLayout layout = parse_stat_layout(text);
+  std::vector<int64_t> first(stat_value_count(layout));
+  parse_stat(text, layout, first);
+  if (first[0] == kAbsent) {
+    throw std::runtime_error(reader.path().string() + ": no aggregate \"cpu\" line");
+  }
+  const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
+  if (ticks_per_second <= 0) throw std::runtime_error("sysconf(_SC_CLK_TCK) failed");
+  return std::make_unique<StatSource>(std::move(reader), std::move(layout),
+                                      1.0 / static_cast<double>(ticks_per_second));
+}
+
+}  // namespace flightrec::sampler

@@ -1,0 +1,88 @@
+#include "flightrec/sampler/sources/vmstat.h"
+
+#include <unistd.h>
+
+#include <stdexcept>
+#include <utility>
+
+#include "flightrec/sampler/file_reader.h"
+#include "flightrec/sampler/sources/parsing.h"
+#include "series_builder.h"
+
+namespace flightrec::sampler {
+namespace {
+
+constexpr std::string_view kSourcePath = "/proc/vmstat";
+constexpr parsing::NameIndex<kVmstatFields.size()> kFieldIndex(kVmstatFields);
+// pgpgin/pgpgout count KiB (the kernel halves its 512-byte sector count), not pages.
+constexpr double kBytesPerKib = 1024.0;
+
+class VmstatSource final : public Source {
+ public:
+  VmstatSource(FileReader reader, double page_bytes)
+      : reader_(std::move(reader)), page_bytes_(page_bytes) {}
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "vmstat"; }
+
+  void describe(Schema& out) const override {
+    // Same order as kVmstatFields.
+    const std::array<detail::SeriesInfo, kVmstatFields.size()> series{{
+        {"page_faults_total", SeriesKind::counter, "", 1.0,
+         "Page faults, minor and major (pgfault)."},
+        {"major_page_faults_total", SeriesKind::counter, "", 1.0,
+         "Page faults that needed I/O (pgmajfault)."},
+        {"swap_in_bytes_total", SeriesKind::counter, "bytes", page_bytes_,
+         "Memory swapped in from swap space (pswpin, in pages)."},
+        {"swap_out_bytes_total", SeriesKind::counter, "bytes", page_bytes_,
+         "Memory swapped out to swap space (pswpout, in pages)."},
+        {"paged_in_bytes_total", SeriesKind::counter, "bytes", kBytesPerKib,
+         "Data paged in from block devices (pgpgin, in KiB)."},
+        {"paged_out_bytes_total", SeriesKind::counter, "bytes", kBytesPerKib,
+         "Data paged out to block devices (pgpgout, in KiB)."},
+        {"oom_kills_total", SeriesKind::counter, "", 1.0,
+         "Processes killed by the kernel's OOM killer (oom_kill)."},
+    }};
+    for (const auto& info : series) out.push_back(detail::make_series(info, kSourcePath));
+  }
+
+  SampleStatus sample(std::span<int64_t> out) noexcept override {
+    std::string_view text;
+    if (out.size() != kVmstatFields.size() || !reader_.read(text)) {
+      parsing::fill_absent(out);
+      return SampleStatus::failed;
+    }
+    return parse_vmstat(text, out.first<kVmstatFields.size()>());
+  }
+
+ private:
+  FileReader reader_;
+  double page_bytes_;
+};
+
+}  // namespace
+
+SampleStatus parse_vmstat(std::string_view text,
+                          std::span<int64_t, kVmstatFields.size()> out) noexcept {
+  parsing::fill_absent(out);
+  size_t found = 0;
+  std::string_view line;
+  // The file has ~200 lines; stop as soon as every kept counter is in.
+  while (found < out.size() && parsing::next_line(text, line)) {
+    if (line.empty() || !kFieldIndex.may_start_with(line.front())) continue;
+    const std::string_view name = parsing::next_token(line);
+    const int field = kFieldIndex.find(name);
+    if (field == parsing::NameIndex<kVmstatFields.size()>::kNotFound) continue;
+    int64_t& value = out[static_cast<size_t>(field)];
+    if (value == kAbsent && parsing::read_count(line, value)) ++found;
+  }
+  return parsing::status_of(out);
+}
+
+std::unique_ptr<Source> make_vmstat_source(const ProcRoot& root) {
+  FileReader reader(root.proc("vmstat"));
+  const long page_bytes = ::sysconf(_SC_PAGESIZE);
+  if (page_bytes <= 0) throw std::runtime_error("sysconf(_SC_PAGESIZE) failed");
+  return std::make_unique<VmstatSource>(std::move(reader), static_cast<double>(page_bytes));
+}
+
+}  // namespace flightrec::sampler

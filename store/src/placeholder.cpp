@@ -1,1 +1,0 @@
-// Placeholder so the component links before the store lands.

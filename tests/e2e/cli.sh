@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The one-shot commands: --help/--version, check-config on good and bad files, snapshot output.
+source "$(dirname "$0")/lib.sh"
+
+expect_contains "$("$FLIGHTREC" --help)" "--web.listen-address" "--help lists the flags"
+expect_contains "$("$FLIGHTREC" --version)" "flightrec, version" "--version names itself"
+
+set +e
+out=$("$FLIGHTREC" --no-such-flag 2>&1); status=$?
+set -e
+expect_eq "$status" 2 "an unknown flag exits 2"
+expect_contains "$out" "unknown flag --no-such-flag" "and says which flag"
+
+# The embedded defaults are valid YAML that check-config accepts.
+"$FLIGHTREC" check-config --print-defaults >"$WORK/defaults.yaml"
+expect_contains "$(cat "$WORK/defaults.yaml")" "rate: 1ms" "defaults show sampler.rate"
+expect_eq "$("$FLIGHTREC" check-config "$WORK/defaults.yaml")" "$WORK/defaults.yaml: OK" \
+  "printed defaults pass check-config"
+
+printf 'sampler:\n  rate: 1xs\n' >"$WORK/bad.yaml"
+set +e
+out=$("$FLIGHTREC" check-config "$WORK/bad.yaml" 2>&1); status=$?
+set -e
+expect_eq "$status" 1 "a bad value exits 1"
+expect_contains "$out" 'sampler.rate: "1xs" is not a duration' "names the key and the value"
+expect_contains "$out" "bad.yaml:2" "names the file and line"
+
+printf 'sampler:\n  rat: 1ms\n' >"$WORK/typo.yaml"
+set +e
+out=$("$FLIGHTREC" check-config "$WORK/typo.yaml" 2>&1)
+set -e
+expect_contains "$out" 'did you mean "sampler.rate"' "unknown keys get a hint"
+
+set +e
+out=$("$FLIGHTREC" daemon --config.file="$WORK/missing.yaml" 2>&1); status=$?
+set -e
+expect_eq "$status" 1 "daemon with a missing --config.file exits 1"
+expect_contains "$out" "$WORK/missing.yaml" "and names the file"
+
+# snapshot: text to stdout, JSON to a file written atomically, parsed by a real JSON parser.
+text=$("$FLIGHTREC" snapshot)
+expect_contains "$text" "memory_available_bytes" "text snapshot shows system values"
+expect_contains "$text" "PID" "text snapshot has a process table"
+"$FLIGHTREC" snapshot --format=json --output="$WORK/snap.json"
+self_pid=$$
+summary=$(python3 - "$WORK/snap.json" "$self_pid" <<'PY'
+import json, sys
+snap = json.load(open(sys.argv[1]))
+pids = {p["pid"]: p for p in snap["processes"]}
+shell = pids.get(int(sys.argv[2]))
+print(snap["schema_version"], len(snap["processes"]) > 5, shell is not None and shell["comm"] == "bash")
+PY
+)
+expect_eq "$summary" "1 True True" "JSON snapshot parses and holds this test's own shell"
+set +e
+out=$("$FLIGHTREC" snapshot --output=/nonexistent-dir/snap.json 2>&1); status=$?
+set -e
+expect_eq "$status" 1 "an unwritable --output exits 1"
+expect_contains "$out" "/nonexistent-dir/snap.json" "and names the path"
+
+# A fixture proc root: the sampler reads only what --path.procfs points at.
+fixture_text=$("$FLIGHTREC" snapshot --path.procfs="$FLIGHTREC_FIXTURES/proc-debian12-vm" \
+  --path.cgroupfs="$FLIGHTREC_FIXTURES/sys-cgroup2" 2>/dev/null)
+expect_contains "$fixture_text" "memory_total_bytes" "snapshot reads a fixture proc root"
+
+finish

@@ -1,0 +1,14 @@
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "flightrec/sampler/sources/loadavg.h"
+#include "fuzz_check.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace flightrec::sampler;
+  std::array<int64_t, kLoadavgValues> out{};
+  parse_loadavg(flightrec::fuzz::as_text(data, size), out);
+  flightrec::fuzz::check_values(out);
+  return 0;
+}
