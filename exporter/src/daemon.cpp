@@ -12,6 +12,7 @@
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/config/units.h"
 #include "flightrec/exporter/commands.h"
+#include "flightrec/exporter/metrics/collector.h"
 #include "flightrec/exporter/setup.h"
 #include "flightrec/exporter/version.h"
 #include "flightrec/http/server.h"
@@ -20,6 +21,7 @@
 #include "flightrec/sampler/sources/system_sources.h"
 #include "flightrec/store/ring.h"
 #include "landing_page.h"
+#include "metrics/metrics_handler.h"
 
 namespace flightrec::exporter {
 namespace {
@@ -30,8 +32,9 @@ size_t queue_capacity_frames(std::chrono::nanoseconds rate) {
   return std::max<size_t>(64, static_cast<size_t>(std::chrono::seconds(1) / rate));
 }
 
-std::vector<http::Route> routes(const recorder::Recorder& recorder) {
+std::vector<http::Route> routes(const recorder::Recorder& recorder, metrics::Collector& collector) {
   return {
+      {.path = "/metrics", .handler = metrics::metrics_handler(collector)},
       {.path = "/",
        .handler =
            [](const http::Request&, http::Response& res) {
@@ -101,6 +104,9 @@ int run_daemon(const Command& command) {
     return 1;
   }
   const config::Config& cfg = *setup.config;
+  const int64_t start_real_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::system_clock::now().time_since_epoch())
+                                    .count();
   log::info("starting", {{"version", std::string(kVersion)},
                          {"config", setup.config_origin},
                          {"rate", config::format_duration(cfg.sampler.rate)},
@@ -120,7 +126,9 @@ int run_daemon(const Command& command) {
                          {"series", std::to_string(sampler.schema().size())}});
 
   StopSignal stop;
-  http::Server server({.listen_address = cfg.web.listen_address}, routes(recorder));
+  metrics::Collector collector(
+      {.sampler = &sampler, .recorder = &recorder, .ring = &ring, .start_real_ns = start_real_ns});
+  http::Server server({.listen_address = cfg.web.listen_address}, routes(recorder, collector));
   log::info("listening", {{"url", server.url()}});
 
   bool failed = false;

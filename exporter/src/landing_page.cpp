@@ -13,6 +13,7 @@ std::string landing_page_html() {
 <p>A millisecond flight recorder for Linux. Version )" +
          std::string(kVersion) + R"(.</p>
 <ul>
+<li><a href="/metrics">/metrics</a>: Prometheus and OpenMetrics exposition</li>
 <li><a href="/-/healthy">/-/healthy</a>: the process is up</li>
 <li><a href="/-/ready">/-/ready</a>: frames are being recorded</li>
 </ul>

@@ -30,8 +30,22 @@ size_t Recorder::drain() {
     window_stats_.observe(header.mono_ns, derived_);
     ++n;
   }
+  if (n > 0) {
+    // Once per batch, not per frame: readers want the newest frame, not every one.
+    std::lock_guard lock(latest_mutex_);
+    latest_header_ = header;
+    latest_values_ = values_;
+  }
   frames_.fetch_add(n, std::memory_order_relaxed);
   return n;
+}
+
+bool Recorder::latest(sampler::FrameHeader& header, std::vector<int64_t>& values) const {
+  std::lock_guard lock(latest_mutex_);
+  if (latest_values_.empty()) return false;
+  header = latest_header_;
+  values = latest_values_;
+  return true;
 }
 
 void Recorder::run(const StopSignal& stop, std::chrono::milliseconds poll_interval) {

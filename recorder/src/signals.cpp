@@ -169,11 +169,8 @@ SignalDeriver::SignalDeriver(const Schema& schema, std::chrono::nanoseconds rate
   const long available = find(schema, "memory_available_bytes");
   if (total >= 0 && available >= 0) {
     const auto t = static_cast<size_t>(total);
-    const auto a = static_cast<size_t>(available);
     add_expression(gauge("memory_used_bytes", "MemTotal - MemAvailable.", "bytes", {}, false),
                    {.a = t, .b = available, .scale = schema[t].scale});
-    add_expression(gauge("memory_available_bytes", "MemAvailable.", "bytes", {}, false),
-                   {.a = a, .scale = schema[a].scale});
     add_expression(
         gauge("memory_used_ratio", "(MemTotal - MemAvailable) / MemTotal.", "ratio", {}, true),
         {.a = t, .b = available, .c = total});

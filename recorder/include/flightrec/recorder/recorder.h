@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "flightrec/common/stop_signal.h"
@@ -31,6 +32,9 @@ class Recorder {
   [[nodiscard]] const SignalDeriver& signals() const noexcept { return signals_; }
   [[nodiscard]] const WindowStats& window_stats() const noexcept { return window_stats_; }
 
+  // Any thread: the newest recorded frame; false before the first one.
+  bool latest(sampler::FrameHeader& header, std::vector<int64_t>& values) const;
+
   [[nodiscard]] uint64_t frames_recorded() const noexcept {
     return frames_.load(std::memory_order_relaxed);
   }
@@ -42,6 +46,9 @@ class Recorder {
   WindowStats window_stats_;
   std::vector<int64_t> values_;
   std::vector<double> derived_;
+  mutable std::mutex latest_mutex_;
+  sampler::FrameHeader latest_header_;
+  std::vector<int64_t> latest_values_;
   std::atomic<uint64_t> frames_{0};
 };
 

@@ -1,0 +1,153 @@
+#include "self_metrics.h"
+
+#include <limits>
+
+#include "flightrec/exporter/version.h"
+
+namespace flightrec::exporter::metrics {
+namespace {
+
+using prometheus::ClientMetric;
+using prometheus::MetricFamily;
+using prometheus::MetricType;
+
+// Builds families one sample at a time, registering units and created times as it goes.
+class Families {
+ public:
+  Families(std::vector<MetricFamily>& out, exposition::ExtrasByFamily& extras, double created)
+      : out_(out), extras_(extras), created_(created) {}
+
+  void gauge(const std::string& name, const std::string& help, const std::string& unit, double v,
+             std::vector<ClientMetric::Label> labels = {}) {
+    ClientMetric m;
+    m.label = std::move(labels);
+    m.gauge.value = v;
+    add(name, help, unit, MetricType::Gauge, std::move(m));
+  }
+
+  void counter(const std::string& name, const std::string& help, const std::string& unit, double v,
+               std::vector<ClientMetric::Label> labels = {}) {
+    ClientMetric m;
+    m.label = std::move(labels);
+    m.counter.value = v;
+    add(name, help, unit, MetricType::Counter, std::move(m));
+    extras_[name].created_seconds.push_back(created_);
+  }
+
+  void histogram(const std::string& name, const std::string& help, const std::string& unit,
+                 ClientMetric::Histogram h) {
+    ClientMetric m;
+    m.histogram = std::move(h);
+    add(name, help, unit, MetricType::Histogram, std::move(m));
+    extras_[name].created_seconds.push_back(created_);
+  }
+
+ private:
+  void add(const std::string& name, const std::string& help, const std::string& unit,
+           MetricType type, ClientMetric metric) {
+    if (out_.empty() || out_.back().name != name) {
+      out_.push_back({name, help, type, {}});
+      if (!unit.empty()) extras_[name].unit = unit;
+    }
+    out_.back().metric.push_back(std::move(metric));
+  }
+
+  std::vector<MetricFamily>& out_;
+  exposition::ExtrasByFamily& extras_;
+  double created_;
+};
+
+double seconds(int64_t ns) { return static_cast<double>(ns) * 1e-9; }
+double as_double(uint64_t n) { return static_cast<double>(n); }
+
+}  // namespace
+
+void collect_self(const CollectorInputs& in, int64_t last_scrape_ns,
+                  std::vector<MetricFamily>& families, exposition::ExtrasByFamily& extras) {
+  Families f(families, extras, seconds(in.start_real_ns));
+  f.gauge("flightrec_build_info", "flightrec's version, revision and compiler; always 1.", "", 1,
+          {{"version", std::string(kVersion)},
+           {"revision", std::string(kRevision)},
+           {"compiler", std::string(kCompiler)}});
+  f.gauge("flightrec_start_time_seconds", "When this flightrec process started (Unix time).",
+          "seconds", seconds(in.start_real_ns));
+  f.gauge("flightrec_sampler_rate_seconds", "Period of the sampler's fast tier (sampler.rate).",
+          "seconds", static_cast<double>(in.sampler->rate().count()) * 1e-9);
+  f.gauge("flightrec_export_window_seconds", "Span of the window aggregates (export.window).",
+          "seconds", static_cast<double>(in.recorder->window_stats().window().count()) * 1e-9);
+
+  const auto& st = in.sampler->stats();
+  f.counter("flightrec_sampler_ticks_total", "Ticks the sampler read every source in.", "",
+            as_double(st.ticks.load()));
+  f.counter("flightrec_sampler_late_ticks_total",
+            "Ticks that started more than half a period after their deadline.", "",
+            as_double(st.late_ticks.load()));
+  f.counter("flightrec_sampler_missed_ticks_total",
+            "Deadlines that passed without a tick (the sampler fell a whole period behind).", "",
+            as_double(st.missed_ticks.load()));
+  f.counter("flightrec_sampler_queue_overflows_total",
+            "Frames dropped because the recorder fell behind and the queue was full.", "",
+            as_double(st.queue_overflows.load()));
+
+  ClientMetric::Histogram lateness;
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i < sampler::kLatenessBoundsUs.size(); ++i) {
+    cumulative += st.lateness.buckets[i].load();
+    lateness.bucket.push_back(
+        {cumulative, static_cast<double>(sampler::kLatenessBoundsUs[i]) * 1e-6});
+  }
+  cumulative += st.lateness.buckets.back().load();
+  lateness.bucket.push_back({cumulative, std::numeric_limits<double>::infinity()});
+  lateness.sample_count = cumulative;
+  lateness.sample_sum = seconds(static_cast<int64_t>(st.lateness.sum_ns.load()));
+  f.histogram("flightrec_sampler_tick_lateness_seconds",
+              "How long after its deadline each tick started.", "seconds", std::move(lateness));
+
+  for (const auto& s : st.sources) {
+    f.counter("flightrec_source_reads_total", "Reads of each source.", "",
+              as_double(s->reads.load()), {{"source", s->name}});
+  }
+  for (const auto& s : st.sources) {
+    f.counter("flightrec_source_read_failures_total",
+              "Reads of each source that yielded nothing (file unreadable or unparseable).", "",
+              as_double(s->failures.load()), {{"source", s->name}});
+  }
+  for (const auto& s : st.sources) {
+    f.counter("flightrec_source_partial_reads_total",
+              "Reads of each source that missed some values (a malformed or vanished line).", "",
+              as_double(s->partials.load()), {{"source", s->name}});
+  }
+  for (const auto& s : st.sources) {
+    f.counter("flightrec_source_read_duration_seconds_total",
+              "Time spent reading and parsing each source.", "seconds",
+              seconds(static_cast<int64_t>(s->duration_ns_total.load())), {{"source", s->name}});
+  }
+  for (const auto& s : st.sources) {
+    f.gauge("flightrec_source_success", "Whether the newest read of each source succeeded.", "",
+            s->last_ok.load() ? 1 : 0, {{"source", s->name}});
+  }
+
+  f.counter("flightrec_recorder_frames_total", "Frames the recorder moved into the ring.", "",
+            as_double(in.recorder->frames_recorded()));
+  const store::RingStats ring = in.ring->stats();
+  f.gauge("flightrec_ring_bytes",
+          "Memory held by the ring's sealed blocks (bounded by "
+          "buffer.max_bytes).",
+          "bytes", as_double(ring.bytes));
+  f.gauge("flightrec_ring_encoded_bytes", "Serialized size of the ring's sealed blocks.", "bytes",
+          as_double(ring.encoded_bytes));
+  f.gauge("flightrec_ring_frames", "Frames held in the ring's sealed blocks.", "",
+          as_double(ring.frames));
+  f.gauge("flightrec_ring_span_seconds", "Time between the oldest and newest sealed frame.",
+          "seconds", seconds(ring.last_real_ns - ring.first_real_ns));
+  f.gauge("flightrec_ring_encoded_bytes_per_value", "Compression: encoded bytes per stored value.",
+          "", ring.bytes_per_value());
+  f.counter("flightrec_ring_dropped_blocks_total",
+            "Blocks dropped from the ring to keep within buffer.duration and buffer.max_bytes.", "",
+            as_double(ring.dropped_blocks));
+  f.gauge("flightrec_scrape_duration_seconds",
+          "How long the previous /metrics request took to collect and serialize.", "seconds",
+          seconds(last_scrape_ns));
+}
+
+}  // namespace flightrec::exporter::metrics
