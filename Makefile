@@ -48,7 +48,7 @@ test-tsan: deps
 
 fuzz: deps
 	@cmake -S . -B build-fuzz $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLIGHTREC_BENCH=OFF \
-	  -DFLIGHTREC_TESTS=ON -DFLIGHTREC_FUZZ=ON \
+	  -DFLIGHTREC_TESTS=ON -DFLIGHTREC_FUZZ=ON -DFLIGHTREC_SANITIZE='address;undefined;fuzzer-no-link' \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 	@cmake --build build-fuzz -j $(JOBS) --target fuzz_targets
 	tests/fuzz/run-all build-fuzz/tests/fuzz $(FUZZ_SECONDS)

@@ -24,10 +24,10 @@ void WindowStats::observe(int64_t mono_ns, std::span<const double> values) {
     const double v = values[i];
     if (std::isnan(v)) continue;
     Bucket& b = buckets_[i * buckets_per_signal_ + position];
-    if (b.epoch != epoch) b = {epoch, v, v, 0, 0};
+    if (b.epoch != epoch) b = {epoch, v, v, v, 0, 0};
     b.min = std::min(b.min, v);
     b.max = std::max(b.max, v);
-    b.sum += v;
+    b.sum_delta += v - b.first;
     ++b.count;
     if (histogram_[i]) {
       TickHistogram& h = histograms_[i];
@@ -50,16 +50,18 @@ std::vector<WindowAggregate> WindowStats::aggregates(int64_t now_mono_ns) const 
   std::lock_guard lock(mutex_);
   for (size_t i = 0; i < out.size(); ++i) {
     WindowAggregate a{kNaN, kNaN, kNaN, 0};
-    double sum = 0;
+    double reference = 0;
+    double sum_delta = 0;
     for (size_t k = 0; k < buckets_per_signal_; ++k) {
       const Bucket& b = buckets_[i * buckets_per_signal_ + k];
       if (b.count == 0 || b.epoch < oldest || b.epoch > newest) continue;
+      if (a.count == 0) reference = b.first;
       a.min = a.count == 0 ? b.min : std::min(a.min, b.min);
       a.max = a.count == 0 ? b.max : std::max(a.max, b.max);
       a.count += b.count;
-      sum += b.sum;
+      sum_delta += static_cast<double>(b.count) * (b.first - reference) + b.sum_delta;
     }
-    if (a.count > 0) a.mean = sum / static_cast<double>(a.count);
+    if (a.count > 0) a.mean = reference + sum_delta / static_cast<double>(a.count);
     out[i] = a;
   }
   return out;

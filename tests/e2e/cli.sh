@@ -60,7 +60,7 @@ expect_contains "$out" "/nonexistent-dir/snap.json" "and names the path"
 
 # A fixture proc root: the sampler reads only what --path.procfs points at.
 fixture_text=$("$FLIGHTREC" snapshot --path.procfs="$FLIGHTREC_FIXTURES/proc-debian12-vm" \
-  --path.cgroupfs="$FLIGHTREC_FIXTURES/sys-cgroup2" 2>/dev/null)
+  --path.cgroupfs="$FLIGHTREC_FIXTURES/sys-debian12-vm/fs/cgroup" 2>/dev/null)
 expect_contains "$fixture_text" "memory_total_bytes" "snapshot reads a fixture proc root"
 
 finish

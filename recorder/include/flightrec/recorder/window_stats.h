@@ -55,7 +55,8 @@ class WindowStats {
     int64_t epoch = -1;  // mono_ns / bucket_ns of the values it holds
     double min = 0;
     double max = 0;
-    double sum = 0;
+    double first = 0;      // sums are kept relative to the first value, so a steady signal's
+    double sum_delta = 0;  // mean is exactly its value and large values keep their precision
     uint64_t count = 0;
   };
 
