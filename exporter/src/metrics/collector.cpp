@@ -155,7 +155,11 @@ void Collector::collect(int64_t now_mono_ns, std::vector<MetricFamily>& families
                         exposition::ExtrasByFamily& extras) const {
   collect_raw(families, extras);
   collect_signals(now_mono_ns, families, extras);
-  collect_self(in_, last_scrape_ns_.load(std::memory_order_relaxed), families, extras);
+  collect_self(in_,
+               {.last_duration_ns = last_scrape_ns_.load(std::memory_order_relaxed),
+                .text = text_scrapes_.load(std::memory_order_relaxed),
+                .openmetrics = openmetrics_scrapes_.load(std::memory_order_relaxed)},
+               families, extras);
 }
 
 }  // namespace flightrec::exporter::metrics

@@ -33,7 +33,7 @@ http::Handler metrics_handler(Collector& collector) {
       headers.emplace_back("Content-Encoding", "gzip");
     }
     res.send(200, exposition::content_type(format), body, headers);
-    collector.record_scrape_duration(monotonic_ns() - start);
+    collector.record_scrape(format, monotonic_ns() - start);
   };
 }
 

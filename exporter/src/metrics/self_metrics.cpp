@@ -62,7 +62,7 @@ double as_double(uint64_t n) { return static_cast<double>(n); }
 
 }  // namespace
 
-void collect_self(const CollectorInputs& in, int64_t last_scrape_ns,
+void collect_self(const CollectorInputs& in, const ScrapeCounts& scrapes,
                   std::vector<MetricFamily>& families, exposition::ExtrasByFamily& extras) {
   Families f(families, extras, seconds(in.start_real_ns));
   f.gauge("flightrec_build_info", "flightrec's version, revision and compiler; always 1.", "", 1,
@@ -147,7 +147,11 @@ void collect_self(const CollectorInputs& in, int64_t last_scrape_ns,
             as_double(ring.dropped_blocks));
   f.gauge("flightrec_scrape_duration_seconds",
           "How long the previous /metrics request took to collect and serialize.", "seconds",
-          seconds(last_scrape_ns));
+          seconds(scrapes.last_duration_ns));
+  f.counter("flightrec_scrapes_total", "Earlier /metrics responses, by the format negotiated.", "",
+            as_double(scrapes.text), {{"format", "text-0.0.4"}});
+  f.counter("flightrec_scrapes_total", "Earlier /metrics responses, by the format negotiated.", "",
+            as_double(scrapes.openmetrics), {{"format", "openmetrics-1.0.0"}});
 }
 
 }  // namespace flightrec::exporter::metrics

@@ -11,7 +11,13 @@
 
 namespace flightrec::exporter::metrics {
 
-void collect_self(const CollectorInputs& in, int64_t last_scrape_ns,
+struct ScrapeCounts {
+  int64_t last_duration_ns = 0;
+  uint64_t text = 0;         // earlier /metrics responses in text 0.0.4
+  uint64_t openmetrics = 0;  // and in OpenMetrics 1.0.0
+};
+
+void collect_self(const CollectorInputs& in, const ScrapeCounts& scrapes,
                   std::vector<prometheus::MetricFamily>& families,
                   exposition::ExtrasByFamily& extras);
 

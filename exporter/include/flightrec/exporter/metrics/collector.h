@@ -34,9 +34,11 @@ class Collector {
   void collect(int64_t now_mono_ns, std::vector<prometheus::MetricFamily>& families,
                exposition::ExtrasByFamily& extras) const;
 
-  // The handler reports each scrape's duration; the next scrape exposes it.
-  void record_scrape_duration(int64_t ns) noexcept {
+  // The handler reports each scrape's format and duration; the next scrape exposes them.
+  void record_scrape(exposition::Format format, int64_t ns) noexcept {
     last_scrape_ns_.store(ns, std::memory_order_relaxed);
+    (format == exposition::Format::openmetrics_1_0_0 ? openmetrics_scrapes_ : text_scrapes_)
+        .fetch_add(1, std::memory_order_relaxed);
   }
 
  private:
@@ -67,6 +69,8 @@ class Collector {
   std::vector<SignalFamily> signal_families_;
   std::string window_label_;
   std::atomic<int64_t> last_scrape_ns_{0};
+  std::atomic<uint64_t> text_scrapes_{0};
+  std::atomic<uint64_t> openmetrics_scrapes_{0};
 };
 
 // Labels of a series: its fixed labels, then its keyed label once the slot is bound.
