@@ -234,7 +234,7 @@ Server::Server(const ServerOptions& options, std::vector<Route> routes)
   if (mg_get_server_ports(impl_->ctx, 4, listening) > 0) {
     port_ = static_cast<uint16_t>(listening[0].port);
   }
-  const std::string_view host = ports->substr(0, ports->rfind(':'));
+  const std::string host = ports->substr(0, ports->rfind(':'));
   host_ = ports->find(':') == std::string::npos || host == "0.0.0.0" ? "127.0.0.1"
           : host == "[::]"                                           ? "[::1]"
                                                                      : std::string(host);
