@@ -20,7 +20,7 @@ lint=$(promtool check metrics <"$WORK/text.prom" 2>&1) || true
 expect_eq "$lint" "" "promtool check metrics finds nothing to say"
 
 # Fixture files never change, so everything but flightrec's own health and tick counts is fixed.
-grep -vE '^(# (HELP|TYPE) )?flightrec_(build_info|start_time|sampler_|source_|recorder_|ring_|scrape_)' \
+grep -vE '^(# (HELP|TYPE) )?flightrec_(build_info|start_time|sampler_|source_|recorder_|ring_|scrape)' \
   "$WORK/text.prom" | grep -vE '_tick_ratio_(bucket|count|sum)' >"$WORK/filtered.prom"
 if [ "${FLIGHTREC_UPDATE_GOLDEN:-}" = 1 ]; then cp "$WORK/filtered.prom" "$golden"; fi
 if diff -u "$golden" "$WORK/filtered.prom" >"$WORK/golden.diff"; then
@@ -31,6 +31,15 @@ else
 fi
 expect_contains "$(cat "$WORK/text.prom")" 'flightrec_source_success{source="meminfo"} 1' \
   "self-metrics report each source"
+
+# Every family served is documented: METRICS.md names it, or SOURCES.md without the prefix.
+docs="$(dirname "$0")/../../docs"
+undocumented=""
+for family in $(sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$WORK/text.prom"); do
+  grep -qF "\`$family" "$docs/METRICS.md" || grep -qF "\`${family#flightrec_}" "$docs/SOURCES.md" ||
+    undocumented="$undocumented $family"
+done
+expect_eq "$undocumented" "" "every family is in docs/METRICS.md or docs/SOURCES.md"
 
 accept='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 curl -sS -D "$WORK/om.headers" -H "Accept: $accept" "${URL}metrics" >"$WORK/om.txt"
