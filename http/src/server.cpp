@@ -217,6 +217,10 @@ Server::Server(const ServerOptions& options, std::vector<Route> routes)
                                  "yes",
                                  "keep_alive_timeout_ms",
                                  "500",
+                                 // Headers and body go out in separate writes; without this,
+                                 // Nagle holds the body for the client's delayed ACK (40 ms).
+                                 "tcp_nodelay",
+                                 "1",
                                  "max_request_size",
                                  "16384",
                                  nullptr};

@@ -3,21 +3,22 @@
 namespace flightrec::exporter::exposition::detail {
 
 void append_escaped(std::string& out, std::string_view text) {
-  for (const char c : text) {
-    switch (c) {
+  // Most label values and HELP texts need no escaping: copy runs between specials in bulk.
+  for (size_t special; (special = text.find_first_of("\\\"\n")) != std::string_view::npos;
+       text.remove_prefix(special + 1)) {
+    out.append(text.data(), special);
+    switch (text[special]) {
       case '\\':
         out += "\\\\";
         break;
       case '"':
         out += "\\\"";
         break;
-      case '\n':
+      default:  // '\n'
         out += "\\n";
-        break;
-      default:
-        out += c;
     }
   }
+  out.append(text);
 }
 
 bool text_help_needs_escaping(std::string_view help) {

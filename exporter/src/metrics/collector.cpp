@@ -157,6 +157,7 @@ void Collector::collect(int64_t now_mono_ns, std::vector<MetricFamily>& families
   collect_signals(now_mono_ns, families, extras);
   collect_self(in_,
                {.last_duration_ns = last_scrape_ns_.load(std::memory_order_relaxed),
+                .cpu_ns = scrape_cpu_ns_.load(std::memory_order_relaxed),
                 .text = text_scrapes_.load(std::memory_order_relaxed),
                 .openmetrics = openmetrics_scrapes_.load(std::memory_order_relaxed)},
                families, extras);

@@ -2,38 +2,77 @@
 
 #include <time.h>
 
+#include <array>
+#include <memory>
+#include <mutex>
+
 #include "flightrec/common/log.h"
 #include "flightrec/exporter/exposition/gzip.h"
 #include "flightrec/exporter/exposition/negotiation.h"
 
 namespace flightrec::exporter::metrics {
 namespace {
-int64_t monotonic_ns() {
+
+// Scrapes that arrive together (several Prometheus servers, HA pairs) share one rendering: a body
+// younger than this is served again. It matches the window aggregates' 100 ms resolution, so no
+// answer is staler than the window edge already is.
+constexpr int64_t kReuseNs = 100'000'000;
+
+int64_t clock_ns(clockid_t clock) {
   timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clock, &ts);
   return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
-}  // namespace
+int64_t monotonic_ns() { return clock_ns(CLOCK_MONOTONIC); }
 
-http::Handler metrics_handler(Collector& collector) {
-  return [&collector](const http::Request& req, http::Response& res) {
-    const int64_t start = monotonic_ns();
+struct Rendered {
+  int64_t at = 0;
+  std::shared_ptr<const std::string> body;
+};
+
+// One rendering per format and encoding. The mutex is held while rendering (not while sending),
+// so concurrent scrapes of one variant wait for the first and reuse its body.
+class RenderCache {
+ public:
+  std::shared_ptr<const std::string> get(Collector& collector, exposition::Format format,
+                                         bool gzip) {
+    std::lock_guard lock(mutex_);
+    Rendered& slot = slots_[static_cast<size_t>(format) * 2 + (gzip ? 1 : 0)];
+    const int64_t now = monotonic_ns();
+    if (slot.body && now - slot.at < kReuseNs) return slot.body;
     std::vector<prometheus::MetricFamily> families;
     exposition::ExtrasByFamily extras;
-    collector.collect(start, families, extras);
-
-    const auto format = exposition::negotiate(req.header("Accept").value_or(""));
+    collector.collect(now, families, extras);
     std::string body;
     for (const auto& warning : exposition::serialize_into(format, families, extras, body)) {
       log::debug("metrics family left out", {{"reason", warning}});
     }
+    slot.body =
+        std::make_shared<const std::string>(gzip ? exposition::gzip(body) : std::move(body));
+    slot.at = now;
+    return slot.body;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::array<Rendered, 4> slots_;
+};
+
+}  // namespace
+
+http::Handler metrics_handler(Collector& collector) {
+  auto cache = std::make_shared<RenderCache>();
+  return [&collector, cache](const http::Request& req, http::Response& res) {
+    const int64_t start = monotonic_ns();
+    const int64_t start_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    const auto format = exposition::negotiate(req.header("Accept").value_or(""));
+    const bool gzip = exposition::accepts_gzip(req.header("Accept-Encoding").value_or(""));
     std::vector<http::Header> headers{{"Vary", "Accept, Accept-Encoding"}};
-    if (exposition::accepts_gzip(req.header("Accept-Encoding").value_or(""))) {
-      body = exposition::gzip(body);
-      headers.emplace_back("Content-Encoding", "gzip");
-    }
-    res.send(200, exposition::content_type(format), body, headers);
-    collector.record_scrape(format, monotonic_ns() - start);
+    if (gzip) headers.emplace_back("Content-Encoding", "gzip");
+    const auto body = cache->get(collector, format, gzip);
+    res.send(200, exposition::content_type(format), *body, headers);
+    collector.record_scrape(format, monotonic_ns() - start,
+                            clock_ns(CLOCK_THREAD_CPUTIME_ID) - start_cpu);
   };
 }
 

@@ -148,6 +148,9 @@ void collect_self(const CollectorInputs& in, const ScrapeCounts& scrapes,
   f.gauge("flightrec_scrape_duration_seconds",
           "How long the previous /metrics request took to collect and serialize.", "seconds",
           seconds(scrapes.last_duration_ns));
+  f.counter("flightrec_scrape_cpu_seconds_total",
+            "CPU time spent answering earlier /metrics requests (rendering, compressing, sending).",
+            "seconds", seconds(scrapes.cpu_ns));
   f.counter("flightrec_scrapes_total", "Earlier /metrics responses, by the format negotiated.", "",
             as_double(scrapes.text), {{"format", "text-0.0.4"}});
   f.counter("flightrec_scrapes_total", "Earlier /metrics responses, by the format negotiated.", "",

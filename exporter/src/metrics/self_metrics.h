@@ -13,6 +13,7 @@ namespace flightrec::exporter::metrics {
 
 struct ScrapeCounts {
   int64_t last_duration_ns = 0;
+  int64_t cpu_ns = 0;        // CPU the handler threads spent on all earlier /metrics requests
   uint64_t text = 0;         // earlier /metrics responses in text 0.0.4
   uint64_t openmetrics = 0;  // and in OpenMetrics 1.0.0
 };

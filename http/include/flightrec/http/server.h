@@ -72,7 +72,9 @@ struct Route {
 
 struct ServerOptions {
   std::string listen_address = "127.0.0.1:9717";  // host:port, [v6]:port or :port (all interfaces)
-  int threads = 8;
+  // civetweb serves one connection per thread and holds it for the keep-alive timeout, so this
+  // bounds concurrent scrapers and /dump clients before they queue behind idle connections.
+  int threads = 32;
   std::chrono::milliseconds request_timeout{10000};
 };
 

@@ -35,8 +35,9 @@ class Collector {
                exposition::ExtrasByFamily& extras) const;
 
   // The handler reports each scrape's format and duration; the next scrape exposes them.
-  void record_scrape(exposition::Format format, int64_t ns) noexcept {
+  void record_scrape(exposition::Format format, int64_t ns, int64_t cpu_ns) noexcept {
     last_scrape_ns_.store(ns, std::memory_order_relaxed);
+    scrape_cpu_ns_.fetch_add(cpu_ns, std::memory_order_relaxed);
     (format == exposition::Format::openmetrics_1_0_0 ? openmetrics_scrapes_ : text_scrapes_)
         .fetch_add(1, std::memory_order_relaxed);
   }
@@ -69,6 +70,7 @@ class Collector {
   std::vector<SignalFamily> signal_families_;
   std::string window_label_;
   std::atomic<int64_t> last_scrape_ns_{0};
+  std::atomic<int64_t> scrape_cpu_ns_{0};
   std::atomic<uint64_t> text_scrapes_{0};
   std::atomic<uint64_t> openmetrics_scrapes_{0};
 };
