@@ -143,6 +143,7 @@ int run_daemon(const Command& command) {
   const std::string reason = wait_for_stop(signal_fd.get(), stop);
   log::info("stopping", {{"reason", reason}});
   stop.request();
+  sampler.wake();
   sampler_thread.join();
   recorder_thread.join();
   const auto& stats = sampler.stats();

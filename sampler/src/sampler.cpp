@@ -1,6 +1,5 @@
 #include "flightrec/sampler/sampler.h"
 
-#include <poll.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,7 +26,10 @@ timespec to_timespec(int64_t ns) noexcept {
 }  // namespace
 
 Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nanoseconds rate)
-    : sources_(std::move(sources)), rate_(rate) {
+    : sources_(std::move(sources)),
+      rate_(rate),
+      timer_(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) {
+  if (!timer_) throw std::system_error(errno, std::generic_category(), "timerfd_create");
   for (const auto& source : sources_) {
     offsets_.push_back(schema_.size());
     source->describe(schema_);
@@ -55,27 +57,35 @@ void Sampler::sample_once(std::span<int64_t> values) noexcept {
   }
 }
 
+void Sampler::wake() noexcept {
+  // A one-shot expiry 1 ns from now ends the blocking read; run() then sees the stop request.
+  const itimerspec soon{{0, 0}, {0, 1}};
+  ::timerfd_settime(timer_.get(), 0, &soon, nullptr);
+}
+
 void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
-  Fd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
-  if (!timer) throw std::system_error(errno, std::generic_category(), "timerfd_create");
   const int64_t period = rate_.count();
   const int64_t start = now_ns(CLOCK_MONOTONIC) + period;
   const itimerspec spec{to_timespec(period), to_timespec(start)};
-  if (::timerfd_settime(timer.get(), TFD_TIMER_ABSTIME, &spec, nullptr) != 0) {
+  if (::timerfd_settime(timer_.get(), TFD_TIMER_ABSTIME, &spec, nullptr) != 0) {
     throw std::system_error(errno, std::generic_category(), "timerfd_settime");
   }
 
-  pollfd fds[2] = {{timer.get(), POLLIN, 0}, {stop.fd(), POLLIN, 0}};
+  // A stop requested before the timer was armed had its wake() overwritten by the arming above.
+  if (stop.requested()) return;
+
   uint64_t next_tick = 0;  // index of the first deadline not yet consumed
   uint64_t sampled = 0;
-  while (!stop.requested() && (max_ticks == 0 || sampled < max_ticks)) {
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      throw std::system_error(errno, std::generic_category(), "poll on the sampler timer");
-    }
-    if (fds[1].revents != 0) break;
+  while (max_ticks == 0 || sampled < max_ticks) {
     uint64_t expirations = 0;
-    if (::read(timer.get(), &expirations, sizeof expirations) != sizeof expirations) continue;
+    const ssize_t n = ::read(timer_.get(), &expirations, sizeof expirations);
+    if (stop.requested()) break;
+    if (n != sizeof expirations) {
+      if (n < 0 && errno != EINTR) {
+        throw std::system_error(errno, std::generic_category(), "read of the sampler timer");
+      }
+      continue;
+    }
     // Several deadlines passed since the last wake-up: sample once, for the newest one.
     const uint64_t tick = next_tick + expirations - 1;
     next_tick = tick + 1;

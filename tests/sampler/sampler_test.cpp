@@ -83,6 +83,17 @@ TEST_CASE("Sampler ticks at its rate and hands every frame to the queue", "[samp
   CHECK(sampler.stats().sources[0]->duration_ns_total > 0);
 }
 
+TEST_CASE("Sampler returns at once when the stop came before it started", "[sampler]") {
+  auto sampler = make_sampler(10s);
+  FrameQueue queue(sampler.schema().size(), 4);
+  flightrec::StopSignal stop;
+  stop.request();
+  sampler.wake();  // lands before run() arms its timer, and so is overwritten
+  const auto begin = std::chrono::steady_clock::now();
+  sampler.run(queue, stop);
+  CHECK(std::chrono::steady_clock::now() - begin < 1s);
+}
+
 TEST_CASE("Sampler counts frames the full queue could not take", "[sampler]") {
   auto sampler = make_sampler(1ms);
   FrameQueue queue(sampler.schema().size(), 5);
@@ -98,6 +109,7 @@ TEST_CASE("Sampler stops promptly on request even with a long period", "[sampler
   std::thread stopper([&] {
     std::this_thread::sleep_for(50ms);
     stop.request();
+    sampler.wake();
   });
   const auto begin = std::chrono::steady_clock::now();
   sampler.run(queue, stop);

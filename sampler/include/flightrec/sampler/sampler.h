@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "flightrec/common/fd.h"
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/sampler/frame_queue.h"
 #include "flightrec/sampler/sampler_stats.h"
@@ -32,9 +33,15 @@ class Sampler {
   // Reads every source once into `values` (schema().size() of them), timing each source.
   void sample_once(std::span<int64_t> values) noexcept;
 
-  // Ticks on the calling thread until `stop` is requested or, when max_ticks > 0, until that many
-  // ticks were sampled. Throws std::system_error only if the timer cannot be set up.
+  // Ticks on the calling thread until `stop` is requested (see wake) or, when max_ticks > 0,
+  // until that many ticks were sampled. Throws std::system_error if the timer cannot be armed.
   void run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks = 0);
+
+  // Any thread, after requesting the stop signal run() was given: makes run() see it now rather
+  // than at its next tick. The loop blocks in read() on its timer alone (one syscall a tick, not
+  // poll + read), so the request is delivered by firing the timer early; the periodic timer is
+  // not restored, so call this only to stop.
+  void wake() noexcept;
 
  private:
   std::vector<std::unique_ptr<Source>> sources_;
@@ -43,6 +50,7 @@ class Sampler {
   std::chrono::nanoseconds rate_;
   SamplerStats stats_;
   std::vector<int64_t> values_;  // the frame being filled; sized once
+  Fd timer_;
 };
 
 }  // namespace flightrec::sampler
