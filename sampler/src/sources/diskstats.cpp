@@ -6,6 +6,7 @@
 
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/parsing.h"
+#include "keyed_file_source.h"
 #include "series_builder.h"
 
 namespace flightrec::sampler {
@@ -50,40 +51,6 @@ constexpr std::array<detail::SeriesInfo, kDiskstatsFields> kSeries{{
      "Time spent on flush requests (Linux 5.5+)."},
 }};
 
-class DiskstatsSource final : public PerKeySource {
- public:
-  DiskstatsSource(FileReader reader, const config::KeyFilter& filter, uint32_t max_keys)
-      : reader_(std::move(reader)), keys_("diskstats", filter, max_keys) {}
-
-  [[nodiscard]] std::string_view name() const noexcept override { return "diskstats"; }
-  [[nodiscard]] const KeySlots& keys() const noexcept override { return keys_; }
-
-  void describe(Schema& out) const override {
-    for (uint32_t slot = 0; slot < keys_.table().capacity(); ++slot) {
-      for (const auto& info : kSeries) {
-        SeriesDesc desc = detail::make_series(info, kSourcePath);
-        desc.keys = &keys_.table();
-        desc.key_slot = slot;
-        desc.key_label = "device";
-        out.push_back(std::move(desc));
-      }
-    }
-  }
-
-  SampleStatus sample(std::span<int64_t> out) noexcept override {
-    std::string_view text;
-    if (!reader_.read(text)) {
-      parsing::fill_absent(out);
-      return SampleStatus::failed;
-    }
-    return parse_diskstats(text, keys_, out);
-  }
-
- private:
-  FileReader reader_;
-  KeySlots keys_;
-};
-
 }  // namespace
 
 RowParse DiskstatsFormat::split(std::string_view line, std::string_view& device,
@@ -121,7 +88,8 @@ SampleStatus parse_diskstats(std::string_view text, KeySlots& keys,
 
 std::unique_ptr<Source> make_diskstats_source(const ProcRoot& root, const config::KeyFilter& filter,
                                               uint32_t max_keys) {
-  return std::make_unique<DiskstatsSource>(FileReader(root.proc("diskstats")), filter, max_keys);
+  return std::make_unique<detail::KeyedFileSource<DiskstatsFormat>>(
+      "diskstats", kSourcePath, kSeries, FileReader(root.proc("diskstats")), filter, max_keys);
 }
 
 }  // namespace flightrec::sampler

@@ -6,6 +6,7 @@
 
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/parsing.h"
+#include "keyed_file_source.h"
 #include "series_builder.h"
 
 namespace flightrec::sampler {
@@ -34,40 +35,6 @@ constexpr std::array<detail::SeriesInfo, kNetdevFields> kSeries{{
     {"network_transmit_carrier_total", SeriesKind::counter, "", 1.0, "Carrier losses."},
     {"network_transmit_compressed_total", SeriesKind::counter, "", 1.0, "Compressed packets sent."},
 }};
-
-class NetdevSource final : public PerKeySource {
- public:
-  NetdevSource(FileReader reader, const config::KeyFilter& filter, uint32_t max_keys)
-      : reader_(std::move(reader)), keys_("netdev", filter, max_keys) {}
-
-  [[nodiscard]] std::string_view name() const noexcept override { return "netdev"; }
-  [[nodiscard]] const KeySlots& keys() const noexcept override { return keys_; }
-
-  void describe(Schema& out) const override {
-    for (uint32_t slot = 0; slot < keys_.table().capacity(); ++slot) {
-      for (const auto& info : kSeries) {
-        SeriesDesc desc = detail::make_series(info, kSourcePath);
-        desc.keys = &keys_.table();
-        desc.key_slot = slot;
-        desc.key_label = "device";
-        out.push_back(std::move(desc));
-      }
-    }
-  }
-
-  SampleStatus sample(std::span<int64_t> out) noexcept override {
-    std::string_view text;
-    if (!reader_.read(text)) {
-      parsing::fill_absent(out);
-      return SampleStatus::failed;
-    }
-    return parse_netdev(text, keys_, out);
-  }
-
- private:
-  FileReader reader_;
-  KeySlots keys_;
-};
 
 }  // namespace
 
@@ -101,7 +68,8 @@ SampleStatus parse_netdev(std::string_view text, KeySlots& keys, std::span<int64
 
 std::unique_ptr<Source> make_netdev_source(const ProcRoot& root, const config::KeyFilter& filter,
                                            uint32_t max_keys) {
-  return std::make_unique<NetdevSource>(FileReader(root.proc("net/dev")), filter, max_keys);
+  return std::make_unique<detail::KeyedFileSource<NetdevFormat>>(
+      "netdev", kSourcePath, kSeries, FileReader(root.proc("net/dev")), filter, max_keys);
 }
 
 }  // namespace flightrec::sampler
