@@ -92,6 +92,12 @@ struct Applier {
     rule.field(config) = std::string(scalar);
     return std::nullopt;
   }
+  std::optional<std::string> operator()(const PathRule& rule) const {
+    if (scalar.empty())
+      return "an empty path is not allowed (allowed: " + allowed_values(key) + ")";
+    rule.field(config) = std::string(scalar);
+    return std::nullopt;
+  }
   std::optional<std::string> operator()(const ChoiceRule& rule) const {
     for (std::string_view choice : rule.choices) {
       if (scalar == choice) {
@@ -113,6 +119,7 @@ std::string_view type_name(const KeySpec& key) {
     std::string_view operator()(const CountRule&) const { return "integer"; }
     std::string_view operator()(const RegexRule&) const { return "regex"; }
     std::string_view operator()(const ListenAddressRule&) const { return "host:port"; }
+    std::string_view operator()(const PathRule&) const { return "path"; }
     std::string_view operator()(const ChoiceRule&) const { return "string"; }
   };
   return std::visit(Namer{}, key.rule);
@@ -138,6 +145,7 @@ std::string allowed_values(const KeySpec& key) {
     std::string operator()(const ListenAddressRule&) const {
       return "host:port or [ipv6]:port, port 0..65535";
     }
+    std::string operator()(const PathRule&) const { return "a non-empty file system path"; }
     std::string operator()(const ChoiceRule& rule) const { return join(rule.choices); }
   };
   return std::visit(Describer{}, key.rule);
@@ -160,6 +168,7 @@ std::string value_text(const KeySpec& key, const Config& config) {
     }
     std::string operator()(const RegexRule& rule) const { return rule.field(config); }
     std::string operator()(const ListenAddressRule& rule) const { return rule.field(config); }
+    std::string operator()(const PathRule& rule) const { return rule.field(config); }
     std::string operator()(const ChoiceRule& rule) const { return rule.field(config); }
   };
   return std::visit(Reader{copy}, key.rule);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "flightrec/config/schema.h"
+#include "trigger_list.h"
 
 namespace flightrec::config::detail {
 namespace {
@@ -76,7 +77,27 @@ std::vector<std::string_view> children(std::string_view section) {
     std::string_view name = rest.substr(0, rest.find('.'));
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
+  if (section.empty()) names.insert(names.end(), kRuleSections.begin(), kRuleSections.end());
   return names;
+}
+
+std::optional<std::string_view> closest_name(std::string_view name,
+                                             const std::vector<std::string_view>& candidates) {
+  size_t budget = std::max<size_t>(1, name.size() / 3);
+  std::optional<std::string_view> best;
+  size_t best_distance = budget + 1;
+  for (std::string_view candidate : candidates) {
+    // Lengths further apart than the budget cannot be close; skipping them also bounds the work.
+    size_t length_gap = name.size() > candidate.size() ? name.size() - candidate.size()
+                                                       : candidate.size() - name.size();
+    if (length_gap > budget) continue;
+    size_t distance = edit_distance(name, candidate);
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
 }
 
 std::optional<std::string> suggest(std::string_view section, std::string_view name) {
@@ -87,22 +108,10 @@ std::optional<std::string> suggest(std::string_view section, std::string_view na
     return "keys are nested maps, not dotted names: write it as \"" +
            std::string(name.substr(0, name.find('.'))) + ":\" with the rest indented beneath";
   }
-  // A typo of a key that belongs here; allow about one edit per three characters.
-  size_t budget = std::max<size_t>(1, name.size() / 3);
-  std::optional<std::string_view> best;
-  size_t best_distance = budget + 1;
-  for (std::string_view sibling : children(section)) {
-    // Lengths further apart than the budget cannot be close; skipping them also bounds the work.
-    size_t length_gap =
-        name.size() > sibling.size() ? name.size() - sibling.size() : sibling.size() - name.size();
-    if (length_gap > budget) continue;
-    size_t distance = edit_distance(name, sibling);
-    if (distance < best_distance) {
-      best = sibling;
-      best_distance = distance;
-    }
+  // A typo of a key that belongs here.
+  if (auto best = closest_name(name, children(section))) {
+    return did_you_mean(join_path(section, *best));
   }
-  if (best) return did_you_mean(join_path(section, *best));
   // The right name in the wrong section, e.g. "sampler.max_bytes" for "buffer.max_bytes".
   for (const std::string& path : all_paths()) {
     if (last_segment(path) == name) return did_you_mean(path);

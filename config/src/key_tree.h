@@ -14,7 +14,12 @@ namespace flightrec::config::detail {
 [[nodiscard]] bool is_section(std::string_view path);
 
 // Names directly under a section, in table order: children("sampler") = {"rate", "process_rate"}.
+// The root also lists the rule sections outside the table ("triggers", "thresholds").
 [[nodiscard]] std::vector<std::string_view> children(std::string_view section);
+
+// The candidate `name` is most likely a typo of (about one edit per three characters), if any.
+[[nodiscard]] std::optional<std::string_view> closest_name(
+    std::string_view name, const std::vector<std::string_view>& candidates);
 
 // A hint for an unknown key `name` written inside `section`, e.g. `did you mean "sampler.rate"?`;
 // nullopt when nothing is close enough to be a likely typo or a misplaced key.

@@ -9,25 +9,14 @@
 #include "flightrec/config/schema.h"
 #include "key_tree.h"
 #include "text.h"
+#include "trigger_list.h"
 
 namespace flightrec::config {
 namespace {
 
+using detail::describe;
 using detail::join;
 using detail::quote;
-
-std::string describe(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map:
-      return "a map";
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Scalar:
-      return "the value " + quote(node.Scalar());
-    default:
-      return "no value";
-  }
-}
 
 // Walks one YAML document against the key table, applying every valid value to a Config that
 // starts at the defaults and collecting an error for everything else.
@@ -77,6 +66,7 @@ class DocumentLoader {
       return;
     }
     walk_section(root, "");
+    config_.triggers = rules_.finish();
     check_relations_between_keys();
   }
 
@@ -99,7 +89,9 @@ class DocumentLoader {
       // A dotted name would otherwise reach a key by its full path; keys are nested maps only.
       bool dotted = name.find('.') != std::string::npos;
       const KeySpec* spec = dotted ? nullptr : find_key(path);
-      if (spec != nullptr) {
+      if (section.empty() && detail::is_rule_section(name)) {
+        rules_.load(name, pair.second);
+      } else if (spec != nullptr) {
         apply_key(*spec, key.Mark(), pair.second);
       } else if (!dotted && detail::is_section(path)) {
         enter_section(path, key.Mark(), pair.second);
@@ -174,6 +166,10 @@ class DocumentLoader {
 
   std::string origin_;
   Config config_;
+  detail::TriggerRulesLoader rules_{
+      [this](const YAML::Mark& mark, const std::string& path, const std::string& message) {
+        add_error(mark, path, message);
+      }};
   std::vector<std::string> errors_;
   std::map<std::string_view, YAML::Mark, std::less<>> written_;  // keys the file set
   std::set<std::string_view, std::less<>> failed_;               // keys with a bad value

@@ -84,11 +84,24 @@ const std::vector<KeySpec>& table() {
        DurationRule{[](Config& c) -> Duration& { return c.export_.window; }, 1s, 1h},
        "Span of the sliding min/max/mean aggregates in `/metrics`: each scrape sees the window "
        "ending at that scrape. Match it to the scrape interval."},
+      {"incidents.dir", PathRule{[](Config& c) -> std::string& { return c.incidents.dir; }},
+       "Directory incident files are written to (see docs/TRIGGERS.md). When it cannot be "
+       "created, `./incidents` is used instead and a warning is logged."},
+      {"incidents.max_count",
+       CountRule{[](Config& c) -> uint32_t& { return c.incidents.max_count; }, 1, 100000},
+       "Most incident files kept; the oldest are deleted first."},
+      {"incidents.max_bytes",
+       SizeRule{[](Config& c) -> uint64_t& { return c.incidents.max_bytes; }, kMiB, 1024 * kGiB},
+       "Most bytes of incident files kept; the oldest are deleted first."},
       {"web.listen_address",
        ListenAddressRule{[](Config& c) -> std::string& { return c.web.listen_address; }},
        "Address of the HTTP server (`/metrics`, `/dump`, ...). Use `0.0.0.0:9717` or `[::]:9717` "
        "to "
        "listen on every interface; port 0 picks a free port."},
+      {"web.max_dump_bytes",
+       SizeRule{[](Config& c) -> uint64_t& { return c.web.max_dump_bytes; }, kMiB, 64 * kGiB},
+       "Largest answer `/dump` gives: a request whose estimated size is larger is refused with 413 "
+       "(narrow it with `from`/`to`)."},
       {"log.level", ChoiceRule{[](Config& c) -> std::string& { return c.log.level; }, kLogLevels},
        "Lowest level of the log lines written to stderr."},
   };

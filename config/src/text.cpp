@@ -1,5 +1,7 @@
 #include "text.h"
 
+#include <yaml-cpp/yaml.h>  // the Node member definitions describe() needs
+
 #include <cstdio>
 
 namespace flightrec::config::detail {
@@ -35,6 +37,19 @@ std::string join(std::span<const std::string_view> words) {
     out += word;
   }
   return out;
+}
+
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Scalar:
+      return "the value " + quote(node.Scalar());
+    default:
+      return "no value";
+  }
 }
 
 }  // namespace flightrec::config::detail

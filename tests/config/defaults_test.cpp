@@ -53,6 +53,7 @@ TEST_CASE("Config equality notices a change in any field", "[defaults]") {
     if (std::holds_alternative<RegexRule>(key.rule)) value = "^changed$";
     if (std::holds_alternative<ListenAddressRule>(key.rule)) value = "[::1]:1";
     if (std::holds_alternative<ChoiceRule>(key.rule)) value = "error";
+    if (std::holds_alternative<PathRule>(key.rule)) value = "/tmp/changed";
     REQUIRE(value != nullptr);
     REQUIRE_FALSE(apply_value(key, value, changed).has_value());
     CHECK_FALSE(changed == Config{});

@@ -94,6 +94,9 @@ TEST_CASE("every key accepts its range edges and rejects one step beyond", "[sch
       require_accepted(key, "0.0.0.0:0");
       require_accepted(key, "[::1]:65535");
       require_rejected(key, "localhost:65536");
+    } else if (std::holds_alternative<PathRule>(key.rule)) {
+      require_accepted(key, "/var/lib/flightrec/x y");
+      require_rejected(key, "");
     } else if (const auto* choice = std::get_if<ChoiceRule>(&key.rule)) {
       for (std::string_view allowed : choice->choices) require_accepted(key, std::string(allowed));
       require_rejected(key, "verbose");

@@ -4,7 +4,10 @@
 // (a test checks it).
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace flightrec::config {
 
@@ -28,6 +31,32 @@ struct KeyedSource {
   KeyFilter filter;
   uint32_t max_keys = 32;  // slots reserved for keys seen at start-up or appearing later
   bool operator==(const KeyedSource&) const = default;
+};
+
+// Which signal (or raw series) a trigger watches: `cpu_busy_ratio{cpu="total"}` is the name
+// "cpu_busy_ratio" with one label matcher. Labels not named match anything, so a selector may
+// match several series. Matched against the running host's signals at start-up, not here.
+struct SignalSelector {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> labels;  // as written, in order
+  bool operator==(const SignalSelector&) const = default;
+};
+
+enum class Comparison : uint8_t { greater, greater_equal, less, less_equal };
+
+// One `triggers:` entry (docs/TRIGGERS.md). The `thresholds:` shorthand becomes rules like these.
+struct TriggerRule {
+  std::string name;
+  std::string signal;  // the selector as written, for messages and incidents
+  SignalSelector selector;
+  Comparison op = Comparison::greater;
+  double value = 0.0;
+  Duration hold = Duration::zero();              // `for`: 0 means a single tick suffices
+  std::optional<Duration> pre;                   // unset: the whole buffer
+  Duration post = std::chrono::seconds(5);       // recorded after firing before the cut
+  Duration cooldown = std::chrono::seconds(60);  // no second firing within this
+  int line = 0;  // 1-based line of the rule in its file (0: not from a file), for start-up errors
+  bool operator==(const TriggerRule&) const = default;
 };
 
 struct Config {
@@ -63,8 +92,19 @@ struct Config {
 
   struct Web {
     std::string listen_address = "127.0.0.1:9717";
+    uint64_t max_dump_bytes = 256ull << 20;  // largest /dump answer, estimated before sending
     bool operator==(const Web&) const = default;
   } web;
+
+  // Rules from `triggers:` followed by those of the `thresholds:` shorthand.
+  std::vector<TriggerRule> triggers;
+
+  struct Incidents {
+    std::string dir = "/var/lib/flightrec/incidents";
+    uint32_t max_count = 100;
+    uint64_t max_bytes = 1ull << 30;
+    bool operator==(const Incidents&) const = default;
+  } incidents;
 
   struct Log {
     std::string level = "info";

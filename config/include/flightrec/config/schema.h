@@ -56,13 +56,18 @@ struct ListenAddressRule {
   FieldAccessor<std::string> field;
 };
 
+// A filesystem path; must not be empty.
+struct PathRule {
+  FieldAccessor<std::string> field;
+};
+
 struct ChoiceRule {
   FieldAccessor<std::string> field;
   std::span<const std::string_view> choices;
 };
 
 using KeyRule = std::variant<DurationRule, SizeRule, BoolRule, CountRule, RegexRule,
-                             ListenAddressRule, ChoiceRule>;
+                             ListenAddressRule, PathRule, ChoiceRule>;
 
 struct KeySpec {
   std::string_view path;  // dotted, e.g. "sampler.rate"

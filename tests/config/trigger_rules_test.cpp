@@ -1,0 +1,220 @@
+// `triggers:` and the `thresholds:` shorthand: what loads, and the shape of every error.
+#include "flightrec/config/trigger_rules.h"
+
+#include <catch2/catch.hpp>
+
+#include "flightrec/config/loader.h"
+
+using namespace flightrec::config;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::vector<std::string> errors_of(const std::string& yaml) {
+  LoadResult result = load_from_string(yaml, "flightrec.yaml");
+  INFO("yaml:\n" << yaml);
+  CHECK_FALSE(result.ok());
+  return result.errors;
+}
+
+std::string only_error(const std::string& yaml) {
+  auto errors = errors_of(yaml);
+  INFO("yaml:\n" << yaml);
+  REQUIRE(errors.size() == 1);
+  return errors[0];
+}
+
+std::vector<TriggerRule> rules_of(const std::string& yaml) {
+  LoadResult result = load_from_string(yaml, "flightrec.yaml");
+  INFO("errors: " << (result.errors.empty() ? "" : result.errors.front()));
+  REQUIRE(result.ok());
+  return result.config->triggers;
+}
+
+const char* kRule =
+    "triggers:\n"
+    "  - name: cpu_hot\n"
+    "    signal: 'cpu_busy_ratio{cpu=\"total\"}'\n"
+    "    op: '>='\n"
+    "    value: 0.9\n";
+
+}  // namespace
+
+TEST_CASE("a rule loads with its defaults for for, pre, post and cooldown", "[triggers]") {
+  auto rules = rules_of(kRule);
+  REQUIRE(rules.size() == 1);
+  CHECK(rules[0].name == "cpu_hot");
+  CHECK(rules[0].signal == "cpu_busy_ratio{cpu=\"total\"}");
+  CHECK(rules[0].selector.name == "cpu_busy_ratio");
+  CHECK(rules[0].selector.labels ==
+        std::vector<std::pair<std::string, std::string>>{{"cpu", "total"}});
+  CHECK(rules[0].op == Comparison::greater_equal);
+  CHECK(rules[0].value == Approx(0.9));
+  CHECK(rules[0].hold == 0ms);
+  CHECK_FALSE(rules[0].pre.has_value());
+  CHECK(rules[0].post == 5s);
+  CHECK(rules[0].cooldown == 60s);
+  CHECK(rules[0].line == 2);
+}
+
+TEST_CASE("a rule takes durations and sizes with units", "[triggers]") {
+  auto rules = rules_of(
+      "triggers:\n"
+      "  - {name: mem, signal: memory_used_bytes, op: '>', value: 8GiB, for: 50ms, pre: 1m,"
+      " post: 0, cooldown: 2m}\n");
+  REQUIRE(rules.size() == 1);
+  CHECK(rules[0].value == Approx(8.0 * (1ull << 30)));
+  CHECK(rules[0].hold == 50ms);
+  CHECK(rules[0].pre == std::optional<Duration>(1min));
+  CHECK(rules[0].post == 0s);
+  CHECK(rules[0].cooldown == 2min);
+}
+
+TEST_CASE("the thresholds shorthand becomes named rules after the listed ones", "[triggers]") {
+  auto rules =
+      rules_of(std::string(kRule) + "thresholds: {cpu_percent: 80.0, mem_bytes: 8000000000}\n");
+  REQUIRE(rules.size() == 3);
+  CHECK(rules[0].name == "cpu_hot");
+  CHECK(rules[1].name == "cpu_percent");
+  CHECK(rules[1].signal == "cpu_busy_ratio{cpu=\"total\"}");
+  CHECK(rules[1].op == Comparison::greater);
+  CHECK(rules[1].value == Approx(0.8));
+  CHECK(rules[2].name == "mem_bytes");
+  CHECK(rules[2].selector.name == "memory_used_bytes");
+  CHECK(rules[2].value == Approx(8e9));
+}
+
+TEST_CASE("an empty triggers list and the defaults have no rules", "[triggers]") {
+  CHECK(rules_of("triggers: []\n").empty());
+  CHECK(rules_of("triggers:\n").empty());
+  CHECK(Config{}.triggers.empty());
+}
+
+TEST_CASE("a bad comparison names the rule by position", "[triggers][errors]") {
+  CHECK(only_error(std::string(kRule) +
+                   "  - {name: b, signal: memory_used_bytes, op: '>>', value: 1}\n") ==
+        "flightrec.yaml:6: triggers[1].op: \">>\" is not a comparison (allowed: >, >=, <, <=)");
+}
+
+TEST_CASE("bad values in a rule say what is allowed", "[triggers][errors]") {
+  auto rule = [](const std::string& extra) {
+    return "triggers:\n  - name: r\n    signal: memory_used_bytes\n    op: '>'\n" + extra;
+  };
+  CHECK(only_error(rule("    value: lots\n")) ==
+        "flightrec.yaml:5: triggers[0].value: \"lots\" is not a number (examples: 0.8, -1, 1e9, "
+        "8GiB)");
+  CHECK(only_error(rule("    value: 1\n    for: soon\n")) ==
+        "flightrec.yaml:6: triggers[0].for: \"soon\" is not a duration (examples: 500us, 1ms, 2s)");
+  CHECK(only_error(rule("    value: 1\n    post: 2h\n")) ==
+        "flightrec.yaml:6: triggers[0].post: \"2h\" is out of range (allowed: 0..1h)");
+  CHECK(only_error(rule("    value: [1, 2]\n")) ==
+        "flightrec.yaml:5: triggers[0].value: expected a single value, got a list");
+  CHECK(only_error("triggers:\n  - {name: 'CPU hot', signal: x, op: '>', value: 1}\n") ==
+        "flightrec.yaml:2: triggers[0].name: \"CPU hot\" is not a rule name (allowed: one or more "
+        "of a-z, 0-9, _ and -)");
+  CHECK(only_error("triggers:\n  - {name: a, signal: 'cpu{cpu=0}', op: '>', value: 1}\n") ==
+        "flightrec.yaml:2: triggers[0].signal: \"cpu{cpu=0}\" is not a signal selector (examples: "
+        "memory_used_bytes, cpu_busy_ratio{cpu=\"total\"}, "
+        "pressure_stall_ratio{resource=\"io\",kind=\"some\"})");
+}
+
+TEST_CASE("an unknown key in a rule gets a did-you-mean", "[triggers][errors]") {
+  CHECK(only_error(std::string(kRule) + "    cooldwn: 1m\n") ==
+        "flightrec.yaml:6: triggers[0].cooldwn: unknown key; did you mean "
+        "\"triggers[0].cooldown\"?");
+  CHECK(only_error(std::string(kRule) + "    colour: red\n") ==
+        "flightrec.yaml:6: triggers[0].colour: unknown key (known here: name, signal, op, value, "
+        "for, pre, post, cooldown)");
+  CHECK(only_error(std::string(kRule) + "    op: '<'\n") ==
+        "flightrec.yaml:6: triggers[0].op: duplicate key (first written on line 4)");
+}
+
+TEST_CASE("missing name, signal, op or value is an error each", "[triggers][errors]") {
+  CHECK(only_error("triggers:\n  - {signal: x, op: '>', value: 1}\n") ==
+        "flightrec.yaml:2: triggers[0]: missing key \"name\" (required: name, signal, op, value)");
+  auto errors = errors_of("triggers:\n  - name: a\n");
+  REQUIRE(errors.size() == 3);
+  CHECK(
+      errors[0] ==
+      "flightrec.yaml:2: triggers[0]: missing key \"signal\" (required: name, signal, op, value)");
+  CHECK(errors[1] ==
+        "flightrec.yaml:2: triggers[0]: missing key \"op\" (required: name, signal, op, value)");
+  CHECK(errors[2] ==
+        "flightrec.yaml:2: triggers[0]: missing key \"value\" (required: name, signal, op, value)");
+}
+
+TEST_CASE("a rule name may be used once, shorthand included", "[triggers][errors]") {
+  CHECK(only_error(std::string(kRule) +
+                   "  - {name: cpu_hot, signal: memory_used_bytes, op: '>', value: 1}\n") ==
+        "flightrec.yaml:6: triggers[1].name: rule name \"cpu_hot\" is already used (on line 2)");
+  CHECK(only_error("triggers:\n  - {name: mem_bytes, signal: memory_used_bytes, op: '>', value: "
+                   "1}\nthresholds:\n  mem_bytes: 1GB\n") ==
+        "flightrec.yaml:4: thresholds.mem_bytes: rule name \"mem_bytes\" is already used (on line "
+        "2)");
+}
+
+TEST_CASE("the shape of triggers and thresholds is checked", "[triggers][errors]") {
+  CHECK(only_error("triggers: {name: a}\n") ==
+        "flightrec.yaml:1: triggers: expected a list of rules (each a map with name, signal, op, "
+        "value), got a map");
+  CHECK(only_error("triggers:\n  - cpu_hot\n") ==
+        "flightrec.yaml:2: triggers[0]: expected a map of rule keys (name, signal, op, value, for, "
+        "pre, post, cooldown), got the value \"cpu_hot\"");
+  CHECK(only_error("thresholds:\n  cpu_percent: 120\n") ==
+        "flightrec.yaml:2: thresholds.cpu_percent: \"120\" is not a percentage (allowed: 0..100)");
+  CHECK(only_error("thresholds:\n  mem_bytes: many\n") ==
+        "flightrec.yaml:2: thresholds.mem_bytes: \"many\" is not a size (examples: 512KiB, 256MiB, "
+        "1GiB, 1000000)");
+  CHECK(only_error("thresholds:\n  cpu_precent: 80\n") ==
+        "flightrec.yaml:2: thresholds.cpu_precent: unknown key; did you mean "
+        "\"thresholds.cpu_percent\"?");
+  CHECK(only_error("trigers: []\n") ==
+        "flightrec.yaml:1: trigers: unknown section; did you mean \"triggers\"?");
+}
+
+TEST_CASE("signal selectors: names, labels, spaces", "[triggers][selector]") {
+  auto plain = parse_signal_selector("memory_used_bytes");
+  REQUIRE(plain);
+  CHECK(plain->labels.empty());
+  auto two = parse_signal_selector("pressure_stall_ratio{ resource = \"memory\" , kind=\"some\" }");
+  REQUIRE(two);
+  CHECK(two->name == "pressure_stall_ratio");
+  CHECK(two->labels ==
+        std::vector<std::pair<std::string, std::string>>{{"resource", "memory"}, {"kind", "some"}});
+  CHECK(parse_signal_selector("cpu_busy_ratio{}"));
+  for (const char* bad :
+       {"", "Cpu", "1cpu", "cpu{", "cpu{cpu=0}", "cpu{cpu=\"0\"", "cpu{cpu=\"0\",}",
+        "cpu{cpu=\"0\",cpu=\"1\"}", "cpu{cpu=\"a\\\"b\"}", "cpu x"}) {
+    INFO("selector: " << bad);
+    CHECK_FALSE(parse_signal_selector(bad));
+  }
+}
+
+TEST_CASE("comparisons hold as written and never on NaN", "[triggers]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const char* text : {">", ">=", "<", "<="}) {
+    auto op = parse_comparison(text);
+    REQUIRE(op);
+    CHECK(comparison_text(*op) == text);
+    CHECK_FALSE(compare(*op, nan, 0.0));
+  }
+  CHECK(compare(Comparison::greater, 2, 1));
+  CHECK_FALSE(compare(Comparison::greater, 1, 1));
+  CHECK(compare(Comparison::greater_equal, 1, 1));
+  CHECK(compare(Comparison::less, 0, 1));
+  CHECK(compare(Comparison::less_equal, 1, 1));
+  CHECK_FALSE(compare(Comparison::less_equal, 2, 1));
+  CHECK_FALSE(parse_comparison("=>"));
+}
+
+TEST_CASE("the example config's rules load", "[triggers][defaults]") {
+  LoadResult result = load_from_file(FLIGHTREC_CONFIG_EXAMPLES "/flightrec.yaml");
+  INFO("errors: " << (result.errors.empty() ? "" : result.errors.front()));
+  REQUIRE(result.ok());
+  REQUIRE(result.config->triggers.size() == 3);
+  CHECK(result.config->triggers[0].name == "cpu_hot");
+  CHECK(result.config->triggers[1].selector.labels.size() == 2);
+  CHECK(result.config->triggers[2].name == "mem_bytes");
+  CHECK(result.config->incidents.dir == "/srv/flightrec/incidents");
+  CHECK(Config{}.incidents.dir == "/var/lib/flightrec/incidents");
+}

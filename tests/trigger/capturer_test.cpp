@@ -1,0 +1,208 @@
+#include "flightrec/trigger/capturer.h"
+
+#include <catch2/catch.hpp>
+#include <condition_variable>
+#include <mutex>
+
+#include "engine_fixture.h"
+#include "flightrec/trigger/writer.h"
+
+using namespace flightrec;
+using namespace flightrec::trigger;
+using namespace flightrec::trigger::testing;
+using namespace std::chrono_literals;
+using config::Comparison;
+using config::Duration;
+
+namespace {
+
+constexpr int64_t kStartReal = 1'700'000'000'000'000'000;
+
+struct Handed {
+  IncidentCapture capture;
+  store::Snapshot snapshot;
+  uint64_t handed_at_tick;
+};
+
+// Frames go into a real ring first, then through the capturer, as Recorder::drain() will do.
+struct Rig {
+  Host host;
+  TriggerEngine engine;
+  store::Ring ring{store::RingOptions{.series = static_cast<uint32_t>(kRaw), .rate = 1ms}};
+  std::vector<Handed> handed;
+  IncidentCapturer capturer;
+  std::vector<double> derived = std::vector<double>(kDerived, 0.0);
+  std::vector<int64_t> raw = std::vector<int64_t>(kRaw, 0);
+  uint64_t tick = 0;
+
+  explicit Rig(std::vector<config::TriggerRule> rules, CaptureOptions options = {})
+      : engine(std::move(rules), host.signals, host.schema, 1ms),
+        capturer(engine, ring, options, [this](IncidentCapture capture, store::Snapshot snapshot) {
+          handed.push_back({std::move(capture), std::move(snapshot), tick});
+        }) {}
+
+  void run(double cpu_total, size_t ticks) {
+    for (size_t i = 0; i < ticks; ++i) {
+      derived[kCpuTotal] = cpu_total;
+      sampler::FrameHeader header{tick, static_cast<int64_t>(tick) * 1'000'000,
+                                  kStartReal + static_cast<int64_t>(tick) * 1'000'000};
+      ring.append(header, raw);
+      capturer.on_frame(header, raw, derived);
+      ++tick;
+    }
+  }
+};
+
+config::TriggerRule cpu_hot(Duration pre, Duration post) {
+  auto r = rule("cpu_hot", "cpu_busy_ratio", Comparison::greater, 0.8);
+  r.pre = pre;
+  r.post = post;
+  r.cooldown = 0ms;
+  return r;
+}
+
+// Records what the writer thread hands it and lets the test wait for a count.
+class RecordingSink : public IncidentSink {
+ public:
+  void write(const IncidentCapture& incident, store::Snapshot blocks) override {
+    std::lock_guard lock(mutex_);
+    written_.push_back({incident, std::move(blocks), 0});
+    changed_.notify_all();
+  }
+  std::vector<Handed> wait_for(size_t count) {
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, 5s, [&] { return written_.size() >= count; });
+    return written_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<Handed> written_;
+};
+
+}  // namespace
+
+TEST_CASE("an incident completes once T + post is recorded, with its window", "[capture]") {
+  Rig rig({cpu_hot(2s, 20ms)});
+  rig.run(0.1, 10);
+  rig.run(0.9, 1);  // fires at tick 10
+  CHECK(rig.capturer.pending() == 1);
+  rig.run(0.1, 19);  // ticks 11..29: the post window is still being recorded
+  CHECK(rig.handed.empty());
+  rig.run(0.1, 1);  // tick 30 = T + 20 ms
+  REQUIRE(rig.handed.size() == 1);
+  const IncidentCapture& c = rig.handed[0].capture;
+  CHECK(c.rule == "cpu_hot");
+  CHECK(c.condition == "cpu_busy_ratio > 0.8");
+  CHECK(c.series == "cpu_busy_ratio{cpu=\"total\"}");
+  CHECK(c.value == Approx(0.9));
+  CHECK(c.tick == 10);
+  CHECK(c.fired_at_real_ns == kStartReal + 10'000'000);
+  CHECK(c.from_real_ns == c.fired_at_real_ns - 2'000'000'000);
+  CHECK(c.to_real_ns == c.fired_at_real_ns + 20'000'000);
+  CHECK(rig.handed[0].handed_at_tick == 30);
+  // The snapshot handed over already holds the last frame of the window.
+  auto blocks = rig.handed[0].snapshot.blocks();
+  REQUIRE_FALSE(blocks.empty());
+  CHECK(blocks.back()->last_tick() == 30);
+  CHECK(rig.capturer.pending() == 0);
+}
+
+TEST_CASE("a rule without pre takes the whole buffer", "[capture]") {
+  auto r = cpu_hot(0s, 0s);
+  r.pre.reset();
+  Rig rig({r}, CaptureOptions{.rate = 1ms, .buffer_duration = 10min});
+  rig.run(0.9, 1);  // post 0: complete on the firing tick
+  REQUIRE(rig.handed.size() == 1);
+  CHECK(rig.handed[0].capture.from_real_ns == kStartReal - 600'000'000'000);
+  CHECK(rig.handed[0].capture.to_real_ns == kStartReal);
+}
+
+TEST_CASE("several incidents can be pending at once", "[capture]") {
+  auto r = cpu_hot(1s, 10ms);
+  r.cooldown = 3ms;
+  Rig rig({r});
+  rig.run(0.9, 7);  // fires at ticks 0, 3, 6
+  CHECK(rig.capturer.pending() == 3);
+  rig.run(0.1, 10);  // ticks 7..16 complete 0 (at 10), 3 (at 13), 6 (at 16)
+  REQUIRE(rig.handed.size() == 3);
+  CHECK(rig.handed[0].capture.tick == 0);
+  CHECK(rig.handed[0].handed_at_tick == 10);
+  CHECK(rig.handed[1].capture.tick == 3);
+  CHECK(rig.handed[1].handed_at_tick == 13);
+  CHECK(rig.handed[2].capture.tick == 6);
+  CHECK(rig.handed[2].handed_at_tick == 16);
+}
+
+TEST_CASE("a manual request captures the whole buffer and manual_post after", "[capture]") {
+  Rig rig({}, CaptureOptions{.rate = 1ms, .buffer_duration = 1min, .manual_post = 5ms});
+  rig.run(0.1, 3);
+  REQUIRE(rig.engine.fire_manual("checking a deploy"));
+  rig.run(0.1, 5);  // fires at tick 3, completes at tick 8
+  CHECK(rig.handed.empty());
+  rig.run(0.1, 1);
+  REQUIRE(rig.handed.size() == 1);
+  const IncidentCapture& c = rig.handed[0].capture;
+  CHECK(c.rule == "manual");
+  CHECK(c.reason == "checking a deploy");
+  CHECK(c.series.empty());
+  CHECK(std::isnan(c.value));
+  CHECK(c.tick == 3);
+  CHECK(c.from_real_ns == c.fired_at_real_ns - 60'000'000'000);
+  CHECK(c.to_real_ns == c.fired_at_real_ns + 5'000'000);
+}
+
+TEST_CASE("the writer thread hands every incident to the sink, in order", "[writer]") {
+  RecordingSink sink;
+  {
+    IncidentWriter writer(sink);
+    for (uint64_t tick : {1u, 2u, 3u}) {
+      IncidentCapture c;
+      c.rule = "r";
+      c.tick = tick;
+      CHECK(writer.submit(c, store::Snapshot{}));
+    }
+    auto written = sink.wait_for(3);
+    REQUIRE(written.size() == 3);
+    CHECK(written[0].capture.tick == 1);
+    CHECK(written[2].capture.tick == 3);
+  }
+}
+
+TEST_CASE("the writer drops incidents beyond its queue and writes the rest on exit", "[writer]") {
+  // A sink that blocks until released, so the queue fills.
+  class GatedSink : public IncidentSink {
+   public:
+    void write(const IncidentCapture& incident, store::Snapshot) override {
+      std::unique_lock lock(mutex);
+      gate.wait(lock, [&] { return open; });
+      ticks.push_back(incident.tick);
+    }
+    std::mutex mutex;
+    std::condition_variable gate;
+    bool open = false;
+    std::vector<uint64_t> ticks;
+  } sink;
+  size_t accepted = 0;
+  uint64_t dropped = 0;
+  {
+    IncidentWriter writer(sink, 2);
+    for (uint64_t tick = 0; tick < 6; ++tick) {
+      IncidentCapture c;
+      c.tick = tick;
+      if (writer.submit(c, store::Snapshot{})) ++accepted;
+    }
+    dropped = writer.dropped();
+    {
+      std::lock_guard lock(sink.mutex);
+      sink.open = true;
+    }
+    sink.gate.notify_all();
+  }  // the destructor writes what was queued
+  // The thread may have taken the first incident off the queue before the rest arrived.
+  CHECK(accepted >= 2);
+  CHECK(accepted <= 3);
+  CHECK(dropped == 6 - accepted);
+  CHECK(sink.ticks.size() == accepted);
+}

@@ -1,0 +1,211 @@
+#include "flightrec/trigger/engine.h"
+
+#include <catch2/catch.hpp>
+
+#include "engine_fixture.h"
+#include "sampler/allocation_counter.h"
+
+using namespace flightrec;
+using namespace flightrec::trigger;
+using namespace flightrec::trigger::testing;
+using namespace std::chrono_literals;
+using config::Comparison;
+using config::Duration;
+
+namespace {
+
+// Plays frames at 1 ms through an engine and records on which ticks each rule fired.
+struct Feed {
+  Host host;
+  TriggerEngine engine;
+  std::vector<double> derived = std::vector<double>(kDerived, 0.0);
+  std::vector<int64_t> raw = std::vector<int64_t>(kRaw, 0);
+  uint64_t tick = 0;
+
+  explicit Feed(std::vector<config::TriggerRule> rules)
+      : engine(std::move(rules), host.signals, host.schema, 1ms) {}
+
+  std::vector<Firing> step() {
+    sampler::FrameHeader header{tick, static_cast<int64_t>(tick) * 1'000'000,
+                                1'700'000'000'000'000'000 + static_cast<int64_t>(tick) * 1'000'000};
+    ++tick;
+    auto firings = engine.evaluate(header, raw, derived);
+    return {firings.begin(), firings.end()};
+  }
+  // Runs `ticks` frames with derived[index] = value; returns the ticks on which anything fired.
+  std::vector<uint64_t> run(size_t index, double value, size_t ticks) {
+    std::vector<uint64_t> fired;
+    for (size_t i = 0; i < ticks; ++i) {
+      derived[index] = value;
+      uint64_t now = tick;
+      if (!step().empty()) fired.push_back(now);
+    }
+    return fired;
+  }
+};
+
+config::TriggerRule cpu_hot(Duration hold = 0ms, Duration cooldown = 60s) {
+  auto r = rule("cpu_hot", "cpu_busy_ratio{cpu=\"total\"}", Comparison::greater, 0.8);
+  r.hold = hold;
+  r.cooldown = cooldown;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a selector with exact labels resolves to one signal", "[engine][selector]") {
+  Feed feed({cpu_hot()});
+  REQUIRE(feed.engine.match_count(0) == 1);
+  CHECK(feed.engine.series_name(0, 0) == "cpu_busy_ratio{cpu=\"total\"}");
+}
+
+TEST_CASE("a selector without labels matches every series and says which fired",
+          "[engine][selector]") {
+  Feed feed({rule("any_cpu", "cpu_busy_ratio", Comparison::greater, 0.8)});
+  REQUIRE(feed.engine.match_count(0) == 3);
+  feed.derived[kCpu1] = 0.95;
+  auto firings = feed.step();
+  REQUIRE(firings.size() == 1);
+  CHECK(firings[0].value == Approx(0.95));
+  CHECK(feed.engine.series_name(0, firings[0].match) == "cpu_busy_ratio{cpu=\"1\"}");
+}
+
+TEST_CASE("a keyed label selects the device bound at run time", "[engine][selector]") {
+  Feed feed(
+      {rule("sdb_busy", "disk_read_bytes_per_second{device=\"sdb\"}", Comparison::greater, 1e6)});
+  REQUIRE(feed.engine.match_count(0) == 2);  // either slot may be bound to sdb later
+  feed.derived[kDiskRead0] = 5e6;
+  feed.derived[kDiskRead1] = 5e6;
+  CHECK(feed.step().empty());  // nothing bound yet
+  feed.host.disks->bind("sda");
+  CHECK(feed.step().empty());  // slot 0 is sda, not sdb
+  feed.host.disks->bind("sdb");
+  auto firings = feed.step();
+  REQUIRE(firings.size() == 1);
+  CHECK(feed.engine.series_name(0, firings[0].match) ==
+        "disk_read_bytes_per_second{device=\"sdb\"}");
+}
+
+TEST_CASE("a raw series name is used when no signal has it, in base units", "[engine][selector]") {
+  Feed feed({rule("low_memory", "memory_available_bytes", Comparison::less, 1e9)});
+  REQUIRE(feed.engine.match_count(0) == 1);
+  feed.raw[kMemAvailable] = 2'000'000;  // KiB: ~2 GB
+  CHECK(feed.step().empty());
+  feed.raw[kMemAvailable] = 500'000;  // ~0.5 GB
+  auto firings = feed.step();
+  REQUIRE(firings.size() == 1);
+  CHECK(firings[0].value == Approx(512e6));
+  feed.raw[kMemAvailable] = sampler::kAbsent;
+  CHECK(feed.step().empty());
+}
+
+TEST_CASE("an unknown signal or label stops start-up naming the rule", "[engine][selector]") {
+  Host host;
+  auto typo = rule("hot", "cpu_bussy_ratio", Comparison::greater, 0.5);
+  typo.line = 12;
+  CHECK_THROWS_WITH(
+      TriggerEngine({typo}, host.signals, host.schema, 1ms),
+      Catch::StartsWith("trigger \"hot\" (line 12): unknown signal \"cpu_bussy_ratio\""));
+  CHECK_THROWS_WITH(
+      TriggerEngine({rule("cpu9", "cpu_busy_ratio{cpu=\"9\"}", Comparison::greater, 0.5)},
+                    host.signals, host.schema, 1ms),
+      "trigger \"cpu9\": no series of \"cpu_busy_ratio\" has the labels in "
+      "cpu_busy_ratio{cpu=\"9\"}");
+}
+
+TEST_CASE("for=50ms: 49 ms of holding does not fire, 50 ms does", "[engine][for]") {
+  Feed feed({cpu_hot(50ms)});
+  CHECK(feed.run(kCpuTotal, 0.9, 49).empty());  // ticks 0..48 hold: 49 ms
+  CHECK(feed.run(kCpuTotal, 0.1, 1).empty());   // the condition breaks: the clock restarts
+  CHECK(feed.run(kCpuTotal, 0.9, 49).empty());
+  CHECK(feed.run(kCpuTotal, 0.9, 1) == std::vector<uint64_t>{99});  // the 50th tick holding
+}
+
+TEST_CASE("for=0 fires on the first tick the condition holds", "[engine][for]") {
+  Feed feed({cpu_hot(0ms)});
+  CHECK(feed.run(kCpuTotal, 0.5, 3).empty());
+  CHECK(feed.run(kCpuTotal, 0.81, 1) == std::vector<uint64_t>{3});
+}
+
+TEST_CASE("a holding condition fires once per cooldown", "[engine][cooldown]") {
+  Feed feed({cpu_hot(0ms, 100ms)});
+  CHECK(feed.run(kCpuTotal, 0.9, 250) == std::vector<uint64_t>{0, 100, 200});
+}
+
+TEST_CASE("a new crossing during the cooldown does not fire", "[engine][cooldown]") {
+  Feed feed({cpu_hot(0ms, 100ms)});
+  CHECK(feed.run(kCpuTotal, 0.9, 1) == std::vector<uint64_t>{0});
+  CHECK(feed.run(kCpuTotal, 0.1, 10).empty());
+  CHECK(feed.run(kCpuTotal, 0.9, 10).empty());  // ticks 11..20: within the cooldown
+  CHECK(feed.run(kCpuTotal, 0.1, 79).empty());  // ticks 21..99
+  CHECK(feed.run(kCpuTotal, 0.9, 1) == std::vector<uint64_t>{100});
+}
+
+TEST_CASE("NaN never satisfies a condition, whatever the comparison", "[engine][nan]") {
+  for (Comparison op :
+       {Comparison::greater, Comparison::greater_equal, Comparison::less, Comparison::less_equal}) {
+    Feed feed({rule("r", "memory_used_bytes", op, 0.0)});
+    CHECK(feed.run(kMemoryUsed, kNaN, 10).empty());
+  }
+  // And NaN breaks a hold in progress.
+  Feed feed({cpu_hot(3ms)});
+  CHECK(feed.run(kCpuTotal, 0.9, 2).empty());
+  CHECK(feed.run(kCpuTotal, kNaN, 1).empty());
+  CHECK(feed.run(kCpuTotal, 0.9, 2).empty());
+  CHECK(feed.run(kCpuTotal, 0.9, 1) == std::vector<uint64_t>{5});
+}
+
+TEST_CASE("rules fire independently of each other", "[engine]") {
+  auto mem = rule("mem", "memory_used_bytes", Comparison::greater_equal, 8e9);
+  Feed feed({cpu_hot(), mem});
+  feed.derived[kMemoryUsed] = 8e9;
+  feed.derived[kCpuTotal] = 0.9;
+  auto firings = feed.step();
+  REQUIRE(firings.size() == 2);
+  CHECK(firings[0].rule == 0);
+  CHECK(firings[1].rule == 1);
+}
+
+TEST_CASE("a manual request fires on the next tick with its reason", "[engine][manual]") {
+  Feed feed({cpu_hot()});
+  CHECK(feed.engine.fire_manual("deploy at 12:00"));
+  auto firings = feed.step();
+  REQUIRE(firings.size() == 1);
+  CHECK(firings[0].rule == Firing::kManual);
+  CHECK(std::isnan(firings[0].value));
+  CHECK(feed.engine.manual_reason(firings[0].match) == "deploy at 12:00");
+  CHECK(feed.step().empty());  // once
+}
+
+TEST_CASE("manual requests beyond the pending limit are refused", "[engine][manual]") {
+  Feed feed({});
+  for (size_t i = 0; i < TriggerEngine::kMaxPendingManual; ++i) {
+    CHECK(feed.engine.fire_manual("r" + std::to_string(i)));
+  }
+  CHECK_FALSE(feed.engine.fire_manual("one too many"));
+  CHECK(feed.step().size() == TriggerEngine::kMaxPendingManual);
+  CHECK(feed.engine.fire_manual("room again"));
+}
+
+TEST_CASE("evaluate never allocates, firing or not", "[engine][alloc]") {
+  auto any_cpu = rule("any_cpu", "cpu_busy_ratio", Comparison::greater, 0.8);
+  any_cpu.cooldown = 0ms;
+  Feed feed({cpu_hot(5ms, 10ms), any_cpu,
+             rule("sdb", "disk_read_bytes_per_second{device=\"sdb\"}", Comparison::greater, 1),
+             rule("low", "memory_available_bytes", Comparison::less, 1)});
+  feed.host.disks->bind("sdb");
+  feed.engine.fire_manual(std::string(100, 'x'));  // a reason too long for the small buffer
+  size_t fired = 0;
+  flightrec::testing::CountAllocations allocations;
+  for (int i = 0; i < 200; ++i) {
+    double level = (i / 20) % 2 == 0 ? 0.9 : 0.1;
+    feed.derived[kCpuTotal] = level;
+    feed.derived[kCpu0] = level;
+    feed.derived[kDiskRead1] = level;
+    sampler::FrameHeader header{feed.tick, static_cast<int64_t>(feed.tick) * 1'000'000, 0};
+    ++feed.tick;
+    fired += feed.engine.evaluate(header, feed.raw, feed.derived).size();
+  }
+  CHECK(fired > 100);  // the loop did exercise firing
+  CHECK(allocations.count() == 0);
+}

@@ -1,0 +1,97 @@
+#pragma once
+// Evaluates trigger rules (docs/TRIGGERS.md) on every recorded frame. Each rule's selector is
+// resolved once, at start-up, to the derived signals (or, when no signal has that name, the raw
+// series) it matches; evaluate() then compares each match with the threshold, keeps how long the
+// condition has held and the rule's cooldown, and says which rules fire on this tick.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flightrec/config/config.h"
+#include "flightrec/recorder/signals.h"
+#include "flightrec/sampler/frame.h"
+#include "flightrec/sampler/series.h"
+
+namespace flightrec::trigger {
+
+// One rule (or a manual request) firing on the current tick.
+struct Firing {
+  static constexpr size_t kManual = std::numeric_limits<size_t>::max();
+  size_t rule;   // index into rules(), or kManual
+  size_t match;  // which of the rule's matches held (see series_name), or the manual slot
+  double value;  // the matched series' value now; NaN for a manual request
+};
+
+class TriggerEngine {
+ public:
+  static constexpr size_t kMaxPendingManual = 8;
+
+  // Throws std::invalid_argument when a rule's selector matches nothing on this host; the message
+  // has one line per such rule, naming it and its line in the config file.
+  TriggerEngine(std::vector<config::TriggerRule> rules,
+                const std::vector<recorder::Signal>& signals, const sampler::Schema& schema,
+                std::chrono::nanoseconds rate);
+
+  // Recorder thread, once per frame in tick order. Never allocates. The span stays valid until the
+  // next call.
+  std::span<const Firing> evaluate(const sampler::FrameHeader& header, std::span<const int64_t> raw,
+                                   std::span<const double> derived) noexcept;
+
+  // Any thread (POST /-/trigger?reason=TEXT): fires on the next evaluate(). False when
+  // kMaxPendingManual requests are already waiting.
+  bool fire_manual(std::string reason);
+  // The reason of a manual Firing (its `match`), valid until the next evaluate().
+  [[nodiscard]] std::string_view manual_reason(size_t slot) const { return taken_[slot]; }
+
+  [[nodiscard]] const std::vector<config::TriggerRule>& rules() const noexcept { return rules_; }
+  [[nodiscard]] size_t match_count(size_t rule) const { return states_[rule].matches.size(); }
+  // The matched series as a selector, e.g. `cpu_busy_ratio{cpu="3"}` or
+  // `disk_read_bytes_per_second{device="sda"}`.
+  [[nodiscard]] std::string series_name(size_t rule, size_t match) const;
+
+ private:
+  struct Match {
+    bool derived;  // index into the derived values, else into the raw frame
+    size_t index;
+    double scale;  // raw only: stored unit -> base unit
+    // Keyed series: the key label's value is bound at run time; `key_value` (when not empty) is
+    // the one the selector asks for.
+    const sampler::SlotTable* keys;
+    uint32_t key_slot;
+    std::string key_label;
+    std::string key_value;
+    std::string name_prefix;  // `name{fixed labels` without the closing brace
+    bool holding = false;
+    uint64_t holding_since = 0;  // tick
+  };
+  struct RuleState {
+    std::vector<Match> matches;
+    uint64_t required_ticks;  // `for` in ticks, at least 1
+    uint64_t cooldown_ticks;
+    bool fired = false;
+    uint64_t last_fired = 0;  // tick
+  };
+
+  double value_of(const Match& match, std::span<const int64_t> raw,
+                  std::span<const double> derived) const noexcept;
+  void take_manual_requests() noexcept;
+
+  std::vector<config::TriggerRule> rules_;
+  std::vector<RuleState> states_;
+  std::vector<Firing> firings_;  // capacity reserved up front
+
+  std::mutex manual_mutex_;
+  std::atomic<bool> manual_waiting_{false};
+  std::array<std::string, kMaxPendingManual> pending_;
+  size_t pending_count_ = 0;
+  std::array<std::string, kMaxPendingManual> taken_;
+};
+
+}  // namespace flightrec::trigger

@@ -1,0 +1,73 @@
+#include "flightrec/trigger/capturer.h"
+
+#include <cmath>
+#include <limits>
+
+#include "flightrec/config/trigger_rules.h"
+
+namespace flightrec::trigger {
+namespace {
+
+std::string threshold_text(double value) {
+  std::string text = std::to_string(value);
+  // std::to_string gives six decimals; drop the trailing zeros a person would not write.
+  while (text.find('.') != std::string::npos && (text.back() == '0' || text.back() == '.')) {
+    bool dot = text.back() == '.';
+    text.pop_back();
+    if (dot) break;
+  }
+  return text;
+}
+
+}  // namespace
+
+IncidentCapturer::IncidentCapturer(TriggerEngine& engine, const store::Ring& ring,
+                                   CaptureOptions options, Handoff handoff)
+    : engine_(engine), ring_(ring), options_(options), handoff_(std::move(handoff)) {
+  pending_.reserve(engine_.rules().size() + TriggerEngine::kMaxPendingManual);
+}
+
+void IncidentCapturer::on_frame(const sampler::FrameHeader& header, std::span<const int64_t> raw,
+                                std::span<const double> derived) {
+  for (const Firing& firing : engine_.evaluate(header, raw, derived)) start(firing, header);
+  // Complete in firing order; erase only when something completed, so a quiet tick costs a scan.
+  bool any_complete = false;
+  for (Pending& pending : pending_) {
+    if (header.tick < pending.complete_at_tick) continue;
+    handoff_(std::move(pending.capture), ring_.snapshot());
+    any_complete = true;
+  }
+  if (any_complete) {
+    std::erase_if(pending_, [&](const Pending& p) { return header.tick >= p.complete_at_tick; });
+  }
+}
+
+void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& header) {
+  IncidentCapture capture;
+  std::chrono::nanoseconds pre = options_.buffer_duration;
+  std::chrono::nanoseconds post = options_.manual_post;
+  if (firing.rule == Firing::kManual) {
+    capture.rule = "manual";
+    capture.reason = std::string(engine_.manual_reason(firing.match));
+    capture.value = std::numeric_limits<double>::quiet_NaN();
+  } else {
+    const config::TriggerRule& rule = engine_.rules()[firing.rule];
+    capture.rule = rule.name;
+    capture.condition = rule.signal + " " + std::string(config::comparison_text(rule.op)) + " " +
+                        threshold_text(rule.value);
+    capture.series = engine_.series_name(firing.rule, firing.match);
+    capture.value = firing.value;
+    pre = rule.pre.value_or(options_.buffer_duration);
+    post = rule.post;
+  }
+  capture.fired_at_real_ns = header.real_ns;
+  capture.tick = header.tick;
+  capture.from_real_ns = header.real_ns - pre.count();
+  capture.to_real_ns = header.real_ns + post.count();
+  // Ticks, not wall time: the realtime clock may jump, the tick index does not.
+  auto post_ticks =
+      static_cast<uint64_t>((post.count() + options_.rate.count() - 1) / options_.rate.count());
+  pending_.push_back(Pending{std::move(capture), header.tick + post_ticks});
+}
+
+}  // namespace flightrec::trigger

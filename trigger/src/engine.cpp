@@ -1,0 +1,186 @@
+#include "flightrec/trigger/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "flightrec/config/trigger_rules.h"
+#include "flightrec/sampler/slot_table.h"
+
+namespace flightrec::trigger {
+namespace {
+
+using sampler::SeriesDesc;
+
+uint64_t ticks_covering(std::chrono::nanoseconds span, std::chrono::nanoseconds rate) {
+  return static_cast<uint64_t>((span.count() + rate.count() - 1) / rate.count());
+}
+
+std::string label_text(const std::string& name, const std::string& value) {
+  return name + "=\"" + value + "\"";
+}
+
+std::string name_prefix(const SeriesDesc& desc) {
+  std::string out = desc.name + "{";
+  for (size_t i = 0; i < desc.labels.size(); ++i) {
+    if (i > 0) out += ",";
+    out += label_text(desc.labels[i].first, desc.labels[i].second);
+  }
+  return out;
+}
+
+// Whether `desc` matches the selector's labels; a label naming a keyed series' key label is
+// checked per tick instead (its value is bound at run time) and returned in `key_value`.
+bool matches(const config::SignalSelector& selector, const SeriesDesc& desc,
+             std::string& key_value) {
+  if (desc.name != selector.name) return false;
+  for (const auto& [name, value] : selector.labels) {
+    auto fixed = std::find_if(desc.labels.begin(), desc.labels.end(),
+                              [&](const auto& label) { return label.first == name; });
+    if (fixed != desc.labels.end()) {
+      if (fixed->second != value) return false;
+    } else if (desc.keys != nullptr && desc.key_label == name) {
+      key_value = value;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string rule_reference(const config::TriggerRule& rule) {
+  std::string out = "trigger \"" + rule.name + "\"";
+  if (rule.line > 0) out += " (line " + std::to_string(rule.line) + ")";
+  return out;
+}
+
+}  // namespace
+
+TriggerEngine::TriggerEngine(std::vector<config::TriggerRule> rules,
+                             const std::vector<recorder::Signal>& signals,
+                             const sampler::Schema& schema, std::chrono::nanoseconds rate)
+    : rules_(std::move(rules)) {
+  if (rate.count() <= 0) throw std::invalid_argument("trigger engine: the tick rate must be > 0");
+  std::string problems;
+  for (const config::TriggerRule& rule : rules_) {
+    RuleState state;
+    state.required_ticks = std::max<uint64_t>(1, ticks_covering(rule.hold, rate));
+    state.cooldown_ticks = ticks_covering(rule.cooldown, rate);
+    // Derived signals first: a raw series is used only when no signal has the name.
+    bool signal_named = std::any_of(signals.begin(), signals.end(), [&](const auto& signal) {
+      return signal.desc.name == rule.selector.name;
+    });
+    auto add_matches = [&](bool derived, const SeriesDesc& desc, size_t index) {
+      std::string key_value;
+      if (!matches(rule.selector, desc, key_value)) return;
+      state.matches.push_back(Match{derived, index, desc.scale, desc.keys, desc.key_slot,
+                                    desc.key_label, key_value, name_prefix(desc)});
+    };
+    if (signal_named) {
+      for (size_t i = 0; i < signals.size(); ++i) add_matches(true, signals[i].desc, i);
+    } else {
+      for (size_t i = 0; i < schema.size(); ++i) add_matches(false, schema[i], i);
+    }
+    bool name_known = signal_named || std::any_of(schema.begin(), schema.end(), [&](auto& s) {
+                        return s.name == rule.selector.name;
+                      });
+    if (!name_known) {
+      problems += rule_reference(rule) + ": unknown signal \"" + rule.selector.name +
+                  "\" (not a signal or series on this host; see docs/TRIGGERS.md)\n";
+    } else if (state.matches.empty()) {
+      problems += rule_reference(rule) + ": no series of \"" + rule.selector.name +
+                  "\" has the labels in " + rule.signal + "\n";
+    }
+    states_.push_back(std::move(state));
+  }
+  if (!problems.empty()) {
+    problems.pop_back();
+    throw std::invalid_argument(problems);
+  }
+  firings_.reserve(rules_.size() + kMaxPendingManual);
+}
+
+double TriggerEngine::value_of(const Match& match, std::span<const int64_t> raw,
+                               std::span<const double> derived) const noexcept {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  if (!match.key_value.empty()) {
+    if (match.keys->bound() <= match.key_slot) return kNaN;
+    if (match.keys->name(match.key_slot) != match.key_value) return kNaN;
+  }
+  if (match.derived) return match.index < derived.size() ? derived[match.index] : kNaN;
+  if (match.index >= raw.size() || raw[match.index] == sampler::kAbsent) return kNaN;
+  return static_cast<double>(raw[match.index]) * match.scale;
+}
+
+std::span<const Firing> TriggerEngine::evaluate(const sampler::FrameHeader& header,
+                                                std::span<const int64_t> raw,
+                                                std::span<const double> derived) noexcept {
+  firings_.clear();
+  const uint64_t tick = header.tick;
+  for (size_t r = 0; r < rules_.size(); ++r) {
+    const config::TriggerRule& rule = rules_[r];
+    RuleState& state = states_[r];
+    bool ready = false;
+    size_t first_ready = 0;
+    double ready_value = 0;
+    for (size_t m = 0; m < state.matches.size(); ++m) {
+      Match& match = state.matches[m];
+      double value = value_of(match, raw, derived);
+      if (!config::compare(rule.op, value, rule.value)) {  // NaN lands here too
+        match.holding = false;
+        continue;
+      }
+      if (!match.holding) {
+        match.holding = true;
+        match.holding_since = tick;
+      }
+      if (!ready && tick - match.holding_since + 1 >= state.required_ticks) {
+        ready = true;
+        first_ready = m;
+        ready_value = value;
+      }
+    }
+    if (!ready) continue;
+    if (state.fired && tick - state.last_fired < state.cooldown_ticks) continue;
+    state.fired = true;
+    state.last_fired = tick;
+    firings_.push_back(Firing{r, first_ready, ready_value});
+  }
+  if (manual_waiting_.load(std::memory_order_acquire)) take_manual_requests();
+  return firings_;
+}
+
+void TriggerEngine::take_manual_requests() noexcept {
+  std::lock_guard lock(manual_mutex_);
+  for (size_t i = 0; i < pending_count_; ++i) {
+    taken_[i] = std::move(pending_[i]);  // moves the buffer: no allocation here
+    firings_.push_back(Firing{Firing::kManual, i, std::numeric_limits<double>::quiet_NaN()});
+  }
+  pending_count_ = 0;
+  manual_waiting_.store(false, std::memory_order_release);
+}
+
+bool TriggerEngine::fire_manual(std::string reason) {
+  std::lock_guard lock(manual_mutex_);
+  if (pending_count_ == kMaxPendingManual) return false;
+  pending_[pending_count_++] = std::move(reason);
+  manual_waiting_.store(true, std::memory_order_release);
+  return true;
+}
+
+std::string TriggerEngine::series_name(size_t rule, size_t match) const {
+  const Match& m = states_[rule].matches[match];
+  std::string out = m.name_prefix;
+  if (m.keys != nullptr && m.keys->bound() > m.key_slot) {
+    if (out.back() != '{') out += ",";
+    out += label_text(m.key_label, std::string(m.keys->name(m.key_slot)));
+  }
+  if (out.back() == '{') {
+    out.pop_back();
+  } else {
+    out += "}";
+  }
+  return out;
+}
+
+}  // namespace flightrec::trigger
