@@ -1,0 +1,65 @@
+#pragma once
+// Recordings as text: JSON (one row per frame) or CSV, produced one block at a time so memory stays
+// bounded whatever the time span. Layouts are specified in docs/RECORDING_FORMAT.md.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flightrec/recording/metadata.h"
+#include "flightrec/recording/recording_file.h"
+#include "flightrec/store/block.h"
+#include "flightrec/store/cursor.h"
+
+namespace flightrec::recording {
+
+enum class DumpFormat { json, csv, raw };
+
+std::optional<DumpFormat> parse_dump_format(std::string_view name);
+std::string_view content_type(DumpFormat format);
+
+inline constexpr int kJsonSchemaVersion = 1;
+
+// Writes the frames of the blocks it is given (those inside `range`) as JSON or CSV text.
+class TextConverter {
+ public:
+  // `format` is json or csv (raw is not text: use RecordingWriter). Writes the header at once.
+  TextConverter(DumpFormat format, const Metadata& metadata, store::TimeRange range, Sink sink);
+  // Returns false once the sink has failed.
+  bool add(const std::shared_ptr<const store::Block>& block);
+  // Closes the document; flushes everything to the sink.
+  bool finish();
+
+ private:
+  void write_json_header();
+  void write_csv_header();
+  void write_row(int64_t real_ns);
+  void append_value(int64_t stored, size_t series_index);
+  bool flush();
+
+  DumpFormat format_;
+  const Metadata& metadata_;
+  store::TimeRange range_;
+  Sink sink_;
+  std::string out_;
+  std::vector<int64_t> row_;
+  // 1/scale per series when it is a whole number (0 otherwise): dividing by it gives the nearest
+  // double to the decimal value (123.45, not 123.45000000000002 from multiplying by 0.01).
+  std::vector<double> divisors_;
+  bool first_row_ = true;
+  bool ok_ = true;
+};
+
+// Unix seconds with microsecond precision, e.g. "1764478800.250000" (floor for negatives).
+std::string format_unix_seconds(int64_t real_ns);
+
+// `flightrec dump FILE --format json|csv`: verifies the whole file first (so a torn or corrupt file
+// produces no partial output), then converts it a block at a time. Returns 0, or 1 with an error
+// naming the file written to `err`.
+int dump_file(const std::filesystem::path& path, std::string_view format, std::ostream& out,
+              std::ostream& err);
+
+}  // namespace flightrec::recording

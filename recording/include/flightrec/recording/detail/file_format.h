@@ -1,0 +1,21 @@
+#pragma once
+// Constants of the recording file layout (docs/RECORDING_FORMAT.md), shared by writer and reader.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace flightrec::recording::detail {
+
+// "\r\n" in the magic catches text-mode line-ending conversion, as PNG's signature does.
+inline constexpr std::string_view kMagic{"FLTREC\r\n", 8};
+inline constexpr size_t kHeaderSize = 12;  // magic + u32 version
+
+inline constexpr char kBlockTag = 'B';
+inline constexpr char kTrailerTag = 'E';
+inline constexpr size_t kTrailerSize = 1 + 8 + 8 + 4;  // tag, block count, file size, CRC
+
+// Bounds on lengths read from a file, so a corrupt length cannot ask for absurd memory.
+inline constexpr uint32_t kMaxMetadataBytes = 64u << 20;
+inline constexpr uint64_t kMaxBlockBytes = 1ull << 30;
+
+}  // namespace flightrec::recording::detail

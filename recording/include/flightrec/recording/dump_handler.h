@@ -1,0 +1,33 @@
+#pragma once
+// GET /dump?from=&to=&format=json|csv|raw: the ring's frames in a time window, streamed (chunked,
+// gzip when the client accepts it), one block at a time. Parameters and errors are specified in
+// docs/RECORDING_FORMAT.md.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "flightrec/http/server.h"
+#include "flightrec/recording/metadata.h"
+#include "flightrec/store/block.h"
+
+namespace flightrec::recording {
+
+struct DumpSource {
+  // Everything stored, oldest first, e.g. [&ring] { return ring.snapshot().blocks(); }.
+  std::function<std::vector<std::shared_ptr<const store::Block>>()> blocks;
+  // The schema (describe_schema at request time, so keys bound since start-up have their names),
+  // rate, host and version; extra fields are copied into raw dumps.
+  std::function<Metadata()> metadata;
+  uint64_t max_bytes = 256ull << 20;     // web.max_dump_bytes
+  std::function<int64_t()> now_real_ns;  // empty: CLOCK_REALTIME
+};
+
+// The size /dump assumes per value in JSON and CSV output when checking max_bytes, and per row for
+// the timestamp. An estimate, not a bound: typical values take 2-12 characters.
+inline constexpr uint64_t kTextBytesPerValue = 8;
+inline constexpr uint64_t kTextBytesPerRow = 24;
+
+http::Handler dump_handler(DumpSource source);
+
+}  // namespace flightrec::recording

@@ -1,0 +1,20 @@
+#pragma once
+// Times as /dump's from= and to= accept them: RFC 3339 ("2026-11-30T05:00:00Z", with fractional
+// seconds and +hh:mm offsets), Unix seconds ("1764478800", "1764478800.25"), "now", or relative to
+// now ("-30s", "-5m", "-1h30m", "-250ms", units ms s m h d).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace flightrec::recording {
+
+struct TimeParse {
+  int64_t real_ns = 0;  // Unix nanoseconds
+  std::string error;    // empty on success; otherwise a message naming `name` and the text
+  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
+};
+
+// `name` is the parameter the text came from (used in the error), now_real_ns the current time.
+TimeParse parse_time_param(std::string_view name, std::string_view text, int64_t now_real_ns);
+
+}  // namespace flightrec::recording

@@ -1,0 +1,183 @@
+#include "flightrec/recording/dump_handler.h"
+
+#include <time.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "flightrec/recording/convert.h"
+#include "flightrec/recording/detail/metadata_codec.h"
+#include "flightrec/recording/gzip_sink.h"
+#include "flightrec/recording/time_param.h"
+#include "flightrec/store/cursor.h"
+
+namespace flightrec::recording {
+
+namespace {
+
+using BlockList = std::vector<std::shared_ptr<const store::Block>>;
+
+int64_t realtime_now_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
+struct DumpRequest {
+  DumpFormat format = DumpFormat::json;
+  store::TimeRange range;
+  std::string error;  // for a 400
+};
+
+// Names of the query's parameters, in order (the raw, still-encoded names).
+std::vector<std::string_view> parameter_names(std::string_view query) {
+  std::vector<std::string_view> names;
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const auto item = query.substr(0, amp);
+    if (!item.empty()) names.push_back(item.substr(0, item.find('=')));
+    query = amp == std::string_view::npos ? "" : query.substr(amp + 1);
+  }
+  return names;
+}
+
+DumpRequest parse_request(const http::Request& req, int64_t now_ns) {
+  DumpRequest out;
+  for (const auto name : parameter_names(req.query())) {
+    if (name != "from" && name != "to" && name != "format") {
+      out.error = "unknown parameter \"" + std::string(name) + "\" (allowed: from, to, format)";
+      return out;
+    }
+  }
+  if (const auto format = req.param("format")) {
+    const auto parsed = parse_dump_format(*format);
+    if (!parsed) {
+      out.error = "format: \"" + *format + "\" is not one of json, csv, raw";
+      return out;
+    }
+    out.format = *parsed;
+  }
+  for (const auto* name : {"from", "to"}) {
+    const auto text = req.param(name);
+    if (!text) continue;
+    const auto time = parse_time_param(name, *text, now_ns);
+    if (!time.ok()) {
+      out.error = time.error;
+      return out;
+    }
+    (std::string_view(name) == "from" ? out.range.from_real_ns : out.range.to_real_ns) =
+        time.real_ns;
+  }
+  if (out.range.from_real_ns > out.range.to_real_ns) {
+    out.error = "from (\"" + req.param("from").value_or("") + "\") is after to (\"" +
+                req.param("to").value_or("") + "\")";
+  }
+  return out;
+}
+
+bool overlaps(const store::Block& block, const store::TimeRange& range) {
+  return block.real_ns(block.last_tick()) >= range.from_real_ns &&
+         block.real_ns(block.first_tick()) <= range.to_real_ns;
+}
+
+// Frames of `block` inside `range`: all of them unless the range cuts the block, when only the
+// ticks (not the values) are decoded to count.
+uint64_t frames_in_range(const store::Block& block, const store::TimeRange& range) {
+  if (range.contains(block.real_ns(block.first_tick())) &&
+      range.contains(block.real_ns(block.last_tick()))) {
+    return block.frames();
+  }
+  std::vector<uint64_t> ticks;
+  block.decode_ticks(ticks);
+  uint64_t count = 0;
+  for (const auto tick : ticks) count += range.contains(block.real_ns(tick)) ? 1u : 0u;
+  return count;
+}
+
+uint64_t estimate_bytes(const BlockList& blocks, const Metadata& metadata, DumpFormat format,
+                        const store::TimeRange& range) {
+  uint64_t total = 0;
+  if (format == DumpFormat::raw) {
+    total = detail::encode_metadata(metadata).size() + 64;  // header, CRC, trailer
+    for (const auto& block : blocks) total += block->bytes().size() + 9;
+    return total;
+  }
+  const uint64_t row_bytes = kTextBytesPerRow + kTextBytesPerValue * metadata.series.size();
+  for (const auto& block : blocks) total += frames_in_range(*block, range) * row_bytes;
+  return total;
+}
+
+void stream_dump(const BlockList& blocks, const Metadata& metadata, const DumpRequest& request,
+                 const Sink& sink) {
+  if (request.format == DumpFormat::raw) {
+    RecordingWriter writer(sink, metadata);
+    for (const auto& block : blocks) {
+      if (!writer.add(*block)) return;
+    }
+    writer.finish();
+    return;
+  }
+  TextConverter converter(request.format, metadata, request.range, sink);
+  for (const auto& block : blocks) {
+    if (!converter.add(block)) return;
+  }
+  converter.finish();
+}
+
+void handle_dump(const DumpSource& source, const http::Request& req, http::Response& res) {
+  const int64_t now_ns = source.now_real_ns ? source.now_real_ns() : realtime_now_ns();
+  const auto request = parse_request(req, now_ns);
+  if (!request.error.empty()) {
+    res.send(400, "text/plain; charset=utf-8", request.error + "\n");
+    return;
+  }
+  BlockList blocks;
+  for (auto& block : source.blocks()) {
+    if (overlaps(*block, request.range)) blocks.push_back(std::move(block));
+  }
+  auto metadata = source.metadata();
+  if (request.format == DumpFormat::raw) {
+    // Raw dumps carry whole blocks: the window asked for is kept so readers can cut to it.
+    metadata.extra.emplace_back("dump.from", req.param("from").value_or(""));
+    metadata.extra.emplace_back("dump.to", req.param("to").value_or(""));
+  }
+  const uint64_t estimate = estimate_bytes(blocks, metadata, request.format, request.range);
+  if (estimate > source.max_bytes) {
+    res.send(413, "text/plain; charset=utf-8",
+             "the dump would take about " + std::to_string(estimate) +
+                 " bytes, more than web.max_dump_bytes (" + std::to_string(source.max_bytes) +
+                 " bytes): narrow it with from= and to=\n");
+    return;
+  }
+  // Raw blocks are compressed already; gzip would cost CPU for nothing.
+  const auto accept = req.header("Accept-Encoding");
+  const bool gzip = request.format != DumpFormat::raw && accept && accepts_gzip_encoding(*accept);
+  std::vector<http::Header> headers{{"Vary", "Accept-Encoding"}, {"Cache-Control", "no-store"}};
+  if (gzip) headers.emplace_back("Content-Encoding", "gzip");
+  res.begin(200, content_type(request.format), headers);
+  if (req.method() == "HEAD") {
+    res.end();
+    return;
+  }
+  const Sink to_client = [&res](std::string_view bytes) { return res.write(bytes); };
+  if (gzip) {
+    GzipSink compressor(to_client);
+    stream_dump(blocks, metadata, request,
+                [&compressor](std::string_view bytes) { return compressor.write(bytes); });
+    compressor.finish();
+  } else {
+    stream_dump(blocks, metadata, request, to_client);
+  }
+  res.end();
+}
+
+}  // namespace
+
+http::Handler dump_handler(DumpSource source) {
+  return [source = std::move(source)](const http::Request& req, http::Response& res) {
+    handle_dump(source, req, res);
+  };
+}
+
+}  // namespace flightrec::recording

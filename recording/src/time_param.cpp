@@ -1,0 +1,184 @@
+#include "flightrec/recording/time_param.h"
+
+#include <charconv>
+#include <optional>
+
+namespace flightrec::recording {
+
+namespace {
+
+constexpr int64_t kNsPerSecond = 1'000'000'000;
+// Unix seconds representable as int64 nanoseconds (up to year 2262).
+constexpr int64_t kMaxSeconds = INT64_MAX / kNsPerSecond - 1;
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Consumes exactly `width` digits from the front of `text`.
+std::optional<int64_t> fixed_digits(std::string_view& text, size_t width) {
+  if (text.size() < width) return std::nullopt;
+  int64_t value = 0;
+  for (size_t i = 0; i < width; ++i) {
+    if (!is_digit(text[i])) return std::nullopt;
+    value = value * 10 + (text[i] - '0');
+  }
+  text.remove_prefix(width);
+  return value;
+}
+
+bool consume(std::string_view& text, char c) {
+  if (text.empty() || text.front() != c) return false;
+  text.remove_prefix(1);
+  return true;
+}
+
+// ".25" -> 250000000 ns. Up to 9 digits; no leading dot: 0.
+std::optional<int64_t> fraction_ns(std::string_view& text) {
+  if (!consume(text, '.')) return 0;
+  size_t digits = 0;
+  int64_t ns = 0;
+  while (!text.empty() && is_digit(text.front())) {
+    if (++digits > 9) return std::nullopt;
+    ns = ns * 10 + (text.front() - '0');
+    text.remove_prefix(1);
+  }
+  if (digits == 0) return std::nullopt;
+  for (size_t i = digits; i < 9; ++i) ns *= 10;
+  return ns;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+int64_t days_in_month(int64_t y, int64_t m) {
+  constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+struct Parsed {
+  std::optional<int64_t> ns;
+  std::string reason;  // why a well-formed text is still not a time
+};
+
+Parsed parse_rfc3339(std::string_view text) {
+  const auto year = fixed_digits(text, 4);
+  if (!year || !consume(text, '-')) return {};
+  const auto month = fixed_digits(text, 2);
+  if (!month || !consume(text, '-')) return {};
+  const auto day = fixed_digits(text, 2);
+  // RFC 3339 allows 't' and (section 5.6's note) a space for the 'T'.
+  if (!day || text.empty() || (text.front() != 'T' && text.front() != 't' && text.front() != ' ')) {
+    return {};
+  }
+  text.remove_prefix(1);
+  const auto hour = fixed_digits(text, 2);
+  if (!hour || !consume(text, ':')) return {};
+  const auto minute = fixed_digits(text, 2);
+  if (!minute || !consume(text, ':')) return {};
+  const auto second = fixed_digits(text, 2);
+  if (!second) return {};
+  const auto fraction = fraction_ns(text);
+  if (!fraction) return {};
+  int64_t offset_minutes = 0;
+  if (consume(text, 'Z') || consume(text, 'z')) {
+  } else if (!text.empty() && (text.front() == '+' || text.front() == '-' || text.front() == ' ')) {
+    // A '+' in a URL query becomes a space when decoded: take the space as the '+' it was.
+    const int64_t sign = text.front() == '-' ? -1 : 1;
+    text.remove_prefix(1);
+    const auto offset_hour = fixed_digits(text, 2);
+    if (!offset_hour || !consume(text, ':')) return {};
+    const auto offset_minute = fixed_digits(text, 2);
+    if (!offset_minute) return {};
+    if (*offset_hour > 23 || *offset_minute > 59) return {.reason = "offset out of range"};
+    offset_minutes = sign * (*offset_hour * 60 + *offset_minute);
+  } else {
+    return {};
+  }
+  if (!text.empty()) return {};
+  if (*month < 1 || *month > 12)
+    return {.reason = "month " + std::to_string(*month) + " out of range"};
+  if (*day < 1 || *day > days_in_month(*year, *month)) {
+    return {.reason = "day " + std::to_string(*day) + " out of range for the month"};
+  }
+  // Second 60 is a leap second: it lands on the next minute's first second, as POSIX time does.
+  if (*hour > 23 || *minute > 59 || *second > 60) return {.reason = "time of day out of range"};
+  const int64_t seconds = days_from_civil(*year, *month, *day) * 86400 + *hour * 3600 +
+                          *minute * 60 + *second - offset_minutes * 60;
+  if (seconds < -kMaxSeconds || seconds > kMaxSeconds) return {.reason = "out of range"};
+  return {.ns = seconds * kNsPerSecond + *fraction};
+}
+
+Parsed parse_unix_seconds(std::string_view text) {
+  int64_t seconds = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (error == std::errc::result_out_of_range) return {.reason = "out of range"};
+  if (error != std::errc() || end == text.data() || text.front() == '-') return {};
+  text.remove_prefix(static_cast<size_t>(end - text.data()));
+  const auto fraction = fraction_ns(text);
+  if (!fraction || !text.empty()) return {};
+  if (seconds > kMaxSeconds) return {.reason = "out of range"};
+  return {.ns = seconds * kNsPerSecond + *fraction};
+}
+
+// "-1h30m" -> now - 5400 s. Each part is digits (with an optional fraction) then a unit.
+Parsed parse_relative(std::string_view text, int64_t now_ns) {
+  if (!consume(text, '-') || text.empty()) return {};
+  // Long double holds 64-bit integers exactly, so sums of whole units stay exact.
+  long double total_ns = 0;
+  while (!text.empty()) {
+    size_t digits = 0;
+    while (digits < text.size() && (is_digit(text[digits]) || text[digits] == '.')) ++digits;
+    long double amount = 0;
+    const std::string number(text.substr(0, digits));
+    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), amount,
+                                              std::chars_format::fixed);
+    if (digits == 0 || error != std::errc() || end != number.data() + number.size()) return {};
+    text.remove_prefix(digits);
+    long double unit_ns = 0;
+    if (text.starts_with("ms")) {
+      unit_ns = 1e6L;
+      text.remove_prefix(2);
+    } else if (!text.empty() && (text.front() == 's' || text.front() == 'm' ||
+                                 text.front() == 'h' || text.front() == 'd')) {
+      unit_ns = text.front() == 's'   ? 1e9L
+                : text.front() == 'm' ? 60e9L
+                : text.front() == 'h' ? 3600e9L
+                                      : 86400e9L;
+      text.remove_prefix(1);
+    } else {
+      return {};
+    }
+    total_ns += amount * unit_ns;
+    if (total_ns > 1e18L) return {.reason = "out of range"};
+  }
+  return {.ns = now_ns - static_cast<int64_t>(total_ns)};
+}
+
+}  // namespace
+
+TimeParse parse_time_param(std::string_view name, std::string_view text, int64_t now_real_ns) {
+  Parsed parsed;
+  if (text == "now") {
+    parsed.ns = now_real_ns;
+  } else if (text.starts_with('-')) {
+    parsed = parse_relative(text, now_real_ns);
+  } else if (text.size() > 4 && text[4] == '-') {
+    parsed = parse_rfc3339(text);
+  } else {
+    parsed = parse_unix_seconds(text);
+  }
+  if (parsed.ns) return {.real_ns = *parsed.ns};
+  std::string error = std::string(name) + ": \"" + std::string(text) + "\" is not a time (";
+  error +=
+      parsed.reason.empty() ? "examples: 2026-11-30T05:00:00Z, 1764478800, -30s" : parsed.reason;
+  return {.error = error + ")"};
+}
+
+}  // namespace flightrec::recording

@@ -1,0 +1,121 @@
+#include "flightrec/recording/dump_handler.h"
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "flightrec/http/server.h"
+#include "test_recordings.h"
+
+using namespace flightrec;
+using namespace flightrec::recording;
+using namespace flightrec::recording::testing;
+
+namespace {
+
+// Runs curl (a real client) and returns what it printed.
+std::string curl(const std::string& args) {
+  const std::string command = "curl -s -S --max-time 10 " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("cannot run curl");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  pclose(pipe);
+  return out;
+}
+
+struct DumpServer {
+  explicit DumpServer(uint64_t max_bytes = 1 << 20)
+      : server({.listen_address = "127.0.0.1:0"},
+               {{.path = "/dump",
+                 .handler =
+                     dump_handler({.blocks = [] { return known_blocks(); },
+                                   .metadata = [] { return known_metadata(); },
+                                   .max_bytes = max_bytes,
+                                   .now_real_ns = [] { return kKnownStartNs + 1'000'000; }})}}) {}
+  [[nodiscard]] std::string url(const std::string& query) const {
+    return "'" + server.url() + "dump" + query + "'";
+  }
+  http::Server server;
+};
+
+constexpr const char* kCsvHeader = "time,\"cpu_seconds_total{cpu=\"\"0\"\"}\",load\r\n";
+
+}  // namespace
+
+TEST_CASE("/dump streams CSV and JSON of the window asked for", "[dump]") {
+  DumpServer dump;
+  CHECK(curl(dump.url("?format=csv")) == std::string(kCsvHeader) +
+                                             "1700000000.000000,123.45,7\r\n"
+                                             "1700000000.001000,123.46,\r\n"
+                                             "1700000000.002000,123.5,-3\r\n");
+  CHECK(curl(dump.url("?format=csv&from=-0s&to=now")) ==
+        std::string(kCsvHeader) + "1700000000.001000,123.46,\r\n");
+  CHECK(curl(dump.url("?format=csv&from=1700000000.0015")) ==
+        std::string(kCsvHeader) + "1700000000.002000,123.5,-3\r\n");
+  CHECK(curl(dump.url("?format=csv&to=2023-11-14T22:13:20Z")) ==
+        std::string(kCsvHeader) + "1700000000.000000,123.45,7\r\n");
+  const auto json = curl("-i " + dump.url(""));
+  CHECK_THAT(json, Catch::Matchers::StartsWith("HTTP/1.1 200"));
+  CHECK_THAT(json, Catch::Matchers::Contains("Content-Type: application/json"));
+  CHECK_THAT(json, Catch::Matchers::Contains("Transfer-Encoding: chunked"));
+  CHECK_THAT(json, Catch::Matchers::EndsWith("[1700000000.002000,123.5,-3]\n]}\n"));
+}
+
+TEST_CASE("/dump?format=raw is a recording file that reads back", "[dump]") {
+  DumpServer dump;
+  const auto path = std::filesystem::temp_directory_path() / "flightrec_dump_test.fltrec";
+  curl("-o " + path.string() + " " + dump.url("?format=raw&from=-1s"));
+  const auto result = read_recording(path);
+  REQUIRE(result.ok());
+  CHECK(result.recording.blocks.size() == 1);
+  CHECK(result.recording.meta.series == known_metadata().series);
+  CHECK(result.recording.meta.extra.back() == std::pair<std::string, std::string>("dump.to", ""));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("/dump compresses with gzip when the client accepts it", "[dump]") {
+  DumpServer dump;
+  const auto headers =
+      curl("-D - -o /dev/null -H 'Accept-Encoding: gzip' " + dump.url("?format=csv"));
+  CHECK_THAT(headers, Catch::Matchers::Contains("Content-Encoding: gzip"));
+  CHECK(curl("--compressed " + dump.url("?format=csv")) == curl(dump.url("?format=csv")));
+  const auto refused = curl("-D - -o /dev/null -H 'Accept-Encoding: gzip;q=0' " + dump.url(""));
+  CHECK_THAT(refused, !Catch::Matchers::Contains("Content-Encoding"));
+}
+
+TEST_CASE("/dump answers HEAD with headers only", "[dump]") {
+  DumpServer dump;
+  const auto out = curl("-I " + dump.url("?format=csv"));
+  CHECK_THAT(out, Catch::Matchers::StartsWith("HTTP/1.1 200"));
+  CHECK_THAT(out, Catch::Matchers::Contains("Content-Type: text/csv"));
+  CHECK_THAT(out, !Catch::Matchers::Contains("123.45"));
+}
+
+TEST_CASE("/dump refuses bad parameters with 400 naming them", "[dump]") {
+  DumpServer dump;
+  const auto [query, message] = GENERATE(table<const char*, const char*>({
+      {"?from=yesterday",
+       "from: \"yesterday\" is not a time (examples: 2026-11-30T05:00:00Z, 1764478800, -30s)"},
+      {"?to=soon", "to: \"soon\" is not a time (examples: 2026-11-30T05:00:00Z, 1764478800, -30s)"},
+      {"?format=xml", "format: \"xml\" is not one of json, csv, raw"},
+      {"?form=json", "unknown parameter \"form\" (allowed: from, to, format)"},
+      {"?from=now&to=-1m", "from (\"now\") is after to (\"-1m\")"},
+  }));
+  const auto out = curl("-i " + dump.url(query));
+  CHECK_THAT(out, Catch::Matchers::StartsWith("HTTP/1.1 400"));
+  CHECK_THAT(out, Catch::Matchers::EndsWith(std::string(message) + "\n"));
+}
+
+TEST_CASE("/dump refuses with 413 what would exceed web.max_dump_bytes", "[dump]") {
+  DumpServer dump(100);
+  const auto out = curl("-i " + dump.url("?format=json"));
+  CHECK_THAT(out, Catch::Matchers::StartsWith("HTTP/1.1 413"));
+  CHECK_THAT(out, Catch::Matchers::Contains("web.max_dump_bytes (100 bytes)"));
+  // One frame's estimate fits: narrowing the window is the way out.
+  CHECK_THAT(curl("-i " + dump.url("?format=csv&from=now&to=now")),
+             Catch::Matchers::StartsWith("HTTP/1.1 200"));
+}
