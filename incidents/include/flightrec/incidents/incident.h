@@ -1,0 +1,49 @@
+#pragma once
+// One incident as the index knows it: what fired, when, which stretch of data it holds, and whether
+// its file made it to disk (docs/INCIDENTS.md).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace flightrec::incidents {
+
+// What the trigger knows when a rule fires; stored in the file's metadata so that a scan after a
+// restart rebuilds the same index.
+struct IncidentInfo {
+  std::string rule;         // rule name from the config, or "manual"
+  double value = 0.0;       // the matched series' value when it fired (NaN for manual requests)
+  std::string series;       // the matched series as a selector, e.g. cpu_busy_ratio{cpu="3"}
+  int64_t fired_at_ns = 0;  // Unix ns
+  int64_t window_from_ns = 0;
+  int64_t window_to_ns = 0;
+};
+
+enum class IncidentStatus { written, failed };
+
+// Why a write failed. Each cause has its own counter and is logged once per episode.
+enum class FailureCause { no_space, read_only, permission, other };
+inline constexpr size_t kFailureCauseCount = 4;
+inline constexpr std::array<FailureCause, kFailureCauseCount> kFailureCauses{
+    FailureCause::no_space, FailureCause::read_only, FailureCause::permission, FailureCause::other};
+
+std::string_view status_name(IncidentStatus status);
+std::string_view cause_name(FailureCause cause);  // "no_space", "read_only", ...
+
+// The cause behind an errno value (ENOSPC and EDQUOT are no_space, EROFS read_only, EACCES and
+// EPERM permission).
+FailureCause cause_of_errno(int error);
+// The cause behind an error message that ends with strerror(errno), as the atomic writers report.
+FailureCause cause_of_message(std::string_view message);
+
+struct IncidentEntry {
+  std::string id;  // also the file name without ".flightrec"
+  IncidentInfo info;
+  uint64_t bytes = 0;  // size on disk; 0 when failed
+  IncidentStatus status = IncidentStatus::written;
+  std::optional<FailureCause> cause;  // failed only
+  std::string error;                  // failed only: what went wrong, naming the path
+};
+
+}  // namespace flightrec::incidents

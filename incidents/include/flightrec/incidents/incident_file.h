@@ -1,0 +1,46 @@
+#pragma once
+// The incident file is a recording (flightrec/recording/recording_file.h) whose metadata carries
+// the incident's fields as "incident.*" extras. This reads them back and validates whole files.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "flightrec/incidents/incident.h"
+#include "flightrec/recording/metadata.h"
+
+namespace flightrec::incidents {
+
+// Appends the incident's fields to metadata.extra.
+void add_incident_fields(recording::Metadata& metadata, const IncidentInfo& info);
+
+// The fields add_incident_fields wrote; absent ones stay at their defaults.
+IncidentInfo incident_fields(const recording::Metadata& metadata);
+
+struct FileCheck {
+  IncidentInfo info;
+  uint64_t bytes = 0;
+  std::string error;  // empty when every section checked out; otherwise the reader's error
+  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
+};
+
+// Reads the whole file a block at a time (memory stays at one block). A recording without incident
+// fields gets its window from its first and last frames.
+FileCheck check_incident_file(const std::filesystem::path& path);
+
+// What a directory holds, without changing anything in it (safe while a daemon writes there).
+struct BadFile {
+  std::filesystem::path path;
+  std::string error;  // the reader's
+};
+
+struct DirectoryScan {
+  std::vector<IncidentEntry> valid;                // sorted by id, oldest first
+  std::vector<BadFile> bad;                        // torn or corrupt incident files
+  std::vector<std::filesystem::path> temporaries;  // "<id>.flightrec.tmp.*" from a write
+  std::vector<std::filesystem::path> ignored;      // "*.flightrec" whose name is not an id
+  std::string error;                               // the directory itself cannot be read
+};
+
+DirectoryScan scan_incident_directory(const std::filesystem::path& dir);
+
+}  // namespace flightrec::incidents

@@ -1,0 +1,148 @@
+#include "flightrec/incidents/handlers.h"
+
+#include <fstream>
+
+#include "flightrec/incidents/incident_id.h"
+#include "flightrec/recording/convert.h"
+#include "flightrec/recording/recording_file.h"
+#include "flightrec/snapshot/json_writer.h"
+#include "flightrec/snapshot/time_format.h"
+
+namespace flightrec::incidents {
+namespace {
+
+constexpr std::string_view kPrefix = "/incidents";
+constexpr std::string_view kText = "text/plain; charset=utf-8";
+constexpr size_t kChunkBytes = 64 * 1024;
+
+void send_list(const IncidentStore& store, http::Response& response) {
+  response.send(200, "application/json", incidents_json(store.list()));
+}
+
+void send_raw(const std::filesystem::path& path, const std::string& id, http::Response& response) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {  // deleted by retention between the lookup and here
+    response.send(404, kText, "incident " + id + " is no longer stored\n");
+    return;
+  }
+  response.begin(200, "application/octet-stream",
+                 {{"Content-Disposition", "attachment; filename=\"" + id + ".flightrec\""}});
+  std::string chunk(kChunkBytes, '\0');
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<size_t>(in.gcount());
+    if (got == 0 || !response.write(std::string_view(chunk).substr(0, got))) break;
+  }
+  response.end();
+}
+
+// Checks every section first so that a file damaged since start-up yields an error, not a
+// truncated document, then converts one block at a time.
+void send_text(const std::filesystem::path& path, const std::string& id,
+               recording::DumpFormat format, http::Response& response) {
+  {
+    std::ifstream in(path, std::ios::binary);
+    recording::RecordingReader reader(in);
+    if (in && reader.open()) {
+      while (reader.next()) {
+      }
+    }
+    if (!reader.complete()) {
+      response.send(500, kText, "incident " + id + ": " + reader.error() + "\n");
+      return;
+    }
+  }
+  std::ifstream in(path, std::ios::binary);
+  recording::RecordingReader reader(in);
+  if (!in || !reader.open()) {
+    response.send(404, kText, "incident " + id + " is no longer stored\n");
+    return;
+  }
+  response.begin(200, recording::content_type(format));
+  recording::TextConverter converter(
+      format, reader.metadata(), {},
+      [&response](std::string_view bytes) { return response.write(bytes); });
+  while (const auto block = reader.next()) {
+    if (!converter.add(block)) break;
+  }
+  converter.finish();
+  response.end();
+}
+
+void send_incident(const IncidentStore& store, std::string_view id, const http::Request& request,
+                   http::Response& response) {
+  if (!is_valid_incident_id(id)) {
+    response.send(400, kText, "invalid incident id: ids are 1 to 128 of [A-Za-z0-9_.-]\n");
+    return;
+  }
+  const std::string name(id);
+  const auto entry = store.find(id);
+  if (!entry) {
+    response.send(404, kText, "no incident " + name + "\n");
+    return;
+  }
+  const auto path = store.file_of(id);
+  if (!path) {
+    response.send(404, kText, "incident " + name + " was not written: " + entry->error + "\n");
+    return;
+  }
+  const std::string format_name = request.param("format").value_or("raw");
+  const auto format = recording::parse_dump_format(format_name);
+  if (!format) {
+    response.send(400, kText, "format " + format_name + " is not one of raw, json, csv\n");
+    return;
+  }
+  if (*format == recording::DumpFormat::raw) {
+    send_raw(*path, name, response);
+  } else {
+    send_text(*path, name, *format, response);
+  }
+}
+
+}  // namespace
+
+std::string incidents_json(const std::vector<IncidentEntry>& entries) {
+  std::string out;
+  snapshot::JsonWriter json(out);
+  json.begin_array();
+  for (const auto& entry : entries) {
+    json.begin_object();
+    json.key("id").string(entry.id);
+    json.key("rule").string(entry.info.rule);
+    json.key("series").string(entry.info.series);
+    json.key("value").number(entry.info.value);
+    json.key("fired_at").string(snapshot::format_rfc3339_ms(entry.info.fired_at_ns));
+    json.key("window").begin_object();
+    json.key("from").string(snapshot::format_rfc3339_ms(entry.info.window_from_ns));
+    json.key("to").string(snapshot::format_rfc3339_ms(entry.info.window_to_ns));
+    json.end_object();
+    json.key("bytes").number(entry.bytes);
+    json.key("status").string(status_name(entry.status));
+    if (entry.status == IncidentStatus::failed) {
+      json.key("cause").string(cause_name(entry.cause.value_or(FailureCause::other)));
+      json.key("error").string(entry.error);
+    }
+    json.end_object();
+  }
+  json.end_array();
+  out += '\n';
+  return out;
+}
+
+http::Handler incidents_handler(const IncidentStore& store) {
+  return [&store](const http::Request& request, http::Response& response) {
+    std::string_view rest = request.path();
+    rest.remove_prefix(std::min(rest.size(), kPrefix.size()));
+    if (rest.empty() || rest == "/") {
+      send_list(store, response);
+      return;
+    }
+    send_incident(store, rest.substr(1), request, response);
+  };
+}
+
+http::Route incidents_route(const IncidentStore& store) {
+  return {.path = std::string(kPrefix), .handler = incidents_handler(store), .prefix = true};
+}
+
+}  // namespace flightrec::incidents

@@ -1,0 +1,32 @@
+#include "flightrec/incidents/incident_file_sink.h"
+
+namespace flightrec::incidents {
+
+IncidentFileSink::IncidentFileSink(IncidentStore& store, MetadataSource metadata)
+    : store_(store), metadata_(std::move(metadata)) {}
+
+void IncidentFileSink::write(const trigger::IncidentCapture& incident, store::Snapshot blocks) {
+  const IncidentInfo info{.rule = incident.rule,
+                          .value = incident.value,
+                          .series = incident.series,
+                          .fired_at_ns = incident.fired_at_real_ns,
+                          .window_from_ns = incident.from_real_ns,
+                          .window_to_ns = incident.to_real_ns};
+  const auto selected =
+      blocks_in_window(blocks.blocks(), incident.from_real_ns, incident.to_real_ns);
+  store_.write(info, metadata_(), selected);
+}
+
+std::vector<std::shared_ptr<const store::Block>> blocks_in_window(
+    const std::vector<std::shared_ptr<const store::Block>>& blocks, int64_t from_ns,
+    int64_t to_ns) {
+  std::vector<std::shared_ptr<const store::Block>> selected;
+  for (const auto& block : blocks) {
+    const int64_t first = block->real_ns(block->first_tick());
+    const int64_t last = block->real_ns(block->last_tick());
+    if (last >= from_ns && first <= to_ns) selected.push_back(block);
+  }
+  return selected;
+}
+
+}  // namespace flightrec::incidents

@@ -1,0 +1,246 @@
+#include "flightrec/incidents/incident_store.h"
+
+#include <algorithm>
+#include <exception>
+#include <system_error>
+
+#include "flightrec/common/log.h"
+#include "flightrec/incidents/incident_file.h"
+#include "flightrec/incidents/incident_id.h"
+#include "flightrec/recording/recording_file.h"
+
+namespace flightrec::incidents {
+
+namespace fs = std::filesystem;
+
+uint64_t IncidentStats::failed_total() const noexcept {
+  uint64_t total = 0;
+  for (const uint64_t count : failed) total += count;
+  return total;
+}
+
+IncidentStore::IncidentStore(IncidentStoreOptions options) : options_(std::move(options)) {
+  choose_directory();
+  recover();
+}
+
+void IncidentStore::choose_directory() {
+  std::error_code error;
+  fs::create_directories(options_.dir, error);
+  if (!error && fs::is_directory(options_.dir, error)) {
+    dir_ = options_.dir;
+    log::info("incident directory", {{"dir", dir_.string()}});
+    return;
+  }
+  const std::string why = error ? error.message() : "not a directory";
+  std::error_code fallback_error;
+  fs::create_directories(options_.fallback_dir, fallback_error);
+  if (!fallback_error && fs::is_directory(options_.fallback_dir, fallback_error)) {
+    dir_ = options_.fallback_dir;
+    log::warn("incident directory cannot be created, using the fallback",
+              {{"configured", options_.dir.string()}, {"error", why}, {"dir", dir_.string()}});
+    return;
+  }
+  // Keep the configured directory: every write will fail (counted) until it can be created.
+  dir_ = options_.dir;
+  log::error("no incident directory can be created; incidents will fail until one can",
+             {{"dir", dir_.string()},
+              {"error", why},
+              {"fallback", options_.fallback_dir.string()},
+              {"fallback_error", fallback_error ? fallback_error.message() : "not a directory"}});
+}
+
+void IncidentStore::recover() {
+  DirectoryScan scan = scan_incident_directory(dir_);
+  if (!scan.error.empty()) {
+    log::warn("cannot scan the incident directory", {{"error", scan.error}});
+    return;
+  }
+  std::error_code error;
+  for (const auto& temp : scan.temporaries) {
+    if (fs::remove(temp, error)) {
+      ++stats_.temporaries_removed;
+      log::info("removed a temporary file left by an interrupted incident write",
+                {{"file", temp.string()}});
+    } else {
+      log::warn("cannot remove a leftover temporary incident file",
+                {{"file", temp.string()}, {"error", error.message()}});
+    }
+  }
+  for (const auto& bad : scan.bad) {
+    fs::path aside = bad.path.string() + ".corrupt";
+    for (int n = 2; fs::exists(aside, error); ++n) {
+      aside = bad.path.string() + ".corrupt." + std::to_string(n);
+    }
+    fs::rename(bad.path, aside, error);
+    if (error) {
+      log::error(
+          "cannot quarantine a torn or corrupt incident file",
+          {{"file", bad.path.string()}, {"error", bad.error}, {"rename_error", error.message()}});
+      continue;
+    }
+    ++stats_.quarantined;
+    log::warn("quarantined a torn or corrupt incident file",
+              {{"file", bad.path.string()}, {"error", bad.error}, {"moved_to", aside.string()}});
+  }
+  for (const auto& ignored : scan.ignored) {
+    log::info("ignoring a file whose name is not an incident id", {{"file", ignored.string()}});
+  }
+  const std::lock_guard lock(mutex_);
+  for (auto& entry : scan.valid) {
+    written_bytes_ += entry.bytes;
+    stats_.last_fired_ns = std::max(stats_.last_fired_ns, entry.info.fired_at_ns);
+    std::string id = entry.id;
+    written_.emplace(std::move(id), std::move(entry));
+  }
+  apply_retention({});
+}
+
+fs::path IncidentStore::path_of(const std::string& id) const {
+  return dir_ / (id + std::string(kIncidentExtension));
+}
+
+std::string IncidentStore::reserve_id(const IncidentInfo& info) {
+  const std::lock_guard lock(mutex_);
+  for (int attempt = 1;; ++attempt) {
+    std::string id = make_incident_id(info.fired_at_ns, info.rule, attempt);
+    std::error_code error;
+    if (written_.contains(id) || failed_.contains(id) || writing_.contains(id) ||
+        fs::exists(path_of(id), error)) {
+      continue;
+    }
+    writing_.insert(id);
+    return id;
+  }
+}
+
+IncidentEntry IncidentStore::write(const IncidentInfo& info, const recording::Metadata& metadata,
+                                   std::span<const std::shared_ptr<const store::Block>> blocks) {
+  IncidentEntry entry{.id = reserve_id(info), .info = info};
+  const fs::path path = path_of(entry.id);
+  std::optional<FailureCause> cause;
+  std::string error;
+  try {
+    std::error_code dir_error;
+    fs::create_directories(dir_, dir_error);  // again: it may have been removed since start-up
+    if (dir_error) {
+      cause = cause_of_errno(dir_error.value());
+      error = dir_.string() + ": cannot create the directory: " + dir_error.message();
+    } else {
+      recording::Metadata with_fields = metadata;
+      add_incident_fields(with_fields, info);
+      const auto result = recording::write_recording_atomically(path, with_fields, blocks);
+      if (result.ok()) {
+        entry.bytes = fs::file_size(path);
+      } else {
+        cause = cause_of_message(result.error);
+        error = result.error;
+      }
+    }
+  } catch (const std::exception& e) {
+    cause = FailureCause::other;
+    error = path.string() + ": " + e.what();
+  }
+  if (cause) {
+    // A failure after the rename (directory fsync) leaves a file the index will not list.
+    std::error_code ignored;
+    fs::remove(path, ignored);
+  }
+
+  const std::lock_guard lock(mutex_);
+  writing_.erase(entry.id);
+  stats_.last_fired_ns = std::max(stats_.last_fired_ns, info.fired_at_ns);
+  if (cause) return record_failure(std::move(entry), *cause, std::move(error));
+  ++stats_.written;
+  ++stats_.by_rule[info.rule].written;
+  cause_logged_.fill(false);  // the failure episode, if any, is over
+  written_bytes_ += entry.bytes;
+  written_.emplace(entry.id, entry);
+  log::info("incident written", {{"id", entry.id},
+                                 {"rule", info.rule},
+                                 {"bytes", std::to_string(entry.bytes)},
+                                 {"file", path.string()}});
+  apply_retention(entry.id);
+  return entry;
+}
+
+IncidentEntry IncidentStore::record_failure(IncidentEntry entry, FailureCause cause,
+                                            std::string error) {
+  entry.status = IncidentStatus::failed;
+  entry.cause = cause;
+  entry.error = std::move(error);
+  const auto index = static_cast<size_t>(cause);
+  ++stats_.failed[index];
+  ++stats_.by_rule[entry.info.rule].failed;
+  if (!cause_logged_[index]) {
+    cause_logged_[index] = true;
+    log::error(
+        "cannot write an incident file; further failures with this cause are only counted",
+        {{"cause", std::string(cause_name(cause))}, {"id", entry.id}, {"error", entry.error}});
+  }
+  failed_.emplace(entry.id, entry);
+  while (failed_.size() > options_.max_count) failed_.erase(failed_.begin());
+  return entry;
+}
+
+void IncidentStore::apply_retention(const std::string& newest_id) {
+  auto over = [this] {
+    return written_.size() > options_.max_count || written_bytes_ > options_.max_bytes;
+  };
+  // The incident just written is never the one deleted, even when it alone exceeds max_bytes.
+  auto it = written_.begin();
+  while (over() && it != written_.end()) {
+    if (it->first == newest_id) {
+      ++it;
+      continue;
+    }
+    std::error_code error;
+    fs::remove(path_of(it->first), error);
+    if (error) {
+      log::warn("cannot delete an incident for retention",
+                {{"file", path_of(it->first).string()}, {"error", error.message()}});
+      return;
+    }
+    log::info("incident deleted by retention", {{"id", it->first},
+                                                {"count", std::to_string(written_.size())},
+                                                {"bytes", std::to_string(written_bytes_)}});
+    written_bytes_ -= it->second.bytes;
+    ++stats_.retention_deleted;
+    it = written_.erase(it);
+  }
+}
+
+std::vector<IncidentEntry> IncidentStore::list() const {
+  const std::lock_guard lock(mutex_);
+  std::vector<IncidentEntry> entries;
+  entries.reserve(written_.size() + failed_.size());
+  for (const auto& [id, entry] : written_) entries.push_back(entry);
+  for (const auto& [id, entry] : failed_) entries.push_back(entry);
+  std::sort(entries.begin(), entries.end(),
+            [](const IncidentEntry& a, const IncidentEntry& b) { return a.id > b.id; });
+  return entries;
+}
+
+std::optional<IncidentEntry> IncidentStore::find(std::string_view id) const {
+  if (!is_valid_incident_id(id)) return std::nullopt;
+  const std::lock_guard lock(mutex_);
+  const std::string key(id);
+  if (const auto it = written_.find(key); it != written_.end()) return it->second;
+  if (const auto it = failed_.find(key); it != failed_.end()) return it->second;
+  return std::nullopt;
+}
+
+std::optional<fs::path> IncidentStore::file_of(std::string_view id) const {
+  if (!is_valid_incident_id(id)) return std::nullopt;
+  const std::lock_guard lock(mutex_);
+  const auto it = written_.find(std::string(id));
+  if (it == written_.end()) return std::nullopt;
+  return path_of(it->first);
+}
+
+IncidentStats IncidentStore::stats() const {
+  const std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace flightrec::incidents

@@ -1,0 +1,146 @@
+#pragma once
+// Shared by the incident tests: small recordings, temporary directories, stderr capture.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "flightrec/incidents/incident_store.h"
+#include "flightrec/recording/metadata.h"
+#include "flightrec/store/block.h"
+
+namespace incident_test {
+
+inline constexpr int64_t kRate = 1'000'000;                // 1 ms
+inline constexpr int64_t kT0 = 1'764'478'800'000'000'000;  // 2025-11-30T05:00:00Z
+
+// One block of `frames` frames of two series, starting at kT0 + start_ms. The second series is
+// pseudo-random so that file sizes grow with the frames (a compressor cannot squeeze it).
+inline std::shared_ptr<const flightrec::store::Block> make_block(uint32_t frames,
+                                                                 int64_t start_ms = 0) {
+  std::vector<flightrec::sampler::FrameHeader> headers;
+  std::vector<int64_t> values;
+  uint32_t noise = 12345;
+  for (uint32_t i = 0; i < frames; ++i) {
+    noise = noise * 1664525u + 1013904223u;
+    const auto tick = static_cast<uint64_t>(start_ms) + i;
+    const int64_t offset = static_cast<int64_t>(tick) * kRate;
+    headers.push_back({.tick = tick, .mono_ns = offset, .real_ns = kT0 + offset});
+    values.push_back(static_cast<int64_t>(i) * 3);
+    values.push_back(static_cast<int64_t>(noise >> 8));
+  }
+  return flightrec::store::Block::encode(headers, values, 2, kRate);
+}
+
+inline flightrec::recording::Metadata make_metadata() {
+  flightrec::recording::Metadata metadata;
+  metadata.rate_ns = kRate;
+  metadata.host = "testhost";
+  metadata.flightrec_version = "0.1.0";
+  metadata.series = {{.name = "a_total", .source = "/proc/a"}, {.name = "b", .source = "/proc/b"}};
+  return metadata;
+}
+
+inline flightrec::incidents::IncidentInfo make_info(std::string rule, int64_t fired_offset_ms) {
+  const int64_t fired = kT0 + fired_offset_ms * 1'000'000;
+  return {.rule = std::move(rule),
+          .value = 0.93,
+          .series = "cpu_busy_ratio{cpu=\"total\"}",
+          .fired_at_ns = fired,
+          .window_from_ns = fired - 5'000'000'000,
+          .window_to_ns = fired + 1'000'000'000};
+}
+
+// Writes one incident with `frames` frames; returns its entry.
+inline flightrec::incidents::IncidentEntry write_incident(
+    flightrec::incidents::IncidentStore& store, std::string rule, int64_t fired_offset_ms,
+    uint32_t frames = 100) {
+  const std::vector<std::shared_ptr<const flightrec::store::Block>> blocks{make_block(frames)};
+  return store.write(make_info(std::move(rule), fired_offset_ms), make_metadata(), blocks);
+}
+
+// A fresh directory under /tmp, removed at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "incidents-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Sends fd 2 (where the log goes) to a file while alive; text() returns what was logged.
+class StderrCapture {
+ public:
+  StderrCapture() : file_(std::tmpfile()), saved_(dup(2)) {
+    std::fflush(stderr);
+    dup2(fileno(file_), 2);
+  }
+  ~StderrCapture() {
+    restore();
+    std::fclose(file_);
+  }
+  StderrCapture(const StderrCapture&) = delete;
+  StderrCapture& operator=(const StderrCapture&) = delete;
+
+  std::string text() {
+    std::fflush(stderr);
+    std::string out;
+    std::rewind(file_);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, file_)) > 0) out.append(buf, n);
+    return out;
+  }
+  // Lines holding `needle`.
+  size_t count(const std::string& needle) {
+    std::istringstream lines(text());
+    size_t found = 0;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find(needle) != std::string::npos) ++found;
+    }
+    return found;
+  }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(stderr);
+    dup2(saved_, 2);
+    close(saved_);
+    saved_ = -1;
+  }
+  std::FILE* file_;
+  int saved_;
+};
+
+inline std::string read_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+inline void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+inline bool running_as_root() { return geteuid() == 0; }
+
+}  // namespace incident_test

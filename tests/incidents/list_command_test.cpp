@@ -1,0 +1,40 @@
+#include "flightrec/incidents/list_command.h"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "incident_fixture.h"
+
+using namespace flightrec::incidents;
+using namespace incident_test;
+
+TEST_CASE("flightrec incidents prints a table newest first and names corrupt files",
+          "[incidents]") {
+  TempDir dir;
+  StderrCapture log;
+  IncidentEntry older;
+  IncidentEntry newer;
+  {
+    IncidentStore store({.dir = dir.path()});
+    older = write_incident(store, "cpu_busy", 1000);
+    newer = write_incident(store, "mem", 2000);
+  }
+  write_bytes(dir.path() / "20251130T050009.000Z-bad.flightrec", "garbage");
+  std::ostringstream out;
+  REQUIRE(list_incidents_command(dir.path(), out) == 0);
+  const std::string text = out.str();
+  CHECK_THAT(text, Catch::Matchers::StartsWith("ID"));
+  CHECK(text.find(newer.id) < text.find(older.id));
+  CHECK_THAT(text, Catch::Matchers::Contains("2025-11-30T05:00:01.000Z"));
+  CHECK_THAT(text, Catch::Matchers::Contains(std::to_string(older.bytes)));
+  CHECK_THAT(text, Catch::Matchers::Contains("0.93"));
+  CHECK_THAT(text, Catch::Matchers::Contains(
+                       "corrupt: " + (dir.path() / "20251130T050009.000Z-bad.flightrec").string()));
+}
+
+TEST_CASE("flightrec incidents fails naming a directory it cannot read", "[incidents]") {
+  TempDir dir;
+  std::ostringstream out;
+  CHECK(list_incidents_command(dir.path() / "missing", out) == 1);
+  CHECK_THAT(out.str(), Catch::Matchers::Contains((dir.path() / "missing").string()));
+}

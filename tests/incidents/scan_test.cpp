@@ -1,0 +1,135 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "flightrec/incidents/incident_file.h"
+#include "flightrec/incidents/incident_store.h"
+#include "incident_fixture.h"
+
+using namespace flightrec::incidents;
+using namespace incident_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+IncidentStoreOptions options_for(const fs::path& dir) {
+  return {.dir = dir, .fallback_dir = dir / "fallback-unused"};
+}
+
+// A directory with one valid incident; returns its file.
+fs::path seed_valid_incident(const fs::path& dir, const std::string& rule, int64_t offset_ms) {
+  IncidentStore store(options_for(dir));
+  const auto entry = write_incident(store, rule, offset_ms);
+  REQUIRE(entry.status == IncidentStatus::written);
+  return dir / (entry.id + ".flightrec");
+}
+
+}  // namespace
+
+TEST_CASE("Start-up scan rebuilds the index from valid files with their incident fields",
+          "[incidents]") {
+  TempDir dir;
+  const auto file = seed_valid_incident(dir.path(), "cpu_busy", 1500);
+
+  IncidentStore reopened(options_for(dir.path()));
+  const auto entries = reopened.list();
+  REQUIRE(entries.size() == 1);
+  const auto expected = make_info("cpu_busy", 1500);
+  CHECK(entries[0].id == file.stem().string());
+  CHECK(entries[0].info.rule == "cpu_busy");
+  CHECK(entries[0].info.series == expected.series);
+  CHECK(entries[0].info.value == expected.value);
+  CHECK(entries[0].info.fired_at_ns == expected.fired_at_ns);
+  CHECK(entries[0].info.window_from_ns == expected.window_from_ns);
+  CHECK(entries[0].info.window_to_ns == expected.window_to_ns);
+  CHECK(entries[0].bytes == fs::file_size(file));
+  CHECK(entries[0].status == IncidentStatus::written);
+  CHECK(reopened.stats().quarantined == 0);
+}
+
+TEST_CASE("Start-up scan quarantines a torn file and a file with a flipped byte", "[incidents]") {
+  TempDir dir;
+  const auto good = seed_valid_incident(dir.path(), "good", 0);
+  const auto torn = seed_valid_incident(dir.path(), "torn", 1000);
+  const auto flipped = seed_valid_incident(dir.path(), "flipped", 2000);
+
+  std::string bytes = read_bytes(torn);
+  write_bytes(torn, bytes.substr(0, bytes.size() - 40));
+  bytes = read_bytes(flipped);
+  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x10);
+  write_bytes(flipped, bytes);
+
+  StderrCapture log;
+  IncidentStore store(options_for(dir.path()));
+  const auto entries = store.list();
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].id == good.stem().string());
+  CHECK(store.stats().quarantined == 2);
+  for (const auto& bad : {torn, flipped}) {
+    CHECK_FALSE(fs::exists(bad));
+    CHECK(fs::exists(bad.string() + ".corrupt"));  // kept for inspection, never deleted
+    CHECK(log.count("quarantined a torn or corrupt incident file\" file=" + bad.string()) == 1);
+  }
+  CHECK(log.count("error=\"torn:") == 1);
+}
+
+TEST_CASE("Quarantine never overwrites an earlier quarantined file", "[incidents]") {
+  TempDir dir;
+  const auto file = seed_valid_incident(dir.path(), "twice", 0);
+  write_bytes(fs::path(file.string() + ".corrupt"), "earlier");
+  write_bytes(file, "not a recording");
+
+  StderrCapture log;
+  IncidentStore store(options_for(dir.path()));
+  CHECK(read_bytes(file.string() + ".corrupt") == "earlier");
+  CHECK(read_bytes(file.string() + ".corrupt.2") == "not a recording");
+  CHECK(store.stats().quarantined == 1);
+}
+
+TEST_CASE("Start-up scan removes temporaries left by a crash mid-write, and nothing else",
+          "[incidents]") {
+  TempDir dir;
+  const auto good = seed_valid_incident(dir.path(), "good", 0);
+  const fs::path leftover = dir.path() / "20251130T050001.000Z-x.flightrec.tmp.Ab12Cd";
+  const fs::path unrelated = dir.path() / "notes.txt";
+  write_bytes(leftover, "FLTREC\r\n partial");
+  write_bytes(unrelated, "keep me");
+
+  StderrCapture log;
+  IncidentStore store(options_for(dir.path()));
+  CHECK_FALSE(fs::exists(leftover));
+  CHECK(fs::exists(unrelated));
+  CHECK(fs::exists(good));
+  CHECK(store.stats().temporaries_removed == 1);
+  CHECK(store.list().size() == 1);
+}
+
+TEST_CASE("Directory scan only reads: the CLI can list while a daemon writes", "[incidents]") {
+  TempDir dir;
+  const auto good = seed_valid_incident(dir.path(), "good", 0);
+  const fs::path torn = dir.path() / "20251130T050009.000Z-torn.flightrec";
+  write_bytes(torn, read_bytes(good).substr(0, 30));
+  const fs::path leftover = dir.path() / "20251130T050001.000Z-x.flightrec.tmp.Ab12Cd";
+  write_bytes(leftover, "partial");
+
+  const auto scan = scan_incident_directory(dir.path());
+  CHECK(scan.valid.size() == 1);
+  REQUIRE(scan.bad.size() == 1);
+  CHECK(scan.bad[0].path == torn);
+  CHECK_THAT(scan.bad[0].error, Catch::Matchers::StartsWith("torn"));
+  CHECK(scan.temporaries.size() == 1);
+  CHECK(fs::exists(torn));
+  CHECK(fs::exists(leftover));
+}
+
+TEST_CASE("Configured directory that cannot be created falls back and logs which one is used",
+          "[incidents]") {
+  TempDir dir;
+  const fs::path blocker = dir.path() / "a-file";
+  write_bytes(blocker, "x");  // a regular file where the parent directory should be
+  StderrCapture log;
+  IncidentStore store({.dir = blocker / "incidents", .fallback_dir = dir.path() / "fallback"});
+  CHECK(store.dir() == dir.path() / "fallback");
+  CHECK(log.count("using the fallback") == 1);
+  CHECK(log.count("dir=" + (dir.path() / "fallback").string()) == 1);
+  CHECK(write_incident(store, "r", 0).status == IncidentStatus::written);
+}
