@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
       case CommandKind::daemon: return run_daemon(*parsed.command);
       case CommandKind::snapshot: return run_snapshot(*parsed.command);
       case CommandKind::check_config: return run_check_config(*parsed.command);
+      case CommandKind::dump: return run_dump(*parsed.command);
+      case CommandKind::incidents: return run_incidents(*parsed.command);
     }
   } catch (const std::exception& e) {
     flightrec::log::error("fatal", {{"err", e.what()}});

@@ -27,6 +27,7 @@ const std::vector<FlagSpec>& flag_specs() {
       {"--log.level", [](Command& c, std::string v) { c.log_level = std::move(v); }, {}},
       {"--output", [](Command& c, std::string v) { c.output = std::move(v); }, {}},
       {"--format", [](Command& c, std::string v) { c.format = std::move(v); }, {}},
+      {"--dir", [](Command& c, std::string v) { c.dir = std::move(v); }, {}},
       {"--print-defaults", {}, [](Command& c) { c.print_defaults = true; }},
   };
   return specs;
@@ -43,6 +44,8 @@ std::optional<CommandKind> command_named(std::string_view word) {
   if (word == "daemon") return CommandKind::daemon;
   if (word == "snapshot") return CommandKind::snapshot;
   if (word == "check-config") return CommandKind::check_config;
+  if (word == "dump") return CommandKind::dump;
+  if (word == "incidents") return CommandKind::incidents;
   if (word == "help") return CommandKind::help;
   if (word == "version") return CommandKind::version;
   return std::nullopt;
@@ -51,10 +54,18 @@ std::optional<CommandKind> command_named(std::string_view word) {
 // Flags that only make sense with one command are refused elsewhere rather than ignored.
 std::string misplaced_flag(const Command& c, const std::vector<std::string_view>& seen) {
   for (std::string_view flag : seen) {
-    const bool snapshot_only = flag == "--output" || flag == "--format";
+    const bool snapshot_only = flag == "--output";
+    const bool snapshot_or_dump = flag == "--format";
     const bool check_only = flag == "--print-defaults";
+    const bool incidents_only = flag == "--dir";
     if (snapshot_only && c.kind != CommandKind::snapshot) {
       return std::string(flag) + " only applies to `flightrec snapshot`";
+    }
+    if (snapshot_or_dump && c.kind != CommandKind::snapshot && c.kind != CommandKind::dump) {
+      return std::string(flag) + " only applies to `flightrec snapshot` and `flightrec dump`";
+    }
+    if (incidents_only && c.kind != CommandKind::incidents) {
+      return std::string(flag) + " only applies to `flightrec incidents`";
     }
     if (check_only && c.kind != CommandKind::check_config) {
       return std::string(flag) + " only applies to `flightrec check-config`";
@@ -113,14 +124,26 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
       have_command = true;
       continue;
     }
-    if (command.kind == CommandKind::check_config && !command.check_file) {
+    const bool takes_file =
+        command.kind == CommandKind::check_config || command.kind == CommandKind::dump;
+    if (takes_file && !command.check_file) {
       command.check_file = arg;
       continue;
     }
     return {std::nullopt, "unexpected argument \"" + arg + "\""};
   }
-  if (command.format != "json" && command.format != "text") {
-    return {std::nullopt, "--format: \"" + command.format + "\" is not json or text"};
+  if (command.kind == CommandKind::snapshot) {
+    if (command.format.empty()) command.format = "text";
+    if (command.format != "json" && command.format != "text") {
+      return {std::nullopt, "--format: \"" + command.format + "\" is not json or text"};
+    }
+  }
+  if (command.kind == CommandKind::dump) {
+    if (command.format.empty()) command.format = "json";
+    if (command.format != "json" && command.format != "csv") {
+      return {std::nullopt, "--format: \"" + command.format + "\" is not json or csv"};
+    }
+    if (!command.check_file) return {std::nullopt, "dump needs a FILE (an incident or raw dump)"};
   }
   if (auto error = misplaced_flag(command, seen); !error.empty()) return {std::nullopt, error};
   return {command, {}};
@@ -136,6 +159,8 @@ Commands:
   snapshot          Print one detailed snapshot of the system and every process.
   check-config [FILE]
                     Validate a config file (or the one the lookup finds) and exit.
+  dump FILE         Convert an incident file or a /dump?format=raw file to JSON or CSV.
+  incidents         List the incident files in incidents.dir (or --dir).
 
 Flags:
   -h, --help                   Show this help.
@@ -151,6 +176,10 @@ Flags:
   snapshot:
       --output=FILE            Write atomically to FILE instead of standard output.
       --format=FORMAT          json or text (default text).
+  dump:
+      --format=FORMAT          json or csv (default json).
+  incidents:
+      --dir=DIR                The incident directory (default: incidents.dir of the config).
   check-config:
       --print-defaults         Print the embedded default configuration.
 )";

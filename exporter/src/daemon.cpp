@@ -2,10 +2,12 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/signalfd.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <span>
 #include <thread>
 
 #include "flightrec/common/fd.h"
@@ -17,10 +19,18 @@
 #include "flightrec/exporter/setup.h"
 #include "flightrec/exporter/version.h"
 #include "flightrec/http/server.h"
+#include "flightrec/incidents/handlers.h"
+#include "flightrec/incidents/incident_file_sink.h"
+#include "flightrec/incidents/incident_store.h"
 #include "flightrec/recorder/recorder.h"
+#include "flightrec/recording/dump_handler.h"
+#include "flightrec/recording/metadata.h"
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/sampler/sources/system_sources.h"
 #include "flightrec/store/ring.h"
+#include "flightrec/trigger/capturer.h"
+#include "flightrec/trigger/engine.h"
+#include "flightrec/trigger/writer.h"
 #include "landing_page.h"
 #include "metrics/metrics_handler.h"
 
@@ -33,9 +43,33 @@ size_t queue_capacity_frames(std::chrono::nanoseconds rate) {
   return std::max<size_t>(64, static_cast<size_t>(std::chrono::seconds(1) / rate));
 }
 
-std::vector<http::Route> routes(const recorder::Recorder& recorder, metrics::Collector& collector) {
+struct Services {
+  const recorder::Recorder& recorder;
+  metrics::Collector& collector;
+  const incidents::IncidentStore& incidents;
+  trigger::TriggerEngine& engine;
+  recording::DumpSource dump;
+};
+
+std::vector<http::Route> routes(Services& services) {
   return {
-      {.path = "/metrics", .handler = metrics::metrics_handler(collector)},
+      {.path = "/metrics", .handler = metrics::metrics_handler(services.collector)},
+      {.path = "/dump", .handler = recording::dump_handler(services.dump)},
+      incidents::incidents_route(services.incidents),
+      {.path = "/-/trigger",
+       .handler =
+           [&engine = services.engine](const http::Request& req, http::Response& res) {
+             const std::string reason = req.param("reason").value_or("manual");
+             if (!engine.fire_manual(reason)) {
+               res.send(429, "text/plain; charset=utf-8",
+                        "too many manual incidents waiting; try again shortly\n");
+               return;
+             }
+             log::info("manual incident requested", {{"reason", reason}});
+             res.send(202, "text/plain; charset=utf-8",
+                      "incident requested; it appears at /incidents once its post window ends\n");
+           },
+       .methods = {"POST"}},
       {.path = "/",
        .handler =
            [](const http::Request&, http::Response& res) {
@@ -48,7 +82,7 @@ std::vector<http::Route> routes(const recorder::Recorder& recorder, metrics::Col
            }},
       {.path = "/-/ready",
        .handler =
-           [&recorder](const http::Request&, http::Response& res) {
+           [&recorder = services.recorder](const http::Request&, http::Response& res) {
              if (recorder.frames_recorded() > 0) {
                res.send(200, "text/plain; charset=utf-8", "flightrec is ready.\n");
              } else {
@@ -56,6 +90,11 @@ std::vector<http::Route> routes(const recorder::Recorder& recorder, metrics::Col
              }
            }},
   };
+}
+
+std::string host_name() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("unknown");
 }
 
 // Runs `body` on a thread; an exception there is logged and stops the daemon, never terminates it.
@@ -125,13 +164,49 @@ int run_daemon(const Command& command) {
                     .duration = cfg.buffer.duration,
                     .max_bytes = cfg.buffer.max_bytes});
   recorder::Recorder recorder(queue, ring, sampler.schema(), cfg.sampler.rate, cfg.export_.window);
+  // Rules name signals of this host's schema, known only now: a rule naming none is a start-up
+  // error that names the rule (std::invalid_argument, reported by main).
+  trigger::TriggerEngine engine(cfg.triggers, recorder.signals().signals(), sampler.schema(),
+                                cfg.sampler.rate);
+  incidents::IncidentStore incident_store({.dir = cfg.incidents.dir,
+                                           .max_count = cfg.incidents.max_count,
+                                           .max_bytes = cfg.incidents.max_bytes});
+  const std::string host = host_name();
+  const auto metadata_now = [&sampler, &cfg, &host] {
+    return recording::Metadata{.rate_ns = cfg.sampler.rate.count(),
+                               .host = host,
+                               .flightrec_version = std::string(kVersion),
+                               .series = recording::describe_schema(sampler.schema()),
+                               .extra = {}};
+  };
+  incidents::IncidentFileSink incident_sink(incident_store, metadata_now);
+  trigger::IncidentWriter incident_writer(incident_sink);
+  trigger::IncidentCapturer capturer(
+      engine, ring, {.rate = cfg.sampler.rate, .buffer_duration = cfg.buffer.duration},
+      [&incident_writer](trigger::IncidentCapture incident, store::Snapshot blocks) {
+        if (!incident_writer.submit(std::move(incident), std::move(blocks))) {
+          log::warn("incident dropped: the writer is behind");
+        }
+      });
+  recorder.set_frame_hook(
+      [&capturer](const sampler::FrameHeader& header, std::span<const int64_t> raw,
+                  std::span<const double> derived) { capturer.on_frame(header, raw, derived); });
   log::info("sampling", {{"sources", std::to_string(sampler.sources().size())},
                          {"series", std::to_string(sampler.schema().size())}});
 
   StopSignal stop;
-  metrics::Collector collector(
-      {.sampler = &sampler, .recorder = &recorder, .ring = &ring, .start_real_ns = start_real_ns});
-  http::Server server({.listen_address = cfg.web.listen_address}, routes(recorder, collector));
+  metrics::Collector collector({.sampler = &sampler,
+                                .recorder = &recorder,
+                                .ring = &ring,
+                                .incidents = &incident_store,
+                                .incident_writer = &incident_writer,
+                                .start_real_ns = start_real_ns});
+  Services services{recorder, collector, incident_store, engine,
+                    recording::DumpSource{.blocks = [&ring] { return ring.snapshot().blocks(); },
+                                          .metadata = metadata_now,
+                                          .max_bytes = cfg.web.max_dump_bytes,
+                                          .now_real_ns = {}}};
+  http::Server server({.listen_address = cfg.web.listen_address}, routes(services));
   log::info("listening", {{"url", server.url()}});
 
   bool failed = false;

@@ -28,6 +28,7 @@ size_t Recorder::drain() {
     ring_.append(header, values_);
     signals_.derive(header, values_, derived_);
     window_stats_.observe(header.mono_ns, derived_);
+    if (frame_hook_) frame_hook_(header, values_, derived_);
     ++n;
   }
   if (n > 0) {

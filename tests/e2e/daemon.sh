@@ -36,7 +36,7 @@ start_daemon
 taken=${URL#http://}
 taken=${taken%/}
 set +e
-out=$("$FLIGHTREC" daemon --web.listen-address="$taken" 2>&1)
+out=$("$FLIGHTREC" daemon --web.listen-address="$taken" --config.file="$WORK/e2e-default.yaml" 2>&1)
 status=$?
 set -e
 expect_eq "$status" 1 "a taken port exits 1"

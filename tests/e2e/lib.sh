@@ -22,9 +22,14 @@ expect_contains() {
   if grep -qF -- "$2" <<<"$1"; then pass "$3"; else fail "$3: '$2' not in: $(head -c 600 <<<"$1")"; fi
 }
 
+# Incidents go to the scratch dir, never /var/lib: every daemon gets this config unless the test
+# passes its own --config.file (which then names its own incidents.dir).
+printf 'incidents:\n  dir: %s/incidents\n' "$WORK" >"$WORK/e2e-default.yaml"
+
 # start_daemon ARGS...: starts the daemon on a free loopback port and sets URL from its log.
 start_daemon() {
-  "$FLIGHTREC" daemon --web.listen-address=127.0.0.1:0 "$@" 2>"$WORK/daemon.log" &
+  "$FLIGHTREC" daemon --web.listen-address=127.0.0.1:0 --config.file="$WORK/e2e-default.yaml" \
+    "$@" 2>"$WORK/daemon.log" &
   DAEMON_PID=$!
   for _ in $(seq 100); do
     URL=$(sed -n 's/.*msg=listening url=\([^ ]*\).*/\1/p' "$WORK/daemon.log" | head -1)

@@ -20,7 +20,7 @@ lint=$(promtool check metrics <"$WORK/text.prom" 2>&1) || true
 expect_eq "$lint" "" "promtool check metrics finds nothing to say"
 
 # Fixture files never change, so everything but flightrec's own health and tick counts is fixed.
-grep -vE '^(# (HELP|TYPE) )?flightrec_(build_info|start_time|sampler_|source_|recorder_|ring_|scrape)' \
+grep -vE '^(# (HELP|TYPE) )?flightrec_(build_info|start_time|sampler_|source_|recorder_|ring_|scrape|incident)' \
   "$WORK/text.prom" | grep -vE '_tick_ratio_(bucket|count|sum)' >"$WORK/filtered.prom"
 if [ "${FLIGHTREC_UPDATE_GOLDEN:-}" = 1 ]; then cp "$WORK/filtered.prom" "$golden"; fi
 if diff -u "$golden" "$WORK/filtered.prom" >"$WORK/golden.diff"; then

@@ -23,7 +23,7 @@ while time.monotonic() < end: pass" &
   wait "${pids[@]}"
 }
 
-printf 'export:\n  window: 2s\n' >"$WORK/flightrec.yaml"
+printf 'export:\n  window: 2s\nincidents:\n  dir: %s/incidents\n' "$WORK" >"$WORK/flightrec.yaml"
 start_daemon --config.file="$WORK/flightrec.yaml"
 target=${URL#http://}
 target=${target%/}

@@ -7,7 +7,7 @@
 
 namespace flightrec::exporter {
 
-enum class CommandKind { daemon, snapshot, check_config, help, version };
+enum class CommandKind { daemon, snapshot, check_config, dump, incidents, help, version };
 
 struct Command {
   CommandKind kind = CommandKind::daemon;
@@ -19,9 +19,11 @@ struct Command {
   std::optional<std::string> log_level;           // --log.level (overrides the config)
   // snapshot
   std::optional<std::string> output;  // --output FILE (default: stdout)
-  std::string format = "text";        // --format json|text
-  // check-config
+  std::string format;                 // --format: json|text (snapshot), json|csv (dump)
+  // check-config FILE, dump FILE
   std::optional<std::string> check_file;  // positional FILE
+  // incidents
+  std::optional<std::string> dir;  // --dir (default: incidents.dir of the config)
   bool print_defaults = false;            // --print-defaults
 };
 

@@ -7,5 +7,7 @@ namespace flightrec::exporter {
 int run_daemon(const Command& command);
 int run_snapshot(const Command& command);
 int run_check_config(const Command& command);
+int run_dump(const Command& command);
+int run_incidents(const Command& command);
 
 }  // namespace flightrec::exporter

@@ -5,7 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "flightrec/common/stop_signal.h"
@@ -32,6 +34,12 @@ class Recorder {
   [[nodiscard]] const SignalDeriver& signals() const noexcept { return signals_; }
   [[nodiscard]] const WindowStats& window_stats() const noexcept { return window_stats_; }
 
+  // Called on the recorder thread for every frame after it is stored and its signals derived
+  // (the trigger engine hangs here; the recorder knows nothing of triggers). Set before run().
+  using FrameHook = std::function<void(const sampler::FrameHeader&, std::span<const int64_t> raw,
+                                       std::span<const double> derived)>;
+  void set_frame_hook(FrameHook hook) { frame_hook_ = std::move(hook); }
+
   // Any thread: the newest recorded frame; false before the first one.
   bool latest(sampler::FrameHeader& header, std::vector<int64_t>& values) const;
 
@@ -46,6 +54,7 @@ class Recorder {
   WindowStats window_stats_;
   std::vector<int64_t> values_;
   std::vector<double> derived_;
+  FrameHook frame_hook_;
   mutable std::mutex latest_mutex_;
   sampler::FrameHeader latest_header_;
   std::vector<int64_t> latest_values_;

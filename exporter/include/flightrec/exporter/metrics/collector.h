@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "flightrec/exporter/exposition/serialize.h"
+#include "flightrec/incidents/incident_store.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/store/ring.h"
+#include "flightrec/trigger/writer.h"
 
 namespace flightrec::exporter::metrics {
 
@@ -22,6 +24,8 @@ struct CollectorInputs {
   const sampler::Sampler* sampler = nullptr;
   const recorder::Recorder* recorder = nullptr;
   const store::Ring* ring = nullptr;
+  const incidents::IncidentStore* incidents = nullptr;
+  const trigger::IncidentWriter* incident_writer = nullptr;
   int64_t start_real_ns = 0;  // when the daemon started: _created of its own counters
 };
 

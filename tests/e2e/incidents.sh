@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Incidents end to end: a CPU burner and a memory hog (real, bounded child processes) trip their
+# thresholds and each incident's window shows the cause at 1 ms resolution; a manual trigger;
+# the CLI reads the files; a hand-corrupted file is quarantined at start-up.
+source "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+
+list() { curl -s "${URL}incidents"; }
+# wait_incident RULE: id of the first written incident of RULE (waits up to 20 s).
+wait_incident() {
+  local id=""
+  for _ in $(seq 100); do
+    id=$(list | python3 -c "import json, sys
+print(next((i['id'] for i in json.load(sys.stdin) if i['rule'] == sys.argv[1] and i['status'] == 'written'), ''))" "$1")
+    [ -n "$id" ] && break
+    sleep 0.2
+  done
+  echo "$id"
+}
+
+used_now=$(awk '/^MemTotal/ { t = $2 } /^MemAvailable/ { a = $2 } END { print (t - a) * 1024 }' /proc/meminfo)
+mem_threshold=$((used_now + 300 * 1024 * 1024))
+cat >"$WORK/flightrec.yaml" <<YAML
+incidents:
+  dir: $WORK/incidents
+triggers:
+  - name: cpu_burst
+    signal: cpu_busy_ratio{cpu="total"}
+    op: ">"
+    value: 0.8
+    for: 30ms
+    pre: 3s
+    post: 1s
+  - name: memory_hog
+    signal: memory_used_bytes
+    op: ">"
+    value: $mem_threshold
+    for: 10ms
+    pre: 3s
+    post: 1s
+YAML
+start_daemon --config.file="$WORK/flightrec.yaml"
+sleep 3.5  # a full pre window of quiet before each cause
+
+# A CPU burner on every CPU for 400 ms.
+for _ in $(seq "$(nproc)"); do timeout 0.4 sh -c 'while :; do :; done' & done
+cpu_id=$(wait_incident cpu_burst)
+if [ -n "$cpu_id" ]; then pass "the CPU burst made incident $cpu_id"; else fail "no cpu_burst incident after 20 s"; fi
+curl -s "${URL}incidents/$cpu_id?format=csv" >"$WORK/cpu.csv"
+if python3 "$here/incident_window.py" "$WORK/cpu.csv" cpu 0.7; then
+  pass "its window shows the burst at 1 ms resolution"
+else
+  fail "the cpu_burst window does not show the burst"
+fi
+
+# A memory hog: 600 MiB touched, held for 2 s.
+python3 -c "import time; b = bytearray(600 * 2**20); b[::4096] = b'x' * len(b[::4096]); time.sleep(2)" &
+hog=$!
+mem_id=$(wait_incident memory_hog)
+wait "$hog"
+if [ -n "$mem_id" ]; then pass "the memory hog made incident $mem_id"; else fail "no memory_hog incident after 20 s"; fi
+curl -s "${URL}incidents/$mem_id?format=csv" >"$WORK/mem.csv"
+if python3 "$here/incident_window.py" "$WORK/mem.csv" memory $((400 * 1024 * 1024)); then
+  pass "its window shows MemAvailable falling by the hog's size"
+else
+  fail "the memory_hog window does not show the hog"
+fi
+
+expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/trigger?reason=e2e%20check")" 202 \
+  "POST /-/trigger is accepted"
+expect_eq "$(curl -s -o /dev/null -w '%{http_code}' "${URL}incidents/no-such-incident")" 404 "unknown id is 404"
+traversal=$(curl -s -w ' %{http_code}' "${URL}incidents/..%2F..%2Fetc%2Fpasswd")
+case "$traversal" in
+  *root:*|*" 200") fail "path traversal through the id: $traversal" ;;
+  *) pass "an id with path characters reaches no file (${traversal##* })" ;;
+esac
+expect_contains "$(curl -s "${URL}metrics")" 'flightrec_incidents_total{rule="cpu_burst",status="written"} 1' \
+  "/metrics counts the incident"
+stop_daemon
+expect_eq "$STOP_STATUS" 0 "daemon exits 0"
+
+# The CLI reads what the daemon wrote.
+expect_contains "$("$FLIGHTREC" incidents --dir="$WORK/incidents")" "cpu_burst" "flightrec incidents lists it"
+"$FLIGHTREC" dump "$WORK/incidents/$cpu_id.flightrec" --format=csv >"$WORK/cli.csv"
+expect_eq "$(head -1 "$WORK/cli.csv")" "$(head -1 "$WORK/cpu.csv")" "flightrec dump converts the file offline"
+
+# A hand-corrupted file is moved aside at start-up, never served and never a crash.
+file="$WORK/incidents/$mem_id.flightrec"
+size=$(stat -c %s "$file")
+printf '\xff\xff\xff\xff' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
+start_daemon --config.file="$WORK/flightrec.yaml"
+if [ -e "$file.corrupt" ] && [ ! -e "$file" ]; then pass "the corrupt file was quarantined"; else fail "corrupt file not quarantined"; fi
+expect_contains "$(cat "$WORK/daemon.log")" "$mem_id" "and the log names it"
+expect_contains "$(curl -s "${URL}metrics")" "flightrec_incidents_quarantined_total 1" "and /metrics counts it"
+stop_daemon
+finish
