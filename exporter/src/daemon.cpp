@@ -6,13 +6,16 @@
 
 #include <algorithm>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <span>
+#include <sstream>
 #include <thread>
 
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/stop_signal.h"
+#include "flightrec/config/loader.h"
 #include "flightrec/config/units.h"
 #include "flightrec/exporter/commands.h"
 #include "flightrec/exporter/metrics/collector.h"
@@ -90,6 +93,17 @@ std::vector<http::Route> routes(Services& services) {
              }
            }},
   };
+}
+
+// The text of the config the daemon runs with: the embedded defaults, or the file as loaded
+// (already read once and bounded by the loader; a file that vanished since gives a note).
+std::string config_text(const std::string& origin) {
+  if (origin == config::kEmbeddedDefaultsOrigin)
+    return std::string(config::embedded_defaults_yaml());
+  std::ifstream file(origin);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return file ? text.str() : "(" + origin + " could not be read again)";
 }
 
 std::string host_name() {
@@ -172,12 +186,16 @@ int run_daemon(const Command& command) {
                                            .max_count = cfg.incidents.max_count,
                                            .max_bytes = cfg.incidents.max_bytes});
   const std::string host = host_name();
-  const auto metadata_now = [&sampler, &cfg, &host] {
+  // Every incident and raw dump says how it was recorded: the config as loaded, and its origin.
+  const recording::Labels provenance{{"config.origin", setup.config_origin},
+                                     {"config.yaml", config_text(setup.config_origin)},
+                                     {"flightrec.revision", std::string(kRevision)}};
+  const auto metadata_now = [&sampler, &cfg, &host, &provenance] {
     return recording::Metadata{.rate_ns = cfg.sampler.rate.count(),
                                .host = host,
                                .flightrec_version = std::string(kVersion),
                                .series = recording::describe_schema(sampler.schema()),
-                               .extra = {}};
+                               .extra = provenance};
   };
   incidents::IncidentFileSink incident_sink(incident_store, metadata_now);
   trigger::IncidentWriter incident_writer(incident_sink);

@@ -84,6 +84,11 @@ expect_contains "$("$FLIGHTREC" incidents --dir="$WORK/incidents")" "cpu_burst" 
 "$FLIGHTREC" dump "$WORK/incidents/$cpu_id.flightrec" --format=csv >"$WORK/cli.csv"
 expect_eq "$(head -1 "$WORK/cli.csv")" "$(head -1 "$WORK/cpu.csv")" "flightrec dump converts the file offline"
 
+meta=$("$FLIGHTREC" dump "$WORK/incidents/$cpu_id.flightrec" --format=json | python3 -c "import json, sys
+m = json.load(sys.stdin)['metadata']
+print(m.get('incident.rule'), m.get('config.origin'), 'cpu_burst' in m.get('config.yaml', ''))")
+expect_eq "$meta" "cpu_burst $WORK/flightrec.yaml True" "the file records its rule and the config it ran with"
+
 # A hand-corrupted file is moved aside at start-up, never served and never a crash.
 file="$WORK/incidents/$mem_id.flightrec"
 size=$(stat -c %s "$file")
