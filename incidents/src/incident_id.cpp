@@ -1,7 +1,8 @@
 #include "flightrec/incidents/incident_id.h"
 
-#include <cstdio>
-#include <ctime>
+#include <string>
+
+#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {
 namespace {
@@ -10,23 +11,12 @@ bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-// "20261130T052811.123Z": fixed width, so ids sort by time for years 1970..9999.
+// "20261130T052811.123Z": the RFC 3339 form without its separators; fixed width, so ids sort by
+// time for years 1970..9999.
 std::string compact_utc_ms(int64_t unix_ns) {
-  constexpr int64_t kNanosPerSecond = 1'000'000'000;
-  int64_t seconds = unix_ns / kNanosPerSecond;
-  int64_t nanos = unix_ns % kNanosPerSecond;
-  if (nanos < 0) {
-    nanos += kNanosPerSecond;
-    --seconds;
-  }
-  const auto time = static_cast<std::time_t>(seconds);
-  std::tm utc{};
-  gmtime_r(&time, &utc);
-  char text[48];
-  const int length = std::snprintf(text, sizeof text, "%04d%02d%02dT%02d%02d%02d.%03dZ",
-                                   utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour,
-                                   utc.tm_min, utc.tm_sec, static_cast<int>(nanos / 1'000'000));
-  return std::string(text, static_cast<size_t>(length));
+  std::string text = snapshot::format_rfc3339_ms(unix_ns);
+  std::erase_if(text, [](char c) { return c == '-' || c == ':'; });
+  return text;
 }
 
 }  // namespace

@@ -4,26 +4,17 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
-#include <thread>
 #include <stdexcept>
 #include <string>
+#include <thread>
+
+#include "curl.h"
 
 using namespace flightrec::http;
 
 namespace {
 
-// Runs curl (a real client) against the server and returns what it printed.
-std::string curl(const std::string& args) {
-  const std::string command = "curl -s -S --max-time 5 " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run curl");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
-}
+std::string curl(const std::string& args) { return flightrec::testing::curl(args, 5); }
 
 std::vector<Route> test_routes() {
   return {
@@ -121,8 +112,8 @@ TEST_CASE("Server refuses an address it cannot bind, naming it", "[http]") {
 }
 
 TEST_CASE("Server stops well within a second even after idling", "[http]") {
-  auto server = std::make_unique<Server>(ServerOptions{.listen_address = "127.0.0.1:0"},
-                                         test_routes());
+  auto server =
+      std::make_unique<Server>(ServerOptions{.listen_address = "127.0.0.1:0"}, test_routes());
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the listener is deep in its poll
   const auto begin = std::chrono::steady_clock::now();
   server.reset();

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "curl.h"
 #include "flightrec/http/server.h"
 #include "incident_fixture.h"
 
@@ -14,18 +15,7 @@ using namespace incident_test;
 
 namespace {
 
-// Runs curl (a real client); returns what it printed (body, or headers too with -i).
-std::string curl(const std::string& args) {
-  const std::string command = "curl -s -S --max-time 5 " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run curl");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
-}
+std::string curl(const std::string& args) { return flightrec::testing::curl(args, 5); }
 
 std::string status_of(const std::string& url_and_args) {
   return curl("-o /dev/null -w '%{http_code}' " + url_and_args);

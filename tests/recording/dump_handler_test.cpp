@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "curl.h"
 #include "flightrec/http/server.h"
 #include "test_recordings.h"
 
@@ -14,18 +15,7 @@ using namespace flightrec::recording::testing;
 
 namespace {
 
-// Runs curl (a real client) and returns what it printed.
-std::string curl(const std::string& args) {
-  const std::string command = "curl -s -S --max-time 10 " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run curl");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
-}
+std::string curl(const std::string& args) { return flightrec::testing::curl(args, 10); }
 
 struct DumpServer {
   explicit DumpServer(uint64_t max_bytes = 1 << 20)
