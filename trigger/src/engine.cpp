@@ -34,9 +34,12 @@ std::string name_prefix(const SeriesDesc& desc) {
 bool matches(const config::SignalSelector& selector, const SeriesDesc& desc,
              std::string& key_value) {
   if (desc.name != selector.name) return false;
-  for (const auto& [name, value] : selector.labels) {
+  for (const auto& wanted : selector.labels) {
+    // Not a structured binding: clang 14 cannot capture those in a lambda.
+    const auto& name = wanted.first;
+    const auto& value = wanted.second;
     auto fixed = std::find_if(desc.labels.begin(), desc.labels.end(),
-                              [&](const auto& label) { return label.first == name; });
+                              [&name](const auto& label) { return label.first == name; });
     if (fixed != desc.labels.end()) {
       if (fixed->second != value) return false;
     } else if (desc.keys != nullptr && desc.key_label == name) {
