@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "file_source.h"
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/parsing.h"
 #include "series_builder.h"
@@ -22,31 +23,6 @@ constexpr std::array<detail::SeriesInfo, kCgroupCpuFields.size()> kSeries{{
     {"cgroup_cpu_system_seconds_total", SeriesKind::counter, "seconds", kSecondsPerMicrosecond,
      "CPU time in kernel mode, from the root cgroup's cpu.stat (system_usec)."},
 }};
-
-class CgroupCpuSource final : public Source {
- public:
-  CgroupCpuSource(FileReader reader, std::string source_path)
-      : reader_(std::move(reader)), source_path_(std::move(source_path)) {}
-
-  [[nodiscard]] std::string_view name() const noexcept override { return "cgroup_cpu"; }
-
-  void describe(Schema& out) const override {
-    for (const auto& info : kSeries) out.push_back(detail::make_series(info, source_path_));
-  }
-
-  SampleStatus sample(std::span<int64_t> out) noexcept override {
-    std::string_view text;
-    if (out.size() != kCgroupCpuFields.size() || !reader_.read(text)) {
-      parsing::fill_absent(out);
-      return SampleStatus::failed;
-    }
-    return parse_cgroup_cpu(text, out.first<kCgroupCpuFields.size()>());
-  }
-
- private:
-  FileReader reader_;
-  std::string source_path_;  // as it is on a standard host, whatever root the reader uses
-};
 
 }  // namespace
 
@@ -71,8 +47,8 @@ std::unique_ptr<Source> make_cgroup_cpu_source(const ProcRoot& root) {
   for (const std::string_view relative : {"cpu.stat", "unified/cpu.stat"}) {
     const std::filesystem::path path = root.cgroupfs / relative;
     if (std::filesystem::exists(path)) {
-      return std::make_unique<CgroupCpuSource>(FileReader(path),
-                                               "/sys/fs/cgroup/" + std::string(relative));
+      return std::make_unique<detail::FileSource<kCgroupCpuFields.size(), parse_cgroup_cpu>>(
+          "cgroup_cpu", "/sys/fs/cgroup/" + std::string(relative), kSeries, FileReader(path));
     }
   }
   throw SourceUnavailable("no cgroup v2 cpu.stat under " + root.cgroupfs.string() +

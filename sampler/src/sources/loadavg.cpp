@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "file_source.h"
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/parsing.h"
 #include "series_builder.h"
@@ -38,29 +39,6 @@ bool read_hundredths(std::string_view& s, int64_t& value) noexcept {
   return true;
 }
 
-class LoadavgSource final : public Source {
- public:
-  explicit LoadavgSource(FileReader reader) : reader_(std::move(reader)) {}
-
-  [[nodiscard]] std::string_view name() const noexcept override { return "loadavg"; }
-
-  void describe(Schema& out) const override {
-    for (const auto& info : kSeries) out.push_back(detail::make_series(info, kSourcePath));
-  }
-
-  SampleStatus sample(std::span<int64_t> out) noexcept override {
-    std::string_view text;
-    if (out.size() != kLoadavgValues || !reader_.read(text)) {
-      parsing::fill_absent(out);
-      return SampleStatus::failed;
-    }
-    return parse_loadavg(text, out.first<kLoadavgValues>());
-  }
-
- private:
-  FileReader reader_;
-};
-
 }  // namespace
 
 SampleStatus parse_loadavg(std::string_view text, std::span<int64_t, kLoadavgValues> out) noexcept {
@@ -83,7 +61,8 @@ SampleStatus parse_loadavg(std::string_view text, std::span<int64_t, kLoadavgVal
 }
 
 std::unique_ptr<Source> make_loadavg_source(const ProcRoot& root) {
-  return std::make_unique<LoadavgSource>(FileReader(root.proc("loadavg")));
+  return std::make_unique<detail::FileSource<kLoadavgValues, parse_loadavg>>(
+      "loadavg", std::string(kSourcePath), kSeries, FileReader(root.proc("loadavg")));
 }
 
 }  // namespace flightrec::sampler

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "file_source.h"
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/parsing.h"
 #include "series_builder.h"
@@ -71,29 +72,6 @@ bool read_value(std::string_view rest, int64_t& value) noexcept {
   return true;
 }
 
-class MeminfoSource final : public Source {
- public:
-  explicit MeminfoSource(FileReader reader) : reader_(std::move(reader)) {}
-
-  [[nodiscard]] std::string_view name() const noexcept override { return "meminfo"; }
-
-  void describe(Schema& out) const override {
-    for (const auto& info : kSeries) out.push_back(detail::make_series(info, kSourcePath));
-  }
-
-  SampleStatus sample(std::span<int64_t> out) noexcept override {
-    std::string_view text;
-    if (out.size() != kMeminfoFields.size() || !reader_.read(text)) {
-      parsing::fill_absent(out);
-      return SampleStatus::failed;
-    }
-    return parse_meminfo(text, out.first<kMeminfoFields.size()>());
-  }
-
- private:
-  FileReader reader_;
-};
-
 }  // namespace
 
 SampleStatus parse_meminfo(std::string_view text,
@@ -114,7 +92,8 @@ SampleStatus parse_meminfo(std::string_view text,
 }
 
 std::unique_ptr<Source> make_meminfo_source(const ProcRoot& root) {
-  return std::make_unique<MeminfoSource>(FileReader(root.proc("meminfo")));
+  return std::make_unique<detail::FileSource<kMeminfoFields.size(), parse_meminfo>>(
+      "meminfo", std::string(kSourcePath), kSeries, FileReader(root.proc("meminfo")));
 }
 
 }  // namespace flightrec::sampler

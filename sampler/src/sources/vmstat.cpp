@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "file_source.h"
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/parsing.h"
 #include "series_builder.h"
@@ -17,47 +18,25 @@ constexpr parsing::NameIndex<kVmstatFields.size()> kFieldIndex(kVmstatFields);
 // pgpgin/pgpgout count KiB (the kernel halves its 512-byte sector count), not pages.
 constexpr double kBytesPerKib = 1024.0;
 
-class VmstatSource final : public Source {
- public:
-  VmstatSource(FileReader reader, double page_bytes)
-      : reader_(std::move(reader)), page_bytes_(page_bytes) {}
-
-  [[nodiscard]] std::string_view name() const noexcept override { return "vmstat"; }
-
-  void describe(Schema& out) const override {
-    // Same order as kVmstatFields.
-    const std::array<detail::SeriesInfo, kVmstatFields.size()> series{{
-        {"page_faults_total", SeriesKind::counter, "", 1.0,
-         "Page faults, minor and major (pgfault)."},
-        {"major_page_faults_total", SeriesKind::counter, "", 1.0,
-         "Page faults that needed I/O (pgmajfault)."},
-        {"swap_in_bytes_total", SeriesKind::counter, "bytes", page_bytes_,
-         "Memory swapped in from swap space (pswpin, in pages)."},
-        {"swap_out_bytes_total", SeriesKind::counter, "bytes", page_bytes_,
-         "Memory swapped out to swap space (pswpout, in pages)."},
-        {"paged_in_bytes_total", SeriesKind::counter, "bytes", kBytesPerKib,
-         "Data paged in from block devices (pgpgin, in KiB)."},
-        {"paged_out_bytes_total", SeriesKind::counter, "bytes", kBytesPerKib,
-         "Data paged out to block devices (pgpgout, in KiB)."},
-        {"oom_kills_total", SeriesKind::counter, "", 1.0,
-         "Processes killed by the kernel's OOM killer (oom_kill)."},
-    }};
-    for (const auto& info : series) out.push_back(detail::make_series(info, kSourcePath));
-  }
-
-  SampleStatus sample(std::span<int64_t> out) noexcept override {
-    std::string_view text;
-    if (out.size() != kVmstatFields.size() || !reader_.read(text)) {
-      parsing::fill_absent(out);
-      return SampleStatus::failed;
-    }
-    return parse_vmstat(text, out.first<kVmstatFields.size()>());
-  }
-
- private:
-  FileReader reader_;
-  double page_bytes_;
-};
+// Same order as kVmstatFields. Swap counters are in pages, whose size is known only at run time.
+std::array<detail::SeriesInfo, kVmstatFields.size()> series_table(double page_bytes) {
+  return {{
+      {"page_faults_total", SeriesKind::counter, "", 1.0,
+       "Page faults, minor and major (pgfault)."},
+      {"major_page_faults_total", SeriesKind::counter, "", 1.0,
+       "Page faults that needed I/O (pgmajfault)."},
+      {"swap_in_bytes_total", SeriesKind::counter, "bytes", page_bytes,
+       "Memory swapped in from swap space (pswpin, in pages)."},
+      {"swap_out_bytes_total", SeriesKind::counter, "bytes", page_bytes,
+       "Memory swapped out to swap space (pswpout, in pages)."},
+      {"paged_in_bytes_total", SeriesKind::counter, "bytes", kBytesPerKib,
+       "Data paged in from block devices (pgpgin, in KiB)."},
+      {"paged_out_bytes_total", SeriesKind::counter, "bytes", kBytesPerKib,
+       "Data paged out to block devices (pgpgout, in KiB)."},
+      {"oom_kills_total", SeriesKind::counter, "", 1.0,
+       "Processes killed by the kernel's OOM killer (oom_kill)."},
+  }};
+}
 
 }  // namespace
 
@@ -82,7 +61,9 @@ std::unique_ptr<Source> make_vmstat_source(const ProcRoot& root) {
   FileReader reader(root.proc("vmstat"));
   const long page_bytes = ::sysconf(_SC_PAGESIZE);
   if (page_bytes <= 0) throw std::runtime_error("sysconf(_SC_PAGESIZE) failed");
-  return std::make_unique<VmstatSource>(std::move(reader), static_cast<double>(page_bytes));
+  return std::make_unique<detail::FileSource<kVmstatFields.size(), parse_vmstat>>(
+      "vmstat", std::string(kSourcePath), series_table(static_cast<double>(page_bytes)),
+      std::move(reader));
 }
 
 }  // namespace flightrec::sampler
