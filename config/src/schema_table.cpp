@@ -9,6 +9,7 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr std::array<std::string_view, 4> kLogLevels{"debug", "info", "warn", "error"};
+constexpr std::array<std::string_view, 4> kNetworkBackends{"auto", "ebpf", "sock_diag", "off"};
 constexpr uint64_t kMiB = 1ull << 20;
 constexpr uint64_t kGiB = 1ull << 30;
 
@@ -80,10 +81,31 @@ const std::vector<KeySpec>& table() {
        "Drop interfaces whose name matches (empty: none, as in node_exporter)."},
       {"sources.netdev.max_keys", CountRule{keyed_max_keys<&S::netdev>, 1, 1024},
        "Most interfaces recorded, counting interfaces that appear after start-up."},
+      {"processes.enabled", BoolRule{[](Config& c) -> bool& { return c.processes.enabled; }},
+       "Run the process tier: every process's CPU, memory, I/O, cgroup and network at "
+       "`sampler.process_rate`."},
+      {"processes.redact_cmdline",
+       RegexRule{[](Config& c) -> std::string& { return c.processes.redact_cmdline; }},
+       "Every match of this regex in a command line is replaced by `<redacted>` before it is "
+       "recorded, exported or written to an incident (empty: record command lines as they are). "
+       "The default hides values given to password, token, secret and API-key arguments."},
+      {"processes.max_count",
+       CountRule{[](Config& c) -> uint32_t& { return c.processes.max_count; }, 1, 1000000},
+       "Most processes recorded per process tick (lowest PIDs first); the rest are counted in "
+       "`flightrec_process_tier_dropped_total`."},
+      {"network.backend",
+       ChoiceRule{[](Config& c) -> std::string& { return c.network.backend; }, kNetworkBackends},
+       "How per-process traffic is counted: `ebpf` (socket-layer BPF programs, needs CAP_BPF and "
+       "CAP_PERFMON), `sock_diag` (TCP byte counters of each socket via netlink, no UDP), `auto` "
+       "(eBPF when it loads, else sock_diag) or `off`."},
       {"export.window",
        DurationRule{[](Config& c) -> Duration& { return c.export_.window; }, 1s, 1h},
        "Span of the sliding min/max/mean aggregates in `/metrics`: each scrape sees the window "
        "ending at that scrape. Match it to the scrape interval."},
+      {"export.top_processes",
+       CountRule{[](Config& c) -> uint32_t& { return c.export_.top_processes; }, 0, 1000},
+       "Processes exported per ranking (CPU, memory, network) in `/metrics`, labelled pid and "
+       "comm; 0 exports none. Bounds the label set: PIDs are never exported unbounded."},
       {"incidents.dir", PathRule{[](Config& c) -> std::string& { return c.incidents.dir; }},
        "Directory incident files are written to (see docs/TRIGGERS.md). When it cannot be "
        "created, `./incidents` is used instead and a warning is logged."},

@@ -52,7 +52,9 @@ TEST_CASE("Config equality notices a change in any field", "[defaults]") {
     if (std::holds_alternative<CountRule>(key.rule)) value = "3";
     if (std::holds_alternative<RegexRule>(key.rule)) value = "^changed$";
     if (std::holds_alternative<ListenAddressRule>(key.rule)) value = "[::1]:1";
-    if (std::holds_alternative<ChoiceRule>(key.rule)) value = "error";
+    if (const auto* choice = std::get_if<ChoiceRule>(&key.rule)) {
+      value = choice->choices.back().data();  // never a default: defaults come first
+    }
     if (std::holds_alternative<PathRule>(key.rule)) value = "/tmp/changed";
     REQUIRE(value != nullptr);
     REQUIRE_FALSE(apply_value(key, value, changed).has_value());

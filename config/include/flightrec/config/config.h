@@ -84,9 +84,27 @@ struct Config {
     bool operator==(const Sources&) const = default;
   } sources;
 
+  struct Processes {
+    bool enabled = true;
+    // ECMAScript regex; every match in a command line is replaced by "<redacted>" before it is
+    // recorded. The default hides the values of password/token/secret-style arguments.
+    std::string redact_cmdline =
+        "((pass(word|wd)?|token|secret|api[-_]?key|credentials?)[=:]|--(pass(word|wd)?|token|"
+        "secret|api[-_]?key)[= ])[^ ]+";
+    uint32_t max_count = 8192;  // processes recorded per process tick; the rest are counted
+    bool operator==(const Processes&) const = default;
+  } processes;
+
+  struct Network {
+    // Per-process traffic: auto (eBPF, else sock_diag), ebpf, sock_diag or off.
+    std::string backend = "auto";
+    bool operator==(const Network&) const = default;
+  } network;
+
   struct Export {
     // Span of the sliding min/max/mean aggregates /metrics exposes.
     Duration window = std::chrono::seconds(15);
+    uint32_t top_processes = 10;  // processes exported per ranking (CPU, memory, network)
     bool operator==(const Export&) const = default;
   } export_;
 
