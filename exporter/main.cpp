@@ -3,11 +3,14 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flightrec/common/log.h"
 #include "flightrec/exporter/cli.h"
 #include "flightrec/exporter/commands.h"
+#include "flightrec/exporter/top.h"
+#include "flightrec/replay/run.h"
 
 int main(int argc, char** argv) {
   using namespace flightrec::exporter;
@@ -19,13 +22,35 @@ int main(int argc, char** argv) {
   }
   try {
     switch (parsed.command->kind) {
-      case CommandKind::help: std::cout << usage_text(); return 0;
-      case CommandKind::version: std::cout << version_text(); return 0;
-      case CommandKind::daemon: return run_daemon(*parsed.command);
-      case CommandKind::snapshot: return run_snapshot(*parsed.command);
-      case CommandKind::check_config: return run_check_config(*parsed.command);
-      case CommandKind::dump: return run_dump(*parsed.command);
-      case CommandKind::incidents: return run_incidents(*parsed.command);
+      case CommandKind::help:
+        std::cout << usage_text();
+        return 0;
+      case CommandKind::version:
+        std::cout << version_text();
+        return 0;
+      case CommandKind::daemon:
+        return run_daemon(*parsed.command);
+      case CommandKind::snapshot:
+        return run_snapshot(*parsed.command);
+      case CommandKind::check_config:
+        return run_check_config(*parsed.command);
+      case CommandKind::dump:
+        return run_dump(*parsed.command);
+      case CommandKind::incidents:
+        return run_incidents(*parsed.command);
+      case CommandKind::top: {
+        const TopArgs top = parse_top_args(parsed.command->command_args);
+        if (!top.options) {
+          std::cerr << "flightrec: " << top.error << '\n';
+          return 2;
+        }
+        return run_top(*top.options);
+      }
+      case CommandKind::replay: {
+        const std::vector<std::string_view> replay_args(parsed.command->command_args.begin(),
+                                                        parsed.command->command_args.end());
+        return flightrec::replay::replay_command(replay_args, std::cout, std::cerr);
+      }
     }
   } catch (const std::exception& e) {
     flightrec::log::error("fatal", {{"err", e.what()}});

@@ -46,6 +46,8 @@ std::optional<CommandKind> command_named(std::string_view word) {
   if (word == "check-config") return CommandKind::check_config;
   if (word == "dump") return CommandKind::dump;
   if (word == "incidents") return CommandKind::incidents;
+  if (word == "top") return CommandKind::top;
+  if (word == "replay") return CommandKind::replay;
   if (word == "help") return CommandKind::help;
   if (word == "version") return CommandKind::version;
   return std::nullopt;
@@ -118,10 +120,15 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
       const auto kind = command_named(arg);
       if (!kind) {
         return {std::nullopt, "unknown command \"" + arg +
-                                  "\" (commands: daemon, snapshot, check-config; see --help)"};
+                                  "\" (commands: daemon, snapshot, check-config, dump, incidents, "
+                                  "top, replay; see --help)"};
       }
       command.kind = *kind;
       have_command = true;
+      if (command.kind == CommandKind::top || command.kind == CommandKind::replay) {
+        command.command_args.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+        break;
+      }
       continue;
     }
     const bool takes_file =
@@ -161,6 +168,10 @@ Commands:
                     Validate a config file (or the one the lookup finds) and exit.
   dump FILE         Convert an incident file or a /dump?format=raw file to JSON or CSV.
   incidents         List the incident files in incidents.dir (or --dir).
+  top [--net]       A refreshing table of processes by CPU and memory, or with --net of
+                    per-process network traffic (like nettop). Needs no daemon.
+  replay SOURCE     Step through a recording (incident file, raw dump, or an http:// URL of
+                    /dump or /incidents/ID) in an htop-like screen; --batch prints one moment.
 
 Flags:
   -h, --help                   Show this help.
@@ -182,6 +193,15 @@ Flags:
       --dir=DIR                The incident directory (default: incidents.dir of the config).
   check-config:
       --print-defaults         Print the embedded default configuration.
+  top:
+      --net                    Per-process traffic instead of CPU and memory.
+      -b, --batch              Plain output for scripts (no screen clearing).
+      -n N                     Print N screens, then exit (default: until interrupted).
+      -d DELAY                 Time between screens: seconds (0.5) or a duration (250ms); default 1s.
+      --limit N                Rows per screen (default: all in batch mode, else 40).
+      --backend=NAME           Network backend: auto, ebpf or sock_diag (default auto).
+      --path.procfs=PATH       procfs mount point (default /proc).
+  replay: see `flightrec replay --help`.
 )";
 }
 

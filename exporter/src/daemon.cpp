@@ -30,12 +30,15 @@
 #include "flightrec/recording/metadata.h"
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/sampler/sources/system_sources.h"
+#include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
 #include "flightrec/trigger/capturer.h"
 #include "flightrec/trigger/engine.h"
 #include "flightrec/trigger/writer.h"
+#include "flightrec/viewer/routes.h"
 #include "landing_page.h"
 #include "metrics/metrics_handler.h"
+#include "process_tier.h"
 
 namespace flightrec::exporter {
 namespace {
@@ -52,13 +55,19 @@ struct Services {
   const incidents::IncidentStore& incidents;
   trigger::TriggerEngine& engine;
   recording::DumpSource dump;
+  viewer::ProcessFramesSource process_frames;  // the process ring's frames in a time range
 };
 
 std::vector<http::Route> routes(Services& services) {
   return {
       {.path = "/metrics", .handler = metrics::metrics_handler(services.collector)},
-      {.path = "/dump", .handler = recording::dump_handler(services.dump)},
-      incidents::incidents_route(services.incidents),
+      {.path = "/dump",
+       .handler = viewer::dump_handler_with_view(
+           services.dump, recording::dump_handler(services.dump), services.process_frames)},
+      {.path = "/incidents",
+       .handler = viewer::incidents_handler_with_view(
+           services.incidents, incidents::incidents_handler(services.incidents)),
+       .prefix = true},
       {.path = "/-/trigger",
        .handler =
            [&engine = services.engine](const http::Request& req, http::Response& res) {
@@ -197,7 +206,19 @@ int run_daemon(const Command& command) {
                                .series = recording::describe_schema(sampler.schema()),
                                .extra = provenance};
   };
-  incidents::IncidentFileSink incident_sink(incident_store, metadata_now);
+  // The process tier keeps the same history as the system ring in a quarter of its byte bound.
+  store::ProcessRing process_ring(
+      {.duration = cfg.buffer.duration, .max_bytes = cfg.buffer.max_bytes / 4});
+  std::unique_ptr<ProcessTier> process_tier;
+  if (cfg.processes.enabled) {
+    process_tier = std::make_unique<ProcessTier>(cfg, proc_root_of(command), process_ring);
+  }
+
+  incidents::IncidentFileSink incident_sink(
+      incident_store, metadata_now,
+      process_tier
+          ? incidents::ProcessBlocksSource([&process_ring] { return process_ring.blocks(); })
+          : incidents::ProcessBlocksSource{});
   trigger::IncidentWriter incident_writer(incident_sink);
   trigger::IncidentCapturer capturer(
       engine, ring, {.rate = cfg.sampler.rate, .buffer_duration = cfg.buffer.duration},
@@ -218,12 +239,27 @@ int run_daemon(const Command& command) {
                                 .ring = &ring,
                                 .incidents = &incident_store,
                                 .incident_writer = &incident_writer,
-                                .start_real_ns = start_real_ns});
-  Services services{recorder, collector, incident_store, engine,
-                    recording::DumpSource{.blocks = [&ring] { return ring.snapshot().blocks(); },
-                                          .metadata = metadata_now,
-                                          .max_bytes = cfg.web.max_dump_bytes,
-                                          .now_real_ns = {}}};
+                                .start_real_ns = start_real_ns,
+                                .processes = process_tier ? &process_tier->metrics() : nullptr,
+                                .process_tier = process_tier ? &process_tier->stats() : nullptr,
+                                .process_ring = process_tier ? &process_ring : nullptr});
+  recording::DumpSource dump_source{.blocks = [&ring] { return ring.snapshot().blocks(); },
+                                    .metadata = metadata_now,
+                                    .max_bytes = cfg.web.max_dump_bytes,
+                                    .now_real_ns = {}};
+  viewer::ProcessFramesSource process_frames;
+  if (process_tier) {
+    dump_source.process_blocks = [&process_ring] { return process_ring.blocks(); };
+    process_frames = [&process_ring](store::TimeRange range) {
+      return process_ring.frames_between(range.from_real_ns, range.to_real_ns);
+    };
+  }
+  Services services{recorder,
+                    collector,
+                    incident_store,
+                    engine,
+                    std::move(dump_source),
+                    std::move(process_frames)};
   http::Server server({.listen_address = cfg.web.listen_address}, routes(services));
   log::info("listening", {{"url", server.url()}});
 
@@ -232,6 +268,10 @@ int run_daemon(const Command& command) {
       guarded_thread("sampler", stop, failed, [&] { sampler.run(queue, stop); });
   std::thread recorder_thread =
       guarded_thread("recorder", stop, failed, [&] { recorder.run(stop); });
+  std::thread process_thread;
+  if (process_tier) {
+    process_thread = guarded_thread("processes", stop, failed, [&] { process_tier->run(stop); });
+  }
 
   const std::string reason = wait_for_stop(signal_fd.get(), stop);
   log::info("stopping", {{"reason", reason}});
@@ -239,6 +279,7 @@ int run_daemon(const Command& command) {
   sampler.wake();
   sampler_thread.join();
   recorder_thread.join();
+  if (process_thread.joinable()) process_thread.join();
   const auto& stats = sampler.stats();
   log::info("stopped", {{"ticks", std::to_string(stats.ticks.load())},
                         {"late_ticks", std::to_string(stats.late_ticks.load())},

@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "flightrec/common/log.h"
 #include "flightrec/incidents/incident_id.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/recording_file.h"
@@ -52,20 +53,12 @@ void send_text(const std::filesystem::path& path, const std::string& id,
       return;
     }
   }
-  std::ifstream in(path, std::ios::binary);
-  recording::RecordingReader reader(in);
-  if (!in || !reader.open()) {
-    response.send(404, kText, "incident " + id + " is no longer stored\n");
-    return;
-  }
+  // Verified above; converted in a second pass (system rows, then process frames) so memory stays
+  // bounded by one block whatever the incident's size.
   response.begin(200, recording::content_type(format));
-  recording::TextConverter converter(
-      format, reader.metadata(), {},
-      [&response](std::string_view bytes) { return response.write(bytes); });
-  while (const auto block = reader.next()) {
-    if (!converter.add(block)) break;
-  }
-  converter.finish();
+  const std::string error = recording::convert_recording_file(
+      path, format, {}, [&response](std::string_view bytes) { return response.write(bytes); });
+  if (!error.empty()) log::warn("incident text conversion stopped", {{"id", id}, {"err", error}});
   response.end();
 }
 

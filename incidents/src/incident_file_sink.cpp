@@ -2,8 +2,9 @@
 
 namespace flightrec::incidents {
 
-IncidentFileSink::IncidentFileSink(IncidentStore& store, MetadataSource metadata)
-    : store_(store), metadata_(std::move(metadata)) {}
+IncidentFileSink::IncidentFileSink(IncidentStore& store, MetadataSource metadata,
+                                   ProcessBlocksSource process_blocks)
+    : store_(store), metadata_(std::move(metadata)), process_blocks_(std::move(process_blocks)) {}
 
 void IncidentFileSink::write(const trigger::IncidentCapture& incident, store::Snapshot blocks) {
   const IncidentInfo info{.rule = incident.rule,
@@ -14,7 +15,13 @@ void IncidentFileSink::write(const trigger::IncidentCapture& incident, store::Sn
                           .window_to_ns = incident.to_real_ns};
   const auto selected =
       blocks_in_window(blocks.blocks(), incident.from_real_ns, incident.to_real_ns);
-  store_.write(info, metadata_(), selected);
+  // The process tier lags by at most one process tick: its ring still holds the whole window when
+  // the writer runs (after the post window), as both rings keep buffer.duration.
+  const auto processes =
+      process_blocks_
+          ? process_blocks_in_window(process_blocks_(), incident.from_real_ns, incident.to_real_ns)
+          : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
+  store_.write(info, metadata_(), selected, processes);
 }
 
 std::vector<std::shared_ptr<const store::Block>> blocks_in_window(
@@ -25,6 +32,18 @@ std::vector<std::shared_ptr<const store::Block>> blocks_in_window(
     const int64_t first = block->real_ns(block->first_tick());
     const int64_t last = block->real_ns(block->last_tick());
     if (last >= from_ns && first <= to_ns) selected.push_back(block);
+  }
+  return selected;
+}
+
+std::vector<std::shared_ptr<const store::ProcessBlock>> process_blocks_in_window(
+    const std::vector<std::shared_ptr<const store::ProcessBlock>>& blocks, int64_t from_ns,
+    int64_t to_ns) {
+  std::vector<std::shared_ptr<const store::ProcessBlock>> selected;
+  for (const auto& block : blocks) {
+    if (block->last_time_ns() >= from_ns && block->first_time_ns() <= to_ns) {
+      selected.push_back(block);
+    }
   }
   return selected;
 }

@@ -114,8 +114,10 @@ std::string IncidentStore::reserve_id(const IncidentInfo& info) {
   }
 }
 
-IncidentEntry IncidentStore::write(const IncidentInfo& info, const recording::Metadata& metadata,
-                                   std::span<const std::shared_ptr<const store::Block>> blocks) {
+IncidentEntry IncidentStore::write(
+    const IncidentInfo& info, const recording::Metadata& metadata,
+    std::span<const std::shared_ptr<const store::Block>> blocks,
+    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks) {
   IncidentEntry entry{.id = reserve_id(info), .info = info};
   const fs::path path = path_of(entry.id);
   std::optional<FailureCause> cause;
@@ -129,7 +131,8 @@ IncidentEntry IncidentStore::write(const IncidentInfo& info, const recording::Me
     } else {
       recording::Metadata with_fields = metadata;
       add_incident_fields(with_fields, info);
-      const auto result = recording::write_recording_atomically(path, with_fields, blocks);
+      const auto result =
+          recording::write_recording_atomically(path, with_fields, blocks, process_blocks);
       if (result.ok()) {
         entry.bytes = fs::file_size(path);
       } else {

@@ -1,7 +1,9 @@
 #include "flightrec/recording/convert.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <stdexcept>
 
 #include "flightrec/snapshot/json_writer.h"
 
@@ -34,6 +36,137 @@ void append_number(std::string& out, Number value) {
   char buffer[32];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   out.append(buffer, result.ptr);
+}
+
+// Columns of a process row and of a socket row in JSON output (docs/RECORDING_FORMAT.md).
+constexpr std::array<std::string_view, 28> kProcessColumns{"pid",
+                                                           "ppid",
+                                                           "pgrp",
+                                                           "session",
+                                                           "tty_nr",
+                                                           "uid",
+                                                           "state",
+                                                           "kernel_thread",
+                                                           "exited",
+                                                           "comm",
+                                                           "cmdline",
+                                                           "cgroup",
+                                                           "container_id",
+                                                           "start_time",
+                                                           "cpu_user_seconds",
+                                                           "cpu_system_seconds",
+                                                           "rss_bytes",
+                                                           "vsz_bytes",
+                                                           "threads",
+                                                           "minor_faults",
+                                                           "major_faults",
+                                                           "io_read_bytes",
+                                                           "io_write_bytes",
+                                                           "net_tx_bytes",
+                                                           "net_rx_bytes",
+                                                           "net_tx_packets",
+                                                           "net_rx_packets",
+                                                           "net_device"};
+constexpr std::array<std::string_view, 11> kSocketColumns{
+    "protocol", "family", "state", "listening", "local",   "remote",
+    "inode",    "pid",    "uid",   "tx_bytes",  "rx_bytes"};
+
+void append_bool(std::string& out, bool value) { out += value ? "true" : "false"; }
+
+template <typename Number>
+void append_optional(std::string& out, const std::optional<Number>& value) {
+  if (value) {
+    append_number(out, *value);
+  } else {
+    out += "null";
+  }
+}
+
+// Nanoseconds as seconds: the shortest decimal that reads back as the same double.
+void append_seconds(std::string& out, uint64_t ns) {
+  append_number(out, static_cast<double>(ns) / 1e9);
+}
+
+void append_net_object(std::string& out, const sampler::process::NetCounters& net) {
+  out += "{\"tx_bytes\":";
+  append_number(out, net.tx_bytes);
+  out += ",\"rx_bytes\":";
+  append_number(out, net.rx_bytes);
+  out += ",\"tx_packets\":";
+  append_number(out, net.tx_packets);
+  out += ",\"rx_packets\":";
+  append_number(out, net.rx_packets);
+  out += '}';
+}
+
+void append_process_row(std::string& out, const sampler::process::ProcessRow& row) {
+  using snapshot::append_json_string;
+  out += '[';
+  for (const int64_t id : {int64_t{row.pid}, int64_t{row.ppid}, int64_t{row.pgrp},
+                           int64_t{row.session}, int64_t{row.tty_nr}, int64_t{row.uid}}) {
+    append_number(out, id);
+    out += ',';
+  }
+  append_json_string(out, std::string_view(&row.state, 1));
+  out += ',';
+  append_bool(out, row.kernel_thread);
+  out += ',';
+  append_bool(out, row.exited);
+  for (const auto* text : {&row.comm, &row.cmdline, &row.cgroup, &row.container_id}) {
+    out += ',';
+    append_json_string(out, *text);
+  }
+  out += ',';
+  out += format_unix_seconds(row.start_time_unix_ns);
+  out += ',';
+  append_seconds(out, row.cpu_user_ns);
+  out += ',';
+  append_seconds(out, row.cpu_system_ns);
+  for (const uint64_t value :
+       {row.rss_bytes, row.vsz_bytes, uint64_t{row.threads}, row.minor_faults, row.major_faults}) {
+    out += ',';
+    append_number(out, value);
+  }
+  out += ',';
+  append_optional(out, row.io_read_bytes);
+  out += ',';
+  append_optional(out, row.io_write_bytes);
+  const auto counter = [&row](uint64_t sampler::process::NetCounters::*member) {
+    return row.net ? std::optional<uint64_t>((*row.net).*member) : std::nullopt;
+  };
+  using Net = sampler::process::NetCounters;
+  for (const auto member : {&Net::tx_bytes, &Net::rx_bytes, &Net::tx_packets, &Net::rx_packets}) {
+    out += ',';
+    append_optional(out, counter(member));
+  }
+  out += ',';
+  append_json_string(out, row.net_device);
+  out += ']';
+}
+
+void append_socket_row(std::string& out, const sampler::process::SocketRow& socket) {
+  using snapshot::append_json_string;
+  out += socket.protocol == sampler::process::SocketProtocol::udp ? "[\"udp\"," : "[\"tcp\",";
+  append_number(out, socket.family);
+  out += ',';
+  append_number(out, socket.state);
+  out += ',';
+  append_bool(out, socket.listening);
+  out += ',';
+  append_json_string(out, socket.local);
+  out += ',';
+  append_json_string(out, socket.remote);
+  out += ',';
+  append_number(out, socket.inode);
+  out += ',';
+  append_number(out, socket.pid);
+  out += ',';
+  append_number(out, socket.uid);
+  out += ',';
+  append_optional(out, socket.tx_bytes);
+  out += ',';
+  append_optional(out, socket.rx_bytes);
+  out += ']';
 }
 
 }  // namespace
@@ -172,6 +305,9 @@ void TextConverter::write_row(int64_t real_ns) {
 }
 
 bool TextConverter::add(const std::shared_ptr<const store::Block>& block) {
+  if (in_processes_) {
+    throw std::logic_error("TextConverter::add: system blocks must come before process blocks");
+  }
   store::Cursor cursor({block}, range_);
   while (ok_ && cursor.next()) {
     cursor.values(row_);
@@ -187,8 +323,66 @@ bool TextConverter::flush() {
   return ok_;
 }
 
+void TextConverter::begin_processes() {
+  in_processes_ = true;
+  out_ += "\n],\n\"process_columns\":[";
+  for (size_t i = 0; i < kProcessColumns.size(); ++i) {
+    if (i > 0) out_ += ',';
+    snapshot::append_json_string(out_, kProcessColumns[i]);
+  }
+  out_ += "],\n\"socket_columns\":[";
+  for (size_t i = 0; i < kSocketColumns.size(); ++i) {
+    if (i > 0) out_ += ',';
+    snapshot::append_json_string(out_, kSocketColumns[i]);
+  }
+  out_ += "],\n\"processes\":[";
+}
+
+bool TextConverter::add_process_block(const store::ProcessBlock& block) {
+  if (format_ != DumpFormat::json) return ok_;
+  if (!in_processes_) begin_processes();
+  if (block.last_time_ns() < range_.from_real_ns || block.first_time_ns() > range_.to_real_ns) {
+    return ok_;
+  }
+  block.for_each_frame([this](const sampler::process::ProcessFrame& frame) {
+    if (range_.contains(frame.time_unix_ns)) write_process_frame(frame);
+    if (out_.size() >= kFlushBytes) flush();
+    return ok_ && frame.time_unix_ns <= range_.to_real_ns;
+  });
+  return ok_;
+}
+
+void TextConverter::write_process_frame(const sampler::process::ProcessFrame& frame) {
+  using snapshot::append_json_string;
+  out_ += first_process_frame_ ? "\n{\"time\":" : ",\n{\"time\":";
+  first_process_frame_ = false;
+  out_ += format_unix_seconds(frame.time_unix_ns);
+  out_ += ",\"processes_dropped\":";
+  append_number(out_, frame.processes_dropped);
+  out_ += ",\"unattributed\":";
+  if (frame.unattributed) {
+    append_net_object(out_, *frame.unattributed);
+  } else {
+    out_ += "null";
+  }
+  out_ += ",\n\"processes\":[";
+  for (size_t i = 0; i < frame.processes.size(); ++i) {
+    out_ += i > 0 ? ",\n" : "\n";
+    append_process_row(out_, frame.processes[i]);
+  }
+  out_ += "],\n\"sockets\":[";
+  for (size_t i = 0; i < frame.sockets.size(); ++i) {
+    out_ += i > 0 ? ",\n" : "\n";
+    append_socket_row(out_, frame.sockets[i]);
+  }
+  out_ += "]}";
+}
+
 bool TextConverter::finish() {
-  if (format_ == DumpFormat::json) out_ += "\n]}\n";
+  if (format_ == DumpFormat::json) {
+    if (!in_processes_) begin_processes();
+    out_ += "\n]}\n";
+  }
   return flush();
 }
 

@@ -4,6 +4,35 @@
 
 namespace flightrec::recording {
 
+std::string convert_recording_file(const std::filesystem::path& path, DumpFormat format,
+                                   store::TimeRange range, Sink sink) {
+  std::ifstream in(path, std::ios::binary);
+  RecordingReader reader(in);
+  if (!in || !reader.open()) return "changed while being read: " + reader.error();
+  TextConverter converter(format, reader.metadata(), range, std::move(sink));
+  bool sink_ok = true;
+  while (const auto block = reader.next()) {
+    if (!(sink_ok = converter.add(block))) break;
+  }
+  if (sink_ok && !reader.complete()) return "changed while being read: " + reader.error();
+  // JSON's process frames come after every system row: a second pass over the process blocks.
+  if (sink_ok && format == DumpFormat::json && reader.format_version() >= 2) {
+    std::ifstream again(path, std::ios::binary);
+    RecordingReader processes(again);
+    if (!again || !processes.open()) return "changed while being read: " + processes.error();
+    while (const auto record = processes.next_record()) {
+      if (record.process_block && !(sink_ok = converter.add_process_block(*record.process_block))) {
+        break;
+      }
+    }
+    if (sink_ok && !processes.complete()) {
+      return "changed while being read: " + processes.error();
+    }
+  }
+  if (!sink_ok || !converter.finish()) return "cannot write the output";
+  return {};
+}
+
 int dump_file(const std::filesystem::path& path, std::string_view format, std::ostream& out,
               std::ostream& err) {
   const auto parsed_format = parse_dump_format(format);
@@ -28,24 +57,13 @@ int dump_file(const std::filesystem::path& path, std::string_view format, std::o
       return 1;
     }
   }
-  // Pass 2 converts, one decoded block at a time.
-  std::ifstream in(path, std::ios::binary);
-  RecordingReader reader(in);
-  if (!in || !reader.open()) {
-    err << path.string() << ": changed while being read\n";
-    return 1;
-  }
-  TextConverter converter(*parsed_format, reader.metadata(), {}, [&out](std::string_view bytes) {
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    return static_cast<bool>(out);
-  });
-  while (auto block = reader.next()) converter.add(block);
-  if (!reader.complete()) {
-    err << path.string() << ": changed while being read: " << reader.error() << "\n";
-    return 1;
-  }
-  if (!converter.finish()) {
-    err << "flightrec dump: cannot write the output\n";
+  const auto error =
+      convert_recording_file(path, *parsed_format, {}, [&out](std::string_view bytes) {
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        return static_cast<bool>(out);
+      });
+  if (!error.empty()) {
+    err << path.string() << ": " << error << "\n";
     return 1;
   }
   return 0;

@@ -16,8 +16,6 @@ namespace flightrec::recording {
 
 namespace {
 
-using BlockList = std::vector<std::shared_ptr<const store::Block>>;
-
 int64_t realtime_now_ns() {
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
@@ -95,32 +93,45 @@ uint64_t frames_in_range(const store::Block& block, const store::TimeRange& rang
   return count;
 }
 
-uint64_t estimate_bytes(const BlockList& blocks, const Metadata& metadata, DumpFormat format,
+bool overlaps(const store::ProcessBlock& block, const store::TimeRange& range) {
+  return block.last_time_ns() >= range.from_real_ns && block.first_time_ns() <= range.to_real_ns;
+}
+
+uint64_t estimate_bytes(const BlockList& blocks, const ProcessBlockList& process_blocks,
+                        const Metadata& metadata, DumpFormat format,
                         const store::TimeRange& range) {
   uint64_t total = 0;
   if (format == DumpFormat::raw) {
     total = detail::encode_metadata(metadata).size() + 64;  // header, CRC, trailer
     for (const auto& block : blocks) total += block->bytes().size() + 9;
+    for (const auto& block : process_blocks) total += block->bytes().size() + 9;
     return total;
   }
   const uint64_t row_bytes = kTextBytesPerRow + kTextBytesPerValue * metadata.series.size();
   for (const auto& block : blocks) total += frames_in_range(*block, range) * row_bytes;
+  if (format == DumpFormat::json) {
+    // Whole blocks: over by at most one block at each end of the window.
+    for (const auto& block : process_blocks) {
+      total +=
+          block->process_rows() * kTextBytesPerProcess + block->socket_rows() * kTextBytesPerSocket;
+    }
+  }
   return total;
 }
 
-void stream_dump(const BlockList& blocks, const Metadata& metadata, const DumpRequest& request,
-                 const Sink& sink) {
+void stream_dump(const BlockList& blocks, const ProcessBlockList& process_blocks,
+                 const Metadata& metadata, const DumpRequest& request, const Sink& sink) {
   if (request.format == DumpFormat::raw) {
     RecordingWriter writer(sink, metadata);
-    for (const auto& block : blocks) {
-      if (!writer.add(*block)) return;
-    }
-    writer.finish();
+    if (writer.add_all(blocks, process_blocks)) writer.finish();
     return;
   }
   TextConverter converter(request.format, metadata, request.range, sink);
   for (const auto& block : blocks) {
     if (!converter.add(block)) return;
+  }
+  for (const auto& block : process_blocks) {
+    if (!converter.add_process_block(*block)) return;
   }
   converter.finish();
 }
@@ -136,13 +147,20 @@ void handle_dump(const DumpSource& source, const http::Request& req, http::Respo
   for (auto& block : source.blocks()) {
     if (overlaps(*block, request.range)) blocks.push_back(std::move(block));
   }
+  ProcessBlockList process_blocks;
+  if (source.process_blocks) {
+    for (auto& block : source.process_blocks()) {
+      if (overlaps(*block, request.range)) process_blocks.push_back(std::move(block));
+    }
+  }
   auto metadata = source.metadata();
   if (request.format == DumpFormat::raw) {
     // Raw dumps carry whole blocks: the window asked for is kept so readers can cut to it.
     metadata.extra.emplace_back("dump.from", req.param("from").value_or(""));
     metadata.extra.emplace_back("dump.to", req.param("to").value_or(""));
   }
-  const uint64_t estimate = estimate_bytes(blocks, metadata, request.format, request.range);
+  const uint64_t estimate =
+      estimate_bytes(blocks, process_blocks, metadata, request.format, request.range);
   if (estimate > source.max_bytes) {
     res.send(413, "text/plain; charset=utf-8",
              "the dump would take about " + std::to_string(estimate) +
@@ -163,11 +181,11 @@ void handle_dump(const DumpSource& source, const http::Request& req, http::Respo
   const Sink to_client = [&res](std::string_view bytes) { return res.write(bytes); };
   if (gzip) {
     GzipSink compressor(to_client);
-    stream_dump(blocks, metadata, request,
+    stream_dump(blocks, process_blocks, metadata, request,
                 [&compressor](std::string_view bytes) { return compressor.write(bytes); });
     compressor.finish();
   } else {
-    stream_dump(blocks, metadata, request, to_client);
+    stream_dump(blocks, process_blocks, metadata, request, to_client);
   }
   res.end();
 }

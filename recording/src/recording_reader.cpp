@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <fstream>
 #include <streambuf>
 
@@ -56,10 +57,12 @@ bool RecordingReader::open() {
   }
   if (got < kHeaderSize) return fail("torn: the file ends inside the header" + at_offset(offset_));
   const auto version = get_le<uint32_t>(bytes, kMagic.size());
-  if (version != kFormatVersion) {
+  if (version < kOldestFormatVersion || version > kFormatVersion) {
     return fail("unsupported recording format version " + std::to_string(version) +
-                " (this flightrec reads version " + std::to_string(kFormatVersion) + ")");
+                " (this flightrec reads versions " + std::to_string(kOldestFormatVersion) + " to " +
+                std::to_string(kFormatVersion) + ")");
   }
+  version_ = version;
 
   const uint64_t section_at = offset_;
   if (!read_exactly(4, bytes, "the metadata length")) return false;
@@ -82,76 +85,122 @@ bool RecordingReader::open() {
   return true;
 }
 
-std::shared_ptr<const store::Block> RecordingReader::next() {
-  if (failed_ || complete_) return nullptr;
+std::string RecordingReader::records_so_far() const {
+  std::string text = "block " + std::to_string(blocks_);
+  if (process_blocks_ > 0) text += " and process block " + std::to_string(process_blocks_);
+  return text;
+}
+
+RecordingRecord RecordingReader::next_record() {
+  if (failed_ || complete_) return {};
   const uint64_t record_at = offset_;
   char tag = 0;
   if (!in_.get(tag)) {
-    fail("torn: no trailer after block " + std::to_string(blocks_) + " (the file ends" +
-         at_offset(record_at) + ")");
-    return nullptr;
+    fail("torn: no trailer after " + records_so_far() + " (the file ends" + at_offset(record_at) +
+         ")");
+    return {};
   }
   ++offset_;
   if (tag == kTrailerTag) {
     read_trailer(record_at);
-    return nullptr;
+    return {};
   }
-  const std::string block_name = "block " + std::to_string(blocks_) + at_offset(record_at);
-  if (tag != kBlockTag) {
-    fail("unexpected record tag " + std::to_string(static_cast<uint8_t>(tag)) +
-         at_offset(record_at) + " (after " + std::to_string(blocks_) +
-         " blocks): the file is corrupt");
-    return nullptr;
+  if (tag == kBlockTag) {
+    return read_block("block " + std::to_string(blocks_) + at_offset(record_at));
   }
-  std::string bytes;
-  if (!read_exactly(8, bytes, "the length of " + block_name)) return nullptr;
+  if (tag == kProcessBlockTag && version_ >= 2) {
+    return read_process_block("process block " + std::to_string(process_blocks_) +
+                              at_offset(record_at));
+  }
+  fail("unexpected record tag " + std::to_string(static_cast<uint8_t>(tag)) + at_offset(record_at) +
+       " (after " + records_so_far() + "): the file is corrupt");
+  return {};
+}
+
+std::shared_ptr<const store::Block> RecordingReader::next() {
+  while (auto record = next_record()) {
+    if (record.block) return std::move(record.block);
+  }
+  return nullptr;
+}
+
+bool RecordingReader::read_record_bytes(std::string_view name, std::string& bytes) {
+  if (!read_exactly(8, bytes, "the length of " + std::string(name))) return false;
   const auto length = get_le<uint64_t>(bytes, 0);
   if (length > kMaxBlockBytes) {
-    fail(block_name + ": length " + std::to_string(length) + " exceeds the " +
-         std::to_string(kMaxBlockBytes) + "-byte limit");
-    return nullptr;
+    return fail(std::string(name) + ": length " + std::to_string(length) + " exceeds the " +
+                std::to_string(kMaxBlockBytes) + "-byte limit");
   }
-  if (!read_exactly(length, bytes, block_name)) return nullptr;
+  return read_exactly(length, bytes, name);
+}
+
+RecordingRecord RecordingReader::read_block(const std::string& name) {
+  std::string bytes;
+  if (!read_record_bytes(name, bytes)) return {};
   const auto parsed =
       store::Block::parse(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
   if (!parsed) {
-    fail(block_name + ": " + parsed.error);
-    return nullptr;
+    fail(name + ": " + parsed.error);
+    return {};
   }
-  if (parsed.consumed != length) {
-    fail(block_name + ": the block takes " + std::to_string(parsed.consumed) + " of its " +
-         std::to_string(length) + " bytes");
-    return nullptr;
+  if (parsed.consumed != bytes.size()) {
+    fail(name + ": the block takes " + std::to_string(parsed.consumed) + " of its " +
+         std::to_string(bytes.size()) + " bytes");
+    return {};
   }
   const auto& block = *parsed.block;
   if (block.series() != metadata_.series.size() || block.rate_ns() != metadata_.rate_ns) {
-    fail(block_name + ": " + std::to_string(block.series()) + " series at " +
+    fail(name + ": " + std::to_string(block.series()) + " series at " +
          std::to_string(block.rate_ns()) + " ns, but the metadata describes " +
          std::to_string(metadata_.series.size()) + " series at " +
          std::to_string(metadata_.rate_ns) + " ns");
-    return nullptr;
+    return {};
   }
   ++blocks_;
-  return parsed.block;
+  return {.block = parsed.block};
+}
+
+RecordingRecord RecordingReader::read_process_block(const std::string& name) {
+  std::string bytes;
+  if (!read_record_bytes(name, bytes)) return {};
+  const auto parsed = store::ProcessBlock::parse(
+      std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  if (!parsed) {
+    fail(name + ": " + parsed.error);
+    return {};
+  }
+  if (parsed.consumed != bytes.size()) {
+    fail(name + ": the block takes " + std::to_string(parsed.consumed) + " of its " +
+         std::to_string(bytes.size()) + " bytes");
+    return {};
+  }
+  ++process_blocks_;
+  return {.process_block = parsed.block};
 }
 
 bool RecordingReader::read_trailer(uint64_t trailer_at) {
+  const size_t size = version_ >= 2 ? kTrailerSizeV2 : kTrailerSizeV1;
   std::string rest;
-  if (!read_exactly(kTrailerSize - 1, rest, "the trailer")) return false;
+  if (!read_exactly(size - 1, rest, "the trailer")) return false;
   const std::string trailer = std::string(1, kTrailerTag) + rest;
   const std::string where = "trailer" + at_offset(trailer_at);
-  if (get_le<uint32_t>(trailer, kTrailerSize - 4) !=
-      crc32_of(std::string_view(trailer).substr(0, kTrailerSize - 4))) {
+  if (get_le<uint32_t>(trailer, size - 4) !=
+      crc32_of(std::string_view(trailer).substr(0, size - 4))) {
     return fail(where + ": CRC mismatch (the trailer is corrupt)");
   }
   const auto blocks = get_le<uint64_t>(trailer, 1);
-  const auto size = get_le<uint64_t>(trailer, 9);
+  const auto process_blocks = version_ >= 2 ? get_le<uint64_t>(trailer, 9) : 0;
+  const auto file_size = get_le<uint64_t>(trailer, size - 12);
   if (blocks != blocks_) {
     return fail(where + ": it counts " + std::to_string(blocks) + " blocks but the file holds " +
                 std::to_string(blocks_));
   }
-  if (size != offset_) {
-    return fail(where + ": it gives the file size as " + std::to_string(size) +
+  if (process_blocks != process_blocks_) {
+    return fail(where + ": it counts " + std::to_string(process_blocks) +
+                " process blocks but the file holds " + std::to_string(process_blocks_));
+  }
+  if (file_size != offset_) {
+    return fail(where + ": it gives the file size as " + std::to_string(file_size) +
                 " bytes but it ends" + at_offset(offset_));
   }
   if (in_.peek() != std::char_traits<char>::eof()) {
@@ -172,32 +221,68 @@ class SpanBuf : public std::streambuf {
   }
 };
 
-ReadResult read_all(std::istream& in) {
+// Decodes every process frame once the whole file checked out: a torn file costs no decoding.
+std::string decode_process_frames(const ProcessBlockList& blocks, uint64_t max_rows,
+                                  std::vector<sampler::process::ProcessFrame>& out) {
+  uint64_t rows = 0;
+  uint64_t frames = 0;
+  for (const auto& block : blocks) {
+    rows += block->process_rows() + block->socket_rows();
+    frames += block->frames();
+  }
+  if (rows > max_rows) {
+    return "process frames: " + std::to_string(rows) + " rows, more than the " +
+           std::to_string(max_rows) + " read_recording holds in memory";
+  }
+  out.reserve(frames);
+  for (const auto& block : blocks) {
+    block->for_each_frame([&out](const sampler::process::ProcessFrame& frame) {
+      out.push_back(frame);
+      return true;
+    });
+  }
+  // Records may come in any order; frames of one time keep their file order.
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.time_unix_ns < b.time_unix_ns; });
+  return {};
+}
+
+ReadResult read_all(std::istream& in, uint64_t max_process_rows) {
   ReadResult result;
   RecordingReader reader(in);
+  ProcessBlockList process_blocks;
   if (reader.open()) {
-    while (auto block = reader.next()) result.recording.blocks.push_back(std::move(block));
+    while (auto record = reader.next_record()) {
+      if (record.block) result.recording.blocks.push_back(std::move(record.block));
+      if (record.process_block) process_blocks.push_back(std::move(record.process_block));
+    }
   }
   result.recording.meta = reader.metadata();
-  if (!reader.complete()) {
+  if (reader.complete()) {
+    result.error =
+        decode_process_frames(process_blocks, max_process_rows, result.recording.process_frames);
+  } else {
     result.error = reader.error();
+  }
+  if (!result.error.empty()) {
     result.recording.blocks.clear();
+    result.recording.process_frames.clear();
   }
   return result;
 }
 
 }  // namespace
 
-ReadResult read_recording(std::span<const uint8_t> bytes) {
+ReadResult read_recording(std::span<const uint8_t> bytes, uint64_t max_process_rows) {
   SpanBuf buffer(bytes);
   std::istream in(&buffer);
-  return read_all(in);
+  return read_all(in, max_process_rows);
 }
 
-ReadResult read_recording(const std::filesystem::path& path) {
+ReadResult read_recording(const std::filesystem::path& path, uint64_t max_process_rows) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return {.error = path.string() + ": cannot open"};
-  auto result = read_all(in);
+  auto result = read_all(in, max_process_rows);
   if (!result.ok()) result.error = path.string() + ": " + result.error;
   return result;
 }

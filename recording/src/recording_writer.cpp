@@ -42,10 +42,39 @@ bool RecordingWriter::add(const store::Block& block) {
          put(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
+bool RecordingWriter::add_process_block(const store::ProcessBlock& block) {
+  const auto bytes = block.bytes();
+  std::string prefix(1, kProcessBlockTag);
+  put_le(prefix, static_cast<uint64_t>(bytes.size()));
+  ++process_blocks_;
+  return put(prefix) &&
+         put(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+bool RecordingWriter::add_all(
+    std::span<const std::shared_ptr<const store::Block>> blocks,
+    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks) {
+  // A merge by start time, so a reader streaming the file meets both tiers' history together.
+  size_t b = 0;
+  size_t p = 0;
+  while (ok_ && (b < blocks.size() || p < process_blocks.size())) {
+    const bool system_first = p == process_blocks.size() ||
+                              (b < blocks.size() && blocks[b]->real_ns(blocks[b]->first_tick()) <=
+                                                        process_blocks[p]->first_time_ns());
+    if (system_first) {
+      add(*blocks[b++]);
+    } else {
+      add_process_block(*process_blocks[p++]);
+    }
+  }
+  return ok_;
+}
+
 bool RecordingWriter::finish() {
   std::string trailer(1, kTrailerTag);
   put_le(trailer, blocks_);
-  put_le(trailer, bytes_ + kTrailerSize);
+  put_le(trailer, process_blocks_);
+  put_le(trailer, bytes_ + kTrailerSizeV2);
   put_le(trailer, crc32_of(trailer));
   return put(trailer);
 }
@@ -53,11 +82,16 @@ bool RecordingWriter::finish() {
 snapshot::WriteResult write_recording_atomically(
     const std::filesystem::path& path, const Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks) {
+  return write_recording_atomically(path, metadata, blocks, {});
+}
+
+snapshot::WriteResult write_recording_atomically(
+    const std::filesystem::path& path, const Metadata& metadata,
+    std::span<const std::shared_ptr<const store::Block>> blocks,
+    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks) {
   AtomicStreamFile file(path);
   RecordingWriter writer([&file](std::string_view bytes) { return file.write(bytes); }, metadata);
-  for (const auto& block : blocks) {
-    if (!writer.add(*block)) break;
-  }
+  writer.add_all(blocks, process_blocks);
   writer.finish();
   return file.commit();
 }

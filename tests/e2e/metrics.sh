@@ -5,7 +5,10 @@ source "$(dirname "$0")/lib.sh"
 golden="$(dirname "$0")/../golden/metrics_fixture.prom"
 fixture="$FLIGHTREC_FIXTURES/proc-debian12-vm"
 
-start_daemon --path.procfs="$fixture" --path.cgroupfs="$FLIGHTREC_FIXTURES/sys-debian12-vm/fs/cgroup"
+# No per-process traffic: the network backends watch the live kernel, not the fixture.
+printf 'incidents:\n  dir: %s/incidents\nnetwork:\n  backend: "off"\n' "$WORK" >"$WORK/fixture.yaml"
+start_daemon --path.procfs="$fixture" --path.cgroupfs="$FLIGHTREC_FIXTURES/sys-debian12-vm/fs/cgroup" \
+  --config.file="$WORK/fixture.yaml"
 for _ in $(seq 50); do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "${URL}-/ready")" = 200 ] && break
   sleep 0.1
@@ -20,7 +23,7 @@ lint=$(promtool check metrics <"$WORK/text.prom" 2>&1) || true
 expect_eq "$lint" "" "promtool check metrics finds nothing to say"
 
 # Fixture files never change, so everything but flightrec's own health and tick counts is fixed.
-grep -vE '^(# (HELP|TYPE) )?flightrec_(build_info|start_time|sampler_|source_|recorder_|ring_|scrape|incident)' \
+grep -vE '^(# (HELP|TYPE) )?flightrec_(build_info|start_time|sampler_|source_|recorder_|ring_|scrape|incident|process_tier_|process_ring_)' \
   "$WORK/text.prom" | grep -vE '_tick_ratio_(bucket|count|sum)' >"$WORK/filtered.prom"
 if [ "${FLIGHTREC_UPDATE_GOLDEN:-}" = 1 ]; then cp "$WORK/filtered.prom" "$golden"; fi
 if diff -u "$golden" "$WORK/filtered.prom" >"$WORK/golden.diff"; then
@@ -32,10 +35,18 @@ fi
 expect_contains "$(cat "$WORK/text.prom")" 'flightrec_source_success{source="meminfo"} 1' \
   "self-metrics report each source"
 
-# Every family served is documented: METRICS.md names it, or SOURCES.md without the prefix.
+# Every family served is documented: METRICS.md names it, or SOURCES.md without the prefix. The
+# live host (its processes, their traffic) shows the families the fixture cannot.
+stop_daemon
+start_daemon
+for _ in $(seq 50); do
+  curl -s "${URL}metrics" | grep -q '^flightrec_top_process_cpu_ratio' && break
+  sleep 0.1
+done
+curl -sS "${URL}metrics" >"$WORK/live.prom"
 docs="$(dirname "$0")/../../docs"
 undocumented=""
-for family in $(sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$WORK/text.prom"); do
+for family in $(sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$WORK/text.prom" "$WORK/live.prom" | sort -u); do
   grep -qF "\`$family" "$docs/METRICS.md" || grep -qF "\`${family#flightrec_}" "$docs/SOURCES.md" ||
     undocumented="$undocumented $family"
 done

@@ -1,5 +1,7 @@
 // read_recording over arbitrary bytes: it must return an error or a recording whose blocks match
-// its metadata, and never crash; a recording it accepts must convert to text without crashing.
+// its metadata and whose process frames ascend in time, and never crash; a recording it accepts
+// must convert to text without crashing. Process frames are capped at 2^16 rows so that a few
+// bytes of copied-forward rows cannot exhaust the fuzzer's memory.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -9,10 +11,16 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace flightrec::recording;
-  const auto result = read_recording(std::span(data, size));
+  const auto result = read_recording(std::span(data, size), 1 << 16);
   if (!result.ok()) {
-    if (!result.recording.blocks.empty()) __builtin_trap();
+    if (!result.recording.blocks.empty() || !result.recording.process_frames.empty()) {
+      __builtin_trap();
+    }
     return 0;
+  }
+  const auto& frames = result.recording.process_frames;
+  for (size_t i = 1; i < frames.size(); ++i) {
+    if (frames[i].time_unix_ns < frames[i - 1].time_unix_ns) __builtin_trap();
   }
   for (const auto& block : result.recording.blocks) {
     if (block->series() != result.recording.meta.series.size()) __builtin_trap();

@@ -13,7 +13,8 @@ using namespace flightrec::recording::testing;
 
 namespace {
 
-std::string convert(DumpFormat format, store::TimeRange range = {}) {
+std::string convert(DumpFormat format, store::TimeRange range = {},
+                    const ProcessBlockList& process_blocks = {}) {
   std::string out;
   const auto meta = known_metadata();
   TextConverter converter(format, meta, range, [&out](std::string_view bytes) {
@@ -21,9 +22,39 @@ std::string convert(DumpFormat format, store::TimeRange range = {}) {
     return true;
   });
   for (const auto& block : known_blocks()) converter.add(block);
+  for (const auto& block : process_blocks) converter.add_process_block(*block);
   converter.finish();
   return out;
 }
+
+const std::string kProcessHeader =
+    "],\n\"process_columns\":[\"pid\",\"ppid\",\"pgrp\",\"session\",\"tty_nr\",\"uid\","
+    "\"state\",\"kernel_thread\",\"exited\",\"comm\",\"cmdline\",\"cgroup\",\"container_id\","
+    "\"start_time\",\"cpu_user_seconds\",\"cpu_system_seconds\",\"rss_bytes\",\"vsz_bytes\","
+    "\"threads\",\"minor_faults\",\"major_faults\",\"io_read_bytes\",\"io_write_bytes\","
+    "\"net_tx_bytes\",\"net_rx_bytes\",\"net_tx_packets\",\"net_rx_packets\",\"net_device\"],\n"
+    "\"socket_columns\":[\"protocol\",\"family\",\"state\",\"listening\",\"local\",\"remote\","
+    "\"inode\",\"pid\",\"uid\",\"tx_bytes\",\"rx_bytes\"],\n"
+    "\"processes\":[";
+
+const std::string kKnownProcessesJson =
+    "\n{\"time\":1700000000.000000,\"processes_dropped\":0,"
+    "\"unattributed\":{\"tx_bytes\":10,\"rx_bytes\":20,\"tx_packets\":1,\"rx_packets\":2},\n"
+    "\"processes\":[\n"
+    "[1,0,0,0,0,1000,\"S\",false,false,\"bash\",\"bash -c \\\"x\\\"\",\"/user.slice\",\"\","
+    "1699999997.500000,0.12,0.01,4096,8192,1,7,0,100,0,500,600,5,6,\"lo\"],\n"
+    "[42,2,0,0,0,0,\"I\",true,false,\"kworker/0:1\",\"\",\"\",\"\",1699999999.000000,0,0,0,0,0,0,0,"
+    "null,null,null,null,null,null,\"\"]],\n"
+    "\"sockets\":[\n"
+    "[\"tcp\",2,1,false,\"127.0.0.1:9717\",\"127.0.0.1:50000\",77,1,1000,500,600]]},\n"
+    "{\"time\":1700000000.001000,\"processes_dropped\":3,\"unattributed\":null,\n"
+    "\"processes\":[\n"
+    "[1,0,0,0,0,1000,\"S\",false,false,\"bash\",\"bash -c \\\"x\\\"\",\"/user.slice\",\"\","
+    "1699999997.500000,0.13,0.01,4096,8192,1,7,0,100,0,500,600,5,6,\"lo\"],\n"
+    "[42,2,0,0,0,0,\"x\",true,true,\"kworker/0:1\",\"\",\"\",\"\",1699999999.000000,0,0,0,0,0,0,0,"
+    "null,null,null,null,null,null,\"\"]],\n"
+    "\"sockets\":[\n"
+    "[\"udp\",2,1,false,\"127.0.0.1:9717\",\"127.0.0.1:50000\",77,1,1000,null,null]]}";
 
 const std::string kKnownJson =
     "{\"schema_version\":1,\"host\":\"box\",\"flightrec_version\":\"0.1.0\","
@@ -38,8 +69,8 @@ const std::string kKnownJson =
     "\"rows\":[\n"
     "[1700000000.000000,123.45,7],\n"
     "[1700000000.001000,123.46,null],\n"
-    "[1700000000.002000,123.5,-3]\n"
-    "]}\n";
+    "[1700000000.002000,123.5,-3]\n" +
+    kProcessHeader + "\n]}\n";
 
 const std::string kKnownCsv =
     "time,\"cpu_seconds_total{cpu=\"\"0\"\"}\",load\r\n"
@@ -65,8 +96,30 @@ TEST_CASE("Converters keep only frames inside the time range", "[convert]") {
   const auto middle = kKnownStartNs + 1'000'000;
   CHECK(convert(DumpFormat::csv, {.from_real_ns = middle, .to_real_ns = middle}) ==
         "time,\"cpu_seconds_total{cpu=\"\"0\"\"}\",load\r\n1700000000.001000,123.46,\r\n");
-  const auto json = convert(DumpFormat::json, {.from_real_ns = 0, .to_real_ns = 1});
-  CHECK_THAT(json, Catch::Matchers::EndsWith("\"rows\":[\n]}\n"));
+  const auto json =
+      convert(DumpFormat::json, {.from_real_ns = 0, .to_real_ns = 1}, known_process_blocks());
+  CHECK_THAT(json, Catch::Matchers::Contains("\"rows\":[\n" + kProcessHeader + "\n]}\n"));
+  const auto second_frame = convert(
+      DumpFormat::json, {.from_real_ns = middle, .to_real_ns = middle}, known_process_blocks());
+  CHECK_THAT(second_frame,
+             Catch::Matchers::Contains("\"processes\":[\n{\"time\":1700000000.001000"));
+  CHECK_THAT(second_frame, !Catch::Matchers::Contains("1700000000.000000"));
+}
+
+TEST_CASE("JSON output lists the process frames after the rows", "[convert]") {
+  const auto json = convert(DumpFormat::json, {}, known_process_blocks());
+  CHECK(json == kKnownJson.substr(0, kKnownJson.size() - 4) + kKnownProcessesJson + "\n]}\n");
+}
+
+TEST_CASE("CSV output holds the system series only", "[convert]") {
+  CHECK(convert(DumpFormat::csv, {}, known_process_blocks()) == kKnownCsv);
+}
+
+TEST_CASE("TextConverter refuses system blocks after process blocks", "[convert]") {
+  const auto meta = known_metadata();
+  TextConverter converter(DumpFormat::json, meta, {}, [](std::string_view) { return true; });
+  converter.add_process_block(*known_process_blocks()[0]);
+  CHECK_THROWS_AS(converter.add(known_blocks()[0]), std::logic_error);
 }
 
 TEST_CASE("Unix seconds keep microseconds and round toward the past", "[convert]") {
@@ -87,6 +140,17 @@ TEST_CASE("dump_file converts a recording file and refuses a damaged one", "[con
   CHECK(dump_file(path, "json", json, err) == 0);
   CHECK(json.str() == kKnownJson);
 
+  SECTION("a file with process blocks converts them after the rows") {
+    REQUIRE(
+        write_recording_atomically(path, known_metadata(), known_blocks(), known_process_blocks())
+            .ok());
+    std::ostringstream with_processes;
+    CHECK(dump_file(path, "json", with_processes, err) == 0);
+    CHECK(with_processes.str() == convert(DumpFormat::json, {}, known_process_blocks()));
+    std::ostringstream csv;
+    CHECK(dump_file(path, "csv", csv, err) == 0);
+    CHECK(csv.str() == kKnownCsv);
+  }
   SECTION("a torn file gives an error naming it and no output") {
     const auto bytes = to_bytes(known_metadata(), known_blocks(), false);
     std::ofstream(path, std::ios::binary) << bytes;

@@ -25,7 +25,8 @@ struct DumpServer {
                      dump_handler({.blocks = [] { return known_blocks(); },
                                    .metadata = [] { return known_metadata(); },
                                    .max_bytes = max_bytes,
-                                   .now_real_ns = [] { return kKnownStartNs + 1'000'000; }})}}) {}
+                                   .now_real_ns = [] { return kKnownStartNs + 1'000'000; },
+                                   .process_blocks = [] { return known_process_blocks(); }})}}) {}
   [[nodiscard]] std::string url(const std::string& query) const {
     return "'" + server.url() + "dump" + query + "'";
   }
@@ -52,7 +53,12 @@ TEST_CASE("/dump streams CSV and JSON of the window asked for", "[dump]") {
   CHECK_THAT(json, Catch::Matchers::StartsWith("HTTP/1.1 200"));
   CHECK_THAT(json, Catch::Matchers::Contains("Content-Type: application/json"));
   CHECK_THAT(json, Catch::Matchers::Contains("Transfer-Encoding: chunked"));
-  CHECK_THAT(json, Catch::Matchers::EndsWith("[1700000000.002000,123.5,-3]\n]}\n"));
+  CHECK_THAT(json, Catch::Matchers::Contains("[1700000000.002000,123.5,-3]\n],"));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"processes\":[\n{\"time\":1700000000.000000"));
+  CHECK_THAT(json, Catch::Matchers::EndsWith("null,null]]}\n]}\n"));
+  const auto window = curl(dump.url("?format=json&from=-0s&to=now"));
+  CHECK_THAT(window, !Catch::Matchers::Contains("\"time\":1700000000.000000"));
+  CHECK_THAT(window, Catch::Matchers::Contains("\"time\":1700000000.001000"));
 }
 
 TEST_CASE("/dump?format=raw is a recording file that reads back", "[dump]") {
@@ -62,6 +68,7 @@ TEST_CASE("/dump?format=raw is a recording file that reads back", "[dump]") {
   const auto result = read_recording(path);
   REQUIRE(result.ok());
   CHECK(result.recording.blocks.size() == 1);
+  CHECK(result.recording.process_frames == known_process_frames());
   CHECK(result.recording.meta.series == known_metadata().series);
   CHECK(result.recording.meta.extra.back() == std::pair<std::string, std::string>("dump.to", ""));
   std::filesystem::remove(path);
@@ -106,6 +113,15 @@ TEST_CASE("/dump refuses with 413 what would exceed web.max_dump_bytes", "[dump]
   CHECK_THAT(out, Catch::Matchers::StartsWith("HTTP/1.1 413"));
   CHECK_THAT(out, Catch::Matchers::Contains("web.max_dump_bytes (100 bytes)"));
   // One frame's estimate fits: narrowing the window is the way out.
+  CHECK_THAT(curl("-i " + dump.url("?format=csv&from=now&to=now")),
+             Catch::Matchers::StartsWith("HTTP/1.1 200"));
+}
+
+TEST_CASE("/dump counts process frames in the JSON size estimate", "[dump]") {
+  // One system frame is estimated at 40 bytes; the process block's 4 rows and 2 sockets at 960.
+  DumpServer dump(500);
+  CHECK_THAT(curl("-i " + dump.url("?format=json&from=now&to=now")),
+             Catch::Matchers::StartsWith("HTTP/1.1 413"));
   CHECK_THAT(curl("-i " + dump.url("?format=csv&from=now&to=now")),
              Catch::Matchers::StartsWith("HTTP/1.1 200"));
 }

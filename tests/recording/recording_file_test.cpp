@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <random>
+#include <sstream>
 
+#include "flightrec/recording/detail/byte_io.h"
 #include "test_recordings.h"
 
 using namespace flightrec;
@@ -17,6 +19,25 @@ BlockList random_blocks(uint64_t seed, uint32_t series = 7, size_t frames = 1000
 }
 
 std::string read_error(const std::string& bytes) { return read_recording(as_span(bytes)).error; }
+
+std::vector<ProcessFrame> process_frames(uint64_t seed, size_t frames = 20) {
+  return store::testing::synthetic_process_frames(
+      {.processes = 30, .frames = frames, .changes_per_frame = 5, .sockets = 3, .seed = seed});
+}
+
+// The same recording as the version 1 writer wrote it: version 1 in the header and the 21-byte
+// trailer without a process block count (only for recordings without process blocks).
+std::string as_version_1(std::string bytes) {
+  using namespace recording::detail;
+  const auto blocks = get_le<uint64_t>(bytes, bytes.size() - 29 + 1);
+  bytes[8] = 1;
+  bytes.resize(bytes.size() - 29);
+  std::string trailer(1, 'E');
+  put_le(trailer, blocks);
+  put_le(trailer, static_cast<uint64_t>(bytes.size() + 21));
+  put_le(trailer, crc32_of(trailer));
+  return bytes + trailer;
+}
 
 }  // namespace
 
@@ -92,9 +113,12 @@ TEST_CASE("Reading reports each kind of damage with its own error", "[recording]
   }
   SECTION("unknown version") {
     auto bytes = good;
-    bytes[8] = 2;
+    bytes[8] = 3;
     CHECK(read_error(bytes) ==
-          "unsupported recording format version 2 (this flightrec reads version 1)");
+          "unsupported recording format version 3 (this flightrec reads versions 1 to 2)");
+    bytes[8] = 0;
+    CHECK_THAT(read_error(bytes),
+               Catch::Matchers::StartsWith("unsupported recording format version 0"));
   }
   SECTION("metadata byte flipped") {
     auto bytes = good;
@@ -111,7 +135,7 @@ TEST_CASE("Reading reports each kind of damage with its own error", "[recording]
                Catch::Matchers::StartsWith("block 1 at offset " + std::to_string(second_block_at)));
   }
   SECTION("trailer missing at a block boundary") {
-    const auto torn = good.substr(0, good.size() - 21);
+    const auto torn = good.substr(0, good.size() - 29);
     CHECK_THAT(read_error(torn), Catch::Matchers::StartsWith("torn: no trailer after block 4"));
   }
   SECTION("trailer corrupt") {
@@ -125,17 +149,20 @@ TEST_CASE("Reading reports each kind of damage with its own error", "[recording]
 }
 
 TEST_CASE("Every cut of a recording is reported, never read as complete", "[recording]") {
-  const auto good = to_bytes(metadata_for(3), random_blocks(4, 3, 600));
+  const auto good = to_bytes(metadata_for(3), random_blocks(4, 3, 600), true,
+                             process_blocks_of(process_frames(4, 4), 2));
   for (size_t cut = 0; cut < good.size(); ++cut) {
     const auto result = read_recording(as_span(good.substr(0, cut)));
     INFO("cut at " << cut);
     REQUIRE_FALSE(result.ok());
     REQUIRE(result.recording.blocks.empty());
+    REQUIRE(result.recording.process_frames.empty());
   }
 }
 
 TEST_CASE("Every single flipped byte of a recording is detected", "[recording]") {
-  const auto good = to_bytes(metadata_for(3), random_blocks(5, 3, 600));
+  const auto good = to_bytes(metadata_for(3), random_blocks(5, 3, 600), true,
+                             process_blocks_of(process_frames(5, 4), 2));
   std::mt19937_64 rng(11);
   for (size_t at = 0; at < good.size(); ++at) {
     auto bytes = good;
@@ -143,4 +170,127 @@ TEST_CASE("Every single flipped byte of a recording is detected", "[recording]")
     INFO("flipped byte " << at);
     REQUIRE_FALSE(read_recording(as_span(bytes)).ok());
   }
+}
+
+TEST_CASE("Recording round-trips process blocks interleaved with system blocks", "[recording]") {
+  const auto frames = process_frames(6, 20);
+  const auto process_blocks = process_blocks_of(frames, 8);
+  const auto blocks = random_blocks(6);
+  const auto bytes = to_bytes(metadata_for(7), blocks, true, process_blocks);
+  const auto result = read_recording(as_span(bytes));
+  REQUIRE(result.ok());
+  CHECK(result.recording.blocks.size() == blocks.size());
+  CHECK(result.recording.process_frames == frames);
+
+  SECTION("the reader returns records in file order; next() skips process blocks") {
+    std::string text(bytes);
+    std::istringstream in(text);
+    RecordingReader reader(in);
+    REQUIRE(reader.open());
+    CHECK(reader.format_version() == 2);
+    size_t system = 0;
+    size_t process = 0;
+    while (const auto record = reader.next_record()) {
+      system += record.block ? 1u : 0u;
+      process += record.process_block ? 1u : 0u;
+    }
+    CHECK(reader.complete());
+    CHECK(system == blocks.size());
+    CHECK(process == process_blocks.size());
+
+    std::istringstream again(text);
+    RecordingReader blocks_only(again);
+    REQUIRE(blocks_only.open());
+    size_t count = 0;
+    while (blocks_only.next()) ++count;
+    CHECK(blocks_only.complete());
+    CHECK(count == blocks.size());
+  }
+}
+
+TEST_CASE("Process frames come back in time order whatever the record order", "[recording]") {
+  const auto frames = process_frames(7, 12);
+  auto process_blocks = process_blocks_of(frames, 4);
+  std::string out;
+  RecordingWriter writer(
+      [&out](std::string_view bytes) {
+        out += bytes;
+        return true;
+      },
+      metadata_for(2));
+  for (auto it = process_blocks.rbegin(); it != process_blocks.rend(); ++it) {
+    writer.add_process_block(**it);
+  }
+  writer.finish();
+  CHECK(writer.process_blocks_written() == 3);
+  const auto result = read_recording(as_span(out));
+  REQUIRE(result.ok());
+  CHECK(result.recording.process_frames == frames);
+}
+
+TEST_CASE("Version 1 recordings are still read", "[recording]") {
+  const auto blocks = random_blocks(8, 3, 300);
+  const auto v1 = as_version_1(to_bytes(metadata_for(3), blocks));
+  const auto result = read_recording(as_span(v1));
+  REQUIRE(result.ok());
+  CHECK(result.recording.blocks.size() == blocks.size());
+  CHECK(result.recording.process_frames.empty());
+
+  SECTION("a process block record is not part of version 1") {
+    auto with_process = to_bytes(metadata_for(3), blocks, false, known_process_blocks());
+    with_process[8] = 1;
+    CHECK_THAT(read_error(with_process), Catch::Matchers::StartsWith("unexpected record tag 80"));
+  }
+  SECTION("cuts of a version 1 recording are reported") {
+    CHECK_THAT(read_error(v1.substr(0, v1.size() - 21)),
+               Catch::Matchers::StartsWith("torn: no trailer after block 2"));
+    CHECK_THAT(read_error(v1.substr(0, v1.size() - 1)),
+               Catch::Matchers::StartsWith("torn: the file ends inside the trailer"));
+  }
+}
+
+TEST_CASE("Reading names damaged process records", "[recording]") {
+  const auto meta = metadata_for(3);
+  const auto head = to_bytes(meta, {}, false);
+  const auto process = known_process_blocks();
+  const auto good = to_bytes(meta, {}, true, process);
+  REQUIRE(read_error(good).empty());
+
+  SECTION("a flipped byte names the process block and its offset") {
+    auto bytes = good;
+    bytes[head.size() + 9 + 30] ^= 0x04;
+    CHECK_THAT(read_error(bytes), Catch::Matchers::StartsWith("process block 0 at offset " +
+                                                              std::to_string(head.size()) +
+                                                              ": process block: CRC mismatch"));
+  }
+  SECTION("a trailer that miscounts process blocks") {
+    // The file without its process record, but with the trailer of the file that had it.
+    const auto record_size = 9 + process[0]->bytes().size();
+    auto bytes = head + good.substr(head.size() + record_size);
+    CHECK_THAT(read_error(bytes),
+               Catch::Matchers::Contains("it counts 1 process blocks but the file holds 0"));
+  }
+  SECTION("a cut inside a process record") {
+    CHECK_THAT(read_error(good.substr(0, head.size() + 20)),
+               Catch::Matchers::StartsWith("torn: the file ends inside process block 0"));
+    CHECK_THAT(read_error(good.substr(0, good.size() - 29)),
+               Catch::Matchers::StartsWith("torn: no trailer after block 0 and process block 1"));
+  }
+  SECTION("more process rows than the reader holds in memory") {
+    const auto result = read_recording(as_span(good), 3);
+    CHECK_THAT(result.error,
+               Catch::Matchers::StartsWith("process frames: 6 rows, more than the 3"));
+    CHECK(result.recording.process_frames.empty());
+  }
+}
+
+TEST_CASE("write_recording_atomically writes process blocks too", "[recording]") {
+  const auto path = std::filesystem::temp_directory_path() / "flightrec_recording_process.fltrec";
+  REQUIRE(write_recording_atomically(path, known_metadata(), known_blocks(), known_process_blocks())
+              .ok());
+  const auto result = read_recording(path);
+  REQUIRE(result.ok());
+  CHECK(result.recording.blocks.size() == 1);
+  CHECK(result.recording.process_frames == known_process_frames());
+  std::filesystem::remove(path);
 }

@@ -8,11 +8,15 @@
 #include "flightrec/recording/metadata.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/store/block.h"
+#include "flightrec/store/process_block.h"
+#include "process_frames.h"
 #include "recording.h"
 
 namespace flightrec::recording::testing {
 
 using BlockList = std::vector<std::shared_ptr<const store::Block>>;
+using ProcessBlockList = std::vector<std::shared_ptr<const store::ProcessBlock>>;
+using sampler::process::ProcessFrame;
 
 inline Metadata metadata_for(uint32_t series, int64_t rate_ns = store::testing::kRateNs) {
   Metadata meta{.rate_ns = rate_ns, .host = "testhost", .flightrec_version = "0.1.0"};
@@ -41,7 +45,8 @@ inline BlockList blocks_of(const store::testing::Recording& rec, size_t block_fr
   return blocks;
 }
 
-inline std::string to_bytes(const Metadata& meta, const BlockList& blocks, bool finish = true) {
+inline std::string to_bytes(const Metadata& meta, const BlockList& blocks, bool finish = true,
+                            const ProcessBlockList& process_blocks = {}) {
   std::string out;
   RecordingWriter writer(
       [&out](std::string_view bytes) {
@@ -49,9 +54,21 @@ inline std::string to_bytes(const Metadata& meta, const BlockList& blocks, bool 
         return true;
       },
       meta);
-  for (const auto& block : blocks) writer.add(*block);
+  writer.add_all(blocks, process_blocks);
   if (finish) writer.finish();
   return out;
+}
+
+// Process blocks of `frames_per_block` synthetic frames starting at the synthetic recording's
+// time (so both tiers overlap), `count` frames in all.
+inline ProcessBlockList process_blocks_of(const std::vector<ProcessFrame>& frames,
+                                          size_t frames_per_block) {
+  ProcessBlockList blocks;
+  for (size_t at = 0; at < frames.size(); at += frames_per_block) {
+    blocks.push_back(store::ProcessBlock::encode(
+        std::span(frames).subspan(at, std::min(frames_per_block, frames.size() - at))));
+  }
+  return blocks;
 }
 
 inline std::span<const uint8_t> as_span(const std::string& bytes) {
@@ -87,6 +104,60 @@ inline BlockList known_blocks() {
       {.tick = 2, .mono_ns = 2'001'000, .real_ns = kKnownStartNs + 2'000'000}};
   const std::vector<int64_t> values{12345, 7, 12346, sampler::kAbsent, 12350, -3};
   return {store::Block::encode(headers, values, 2, 1'000'000)};
+}
+
+// Two process frames 1 ms apart, inside the known blocks' span: pid 1 (a shell with io counters,
+// traffic and a socket) and pid 42 (a kernel thread that exits on the second frame).
+inline std::vector<ProcessFrame> known_process_frames() {
+  ProcessFrame first{.time_unix_ns = kKnownStartNs,
+                     .unattributed = sampler::process::NetCounters{10, 20, 1, 2},
+                     .processes_dropped = 0};
+  first.processes = {{.pid = 1,
+                      .uid = 1000,
+                      .state = 'S',
+                      .comm = "bash",
+                      .cmdline = "bash -c \"x\"",
+                      .cgroup = "/user.slice",
+                      .start_time_unix_ns = kKnownStartNs - 2'500'000'000,
+                      .cpu_user_ns = 120'000'000,
+                      .cpu_system_ns = 10'000'000,
+                      .rss_bytes = 4096,
+                      .vsz_bytes = 8192,
+                      .threads = 1,
+                      .minor_faults = 7,
+                      .io_read_bytes = 100,
+                      .io_write_bytes = 0,
+                      .net = sampler::process::NetCounters{500, 600, 5, 6},
+                      .net_device = "lo"},
+                     {.pid = 42,
+                      .ppid = 2,
+                      .state = 'I',
+                      .kernel_thread = true,
+                      .comm = "kworker/0:1",
+                      .start_time_unix_ns = kKnownStartNs - 1'000'000'000}};
+  first.sockets = {{.family = 2,
+                    .state = 1,
+                    .local = "127.0.0.1:9717",
+                    .remote = "127.0.0.1:50000",
+                    .inode = 77,
+                    .pid = 1,
+                    .uid = 1000,
+                    .tx_bytes = 500,
+                    .rx_bytes = 600}};
+  ProcessFrame second = first;
+  second.time_unix_ns = kKnownStartNs + 1'000'000;
+  second.unattributed.reset();
+  second.processes_dropped = 3;
+  second.processes[0].cpu_user_ns = 130'000'000;
+  second.processes[1].exited = true;
+  second.processes[1].state = 'x';
+  second.sockets[0].protocol = sampler::process::SocketProtocol::udp;
+  second.sockets[0].tx_bytes.reset();
+  second.sockets[0].rx_bytes.reset();
+  return {first, second};
+}
+inline ProcessBlockList known_process_blocks() {
+  return {store::ProcessBlock::encode(known_process_frames())};
 }
 
 }  // namespace flightrec::recording::testing

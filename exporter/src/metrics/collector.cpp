@@ -155,6 +155,9 @@ void Collector::collect(int64_t now_mono_ns, std::vector<MetricFamily>& families
                         exposition::ExtrasByFamily& extras) const {
   collect_raw(families, extras);
   collect_signals(now_mono_ns, families, extras);
+  if (in_.processes != nullptr) {
+    in_.processes->collect(families, extras, static_cast<double>(in_.start_real_ns) * 1e-9);
+  }
   collect_self(in_,
                {.last_duration_ns = last_scrape_ns_.load(std::memory_order_relaxed),
                 .cpu_ns = scrape_cpu_ns_.load(std::memory_order_relaxed),

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "family_builder.h"
 #include "flightrec/exporter/version.h"
 
 namespace flightrec::exporter::metrics {
@@ -9,53 +10,6 @@ namespace {
 
 using prometheus::ClientMetric;
 using prometheus::MetricFamily;
-using prometheus::MetricType;
-
-// Builds families one sample at a time, registering units and created times as it goes.
-class Families {
- public:
-  Families(std::vector<MetricFamily>& out, exposition::ExtrasByFamily& extras, double created)
-      : out_(out), extras_(extras), created_(created) {}
-
-  void gauge(const std::string& name, const std::string& help, const std::string& unit, double v,
-             std::vector<ClientMetric::Label> labels = {}) {
-    ClientMetric m;
-    m.label = std::move(labels);
-    m.gauge.value = v;
-    add(name, help, unit, MetricType::Gauge, std::move(m));
-  }
-
-  void counter(const std::string& name, const std::string& help, const std::string& unit, double v,
-               std::vector<ClientMetric::Label> labels = {}) {
-    ClientMetric m;
-    m.label = std::move(labels);
-    m.counter.value = v;
-    add(name, help, unit, MetricType::Counter, std::move(m));
-    extras_[name].created_seconds.push_back(created_);
-  }
-
-  void histogram(const std::string& name, const std::string& help, const std::string& unit,
-                 ClientMetric::Histogram h) {
-    ClientMetric m;
-    m.histogram = std::move(h);
-    add(name, help, unit, MetricType::Histogram, std::move(m));
-    extras_[name].created_seconds.push_back(created_);
-  }
-
- private:
-  void add(const std::string& name, const std::string& help, const std::string& unit,
-           MetricType type, ClientMetric metric) {
-    if (out_.empty() || out_.back().name != name) {
-      out_.push_back({name, help, type, {}});
-      if (!unit.empty()) extras_[name].unit = unit;
-    }
-    out_.back().metric.push_back(std::move(metric));
-  }
-
-  std::vector<MetricFamily>& out_;
-  exposition::ExtrasByFamily& extras_;
-  double created_;
-};
 
 double seconds(int64_t ns) { return static_cast<double>(ns) * 1e-9; }
 double as_double(uint64_t n) { return static_cast<double>(n); }
@@ -174,6 +128,45 @@ void collect_self(const CollectorInputs& in, const ScrapeCounts& scrapes,
     f.counter("flightrec_incidents_dropped_total",
               "Incidents dropped because the incident writer was behind.", "",
               as_double(in.incident_writer->dropped()));
+  }
+  if (in.process_tier != nullptr) {
+    const ProcessTierStats& tier = *in.process_tier;
+    f.counter("flightrec_process_tier_samples_total", "Process-tier ticks completed.", "",
+              as_double(tier.samples.load()));
+    f.gauge("flightrec_process_tier_duration_seconds",
+            "How long the newest process-tier tick took (/proc, traffic and sockets).", "seconds",
+            seconds(tier.last_duration_ns.load()));
+    f.counter("flightrec_process_tier_late_ticks_total",
+              "Process-tier ticks skipped because the previous one overran its period.", "",
+              as_double(tier.late_ticks_total.load()));
+    f.gauge("flightrec_process_tier_processes", "Processes in the newest process-tier frame.", "",
+            as_double(tier.processes.load()));
+    f.counter("flightrec_process_tier_dropped_total",
+              "Process rows left out because a tick found more than processes.max_count.", "",
+              as_double(tier.dropped_total.load()));
+    f.counter("flightrec_process_tier_vanished_total",
+              "Processes that exited while the process tier was reading them.", "",
+              as_double(tier.vanished_total.load()));
+    f.counter("flightrec_process_tier_read_errors_total",
+              "Per-process reads that failed for another reason than the process exiting.", "",
+              as_double(tier.read_errors_total.load()));
+    f.counter("flightrec_process_tier_traffic_failures_total",
+              "Reads of the network backend that failed.", "",
+              as_double(tier.traffic_failures_total.load()));
+    f.counter("flightrec_process_tier_socket_failures_total",
+              "Reads of the socket tables (sock_diag) that failed.", "",
+              as_double(tier.socket_failures_total.load()));
+  }
+  if (in.process_ring != nullptr) {
+    const store::ProcessRingStats ring_stats = in.process_ring->stats();
+    f.gauge("flightrec_process_ring_bytes",
+            "Memory held by the process ring's sealed blocks (its share of buffer.max_bytes).",
+            "bytes", as_double(ring_stats.bytes));
+    f.gauge("flightrec_process_ring_frames", "Process-tier frames held in the process ring.", "",
+            as_double(ring_stats.frames));
+    f.counter("flightrec_process_ring_dropped_blocks_total",
+              "Process blocks dropped to keep within buffer.duration and the ring's byte bound.",
+              "", as_double(ring_stats.dropped_blocks));
   }
   f.gauge("flightrec_scrape_duration_seconds",
           "How long the previous /metrics request took to collect and serialize.", "seconds",

@@ -1,5 +1,7 @@
 #include "flightrec/sampler/process/pid_stat.h"
 
+#include <string.h>
+
 #include <array>
 #include <optional>
 
@@ -15,17 +17,20 @@ constexpr size_t kFirstField = 3;
 constexpr size_t kLastField = 24;
 using Fields = std::array<std::string_view, kLastField - kFirstField + 1>;
 
+bool is_separator(char c) { return c == ' ' || c == '\n'; }
+
 // Splits the text after the comm into fields; returns how many were found (at most Fields size).
+// A plain loop: find_first_of with a set calls memchr per character, which made this parse the
+// process tier's largest cost per process.
 size_t split_fields(std::string_view text, Fields& fields) {
   size_t count = 0;
   size_t pos = 0;
   while (count < fields.size()) {
-    pos = text.find_first_not_of(" \n", pos);
-    if (pos == std::string_view::npos) break;
-    const size_t end = text.find_first_of(" \n", pos);
-    fields[count++] = text.substr(pos, end == std::string_view::npos ? end : end - pos);
-    if (end == std::string_view::npos) break;
-    pos = end;
+    while (pos < text.size() && is_separator(text[pos])) ++pos;
+    if (pos == text.size()) break;
+    const size_t start = pos;
+    while (pos < text.size() && !is_separator(text[pos])) ++pos;
+    fields[count++] = text.substr(start, pos - start);
   }
   return count;
 }
@@ -54,11 +59,20 @@ class FieldReader {
   std::string error_;
 };
 
+// bytes.rfind(')'), vectorised: a byte-by-byte scan back over the ~300 bytes after the comm cost
+// as much as the rest of the parse.
+size_t last_close_paren(std::string_view bytes) {
+  if (bytes.empty()) return std::string_view::npos;
+  const void* found = ::memrchr(bytes.data(), ')', bytes.size());
+  return found == nullptr ? std::string_view::npos
+                          : static_cast<size_t>(static_cast<const char*>(found) - bytes.data());
+}
+
 }  // namespace
 
 ParseResult<PidStat> parse_pid_stat(std::string_view bytes) {
   const size_t open = bytes.find('(');
-  const size_t close = bytes.rfind(')');
+  const size_t close = last_close_paren(bytes);
   if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
     return ParseResult<PidStat>::failure("no command name in parentheses");
   }

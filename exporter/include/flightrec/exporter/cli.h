@@ -7,7 +7,17 @@
 
 namespace flightrec::exporter {
 
-enum class CommandKind { daemon, snapshot, check_config, dump, incidents, help, version };
+enum class CommandKind {
+  daemon,
+  snapshot,
+  check_config,
+  dump,
+  incidents,
+  top,
+  replay,
+  help,
+  version
+};
 
 struct Command {
   CommandKind kind = CommandKind::daemon;
@@ -24,7 +34,10 @@ struct Command {
   std::optional<std::string> check_file;  // positional FILE
   // incidents
   std::optional<std::string> dir;  // --dir (default: incidents.dir of the config)
-  bool print_defaults = false;            // --print-defaults
+  bool print_defaults = false;     // --print-defaults
+  // top, replay: every argument after the command word, for the command's own parser (they take
+  // short flags such as -n and -d, as top(1) does)
+  std::vector<std::string> command_args;
 };
 
 struct ParseResult {

@@ -1,10 +1,11 @@
 #pragma once
-// The trigger's IncidentSink backed by an IncidentStore: picks from the ring snapshot the blocks
-// that overlap the incident's window and writes them as one incident file.
+// The trigger's IncidentSink backed by an IncidentStore: picks from the ring snapshot (and from the
+// process ring) the blocks that overlap the incident's window and writes them as one incident file.
 #include <functional>
 
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/recording/metadata.h"
+#include "flightrec/store/process_block.h"
 #include "flightrec/trigger/incident.h"
 
 namespace flightrec::incidents {
@@ -12,21 +13,30 @@ namespace flightrec::incidents {
 // The recording metadata as of now (schema, rate, host, version); called on the writer thread for
 // each incident, because keyed series bind their labels while the daemon runs.
 using MetadataSource = std::function<recording::Metadata()>;
+// The process tier's blocks as stored now, oldest first; empty function: no process tier.
+using ProcessBlocksSource =
+    std::function<std::vector<std::shared_ptr<const store::ProcessBlock>>()>;
 
 class IncidentFileSink final : public trigger::IncidentSink {
  public:
-  IncidentFileSink(IncidentStore& store, MetadataSource metadata);
+  IncidentFileSink(IncidentStore& store, MetadataSource metadata,
+                   ProcessBlocksSource process_blocks = {});
   // Never throws: a failed write is an index entry with status "failed" (see IncidentStore).
   void write(const trigger::IncidentCapture& incident, store::Snapshot blocks) override;
 
  private:
   IncidentStore& store_;
   MetadataSource metadata_;
+  ProcessBlocksSource process_blocks_;
 };
 
 // The blocks holding any frame in [from_ns, to_ns]. Whole blocks: the file may hold frames a
 // little outside the window (at most one block's span on each side).
 std::vector<std::shared_ptr<const store::Block>> blocks_in_window(
     const std::vector<std::shared_ptr<const store::Block>>& blocks, int64_t from_ns, int64_t to_ns);
+// The same for process blocks: every block with a frame in [from_ns, to_ns].
+std::vector<std::shared_ptr<const store::ProcessBlock>> process_blocks_in_window(
+    const std::vector<std::shared_ptr<const store::ProcessBlock>>& blocks, int64_t from_ns,
+    int64_t to_ns);
 
 }  // namespace flightrec::incidents

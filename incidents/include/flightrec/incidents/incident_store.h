@@ -18,6 +18,7 @@
 #include "flightrec/incidents/incident.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/block.h"
+#include "flightrec/store/process_block.h"
 
 namespace flightrec::incidents {
 
@@ -54,8 +55,10 @@ class IncidentStore {
 
   // Writer thread: writes one incident file atomically, then applies retention. Adds the incident
   // fields to a copy of `metadata`. Returns the index entry (status written or failed).
-  IncidentEntry write(const IncidentInfo& info, const recording::Metadata& metadata,
-                      std::span<const std::shared_ptr<const store::Block>> blocks);
+  IncidentEntry write(
+      const IncidentInfo& info, const recording::Metadata& metadata,
+      std::span<const std::shared_ptr<const store::Block>> blocks,
+      std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks = {});
 
   // Any thread. Newest first.
   [[nodiscard]] std::vector<IncidentEntry> list() const;

@@ -1,6 +1,7 @@
 #pragma once
-// Recordings as text: JSON (one row per frame) or CSV, produced one block at a time so memory stays
-// bounded whatever the time span. Layouts are specified in docs/RECORDING_FORMAT.md.
+// Recordings as text: JSON (one row per frame, then the process frames) or CSV (system series
+// only), produced one block at a time so memory stays bounded whatever the time span. Layouts are
+// specified in docs/RECORDING_FORMAT.md.
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/store/block.h"
 #include "flightrec/store/cursor.h"
+#include "flightrec/store/process_block.h"
 
 namespace flightrec::recording {
 
@@ -23,17 +25,23 @@ std::string_view content_type(DumpFormat format);
 
 inline constexpr int kJsonSchemaVersion = 1;
 
-// Writes the frames of the blocks it is given (those inside `range`) as JSON or CSV text.
+// Writes the frames of the blocks it is given (those inside `range`) as JSON or CSV text: every
+// system block first, then every process block (JSON's "rows" come before its "processes").
 class TextConverter {
  public:
   // `format` is json or csv (raw is not text: use RecordingWriter). Writes the header at once.
   TextConverter(DumpFormat format, const Metadata& metadata, store::TimeRange range, Sink sink);
-  // Returns false once the sink has failed.
+  // Returns false once the sink has failed. Throws std::logic_error after add_process_block.
   bool add(const std::shared_ptr<const store::Block>& block);
+  // JSON: the block's frames inside the range, decoded one at a time. CSV: nothing (CSV holds the
+  // system series only). Returns false once the sink has failed.
+  bool add_process_block(const store::ProcessBlock& block);
   // Closes the document; flushes everything to the sink.
   bool finish();
 
  private:
+  void begin_processes();
+  void write_process_frame(const sampler::process::ProcessFrame& frame);
   void write_json_header();
   void write_csv_header();
   void write_row(int64_t real_ns);
@@ -50,11 +58,19 @@ class TextConverter {
   // double to the decimal value (123.45, not 123.45000000000002 from multiplying by 0.01).
   std::vector<double> divisors_;
   bool first_row_ = true;
+  bool in_processes_ = false;
+  bool first_process_frame_ = true;
   bool ok_ = true;
 };
 
 // Unix seconds with microsecond precision, e.g. "1764478800.250000" (floor for negatives).
 std::string format_unix_seconds(int64_t real_ns);
+
+// Converts a recording file that was verified already (RecordingReader read it to complete()):
+// its system blocks, then its process blocks, reading the file twice so memory stays bounded.
+// Returns "" or what went wrong (the file changed meanwhile, or the sink failed).
+std::string convert_recording_file(const std::filesystem::path& path, DumpFormat format,
+                                   store::TimeRange range, Sink sink);
 
 // `flightrec dump FILE --format json|csv`: verifies the whole file first (so a torn or corrupt file
 // produces no partial output), then converts it a block at a time. Returns 0, or 1 with an error

@@ -1,7 +1,8 @@
 #pragma once
 // The recording file: the raw format of GET /dump?format=raw and of incident files. Versioned,
 // checksummed per section, and ended by a trailer so that a file cut short is detected even when
-// the cut falls between two blocks. The byte layout is specified in docs/RECORDING_FORMAT.md.
+// the cut falls between two blocks. It holds system blocks and (from version 2) process blocks.
+// The byte layout is specified in docs/RECORDING_FORMAT.md.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -13,30 +14,48 @@
 #include <vector>
 
 #include "flightrec/recording/metadata.h"
+#include "flightrec/sampler/process/process_frame.h"
 #include "flightrec/snapshot/atomic_file.h"
 #include "flightrec/store/block.h"
+#include "flightrec/store/process_block.h"
 
 namespace flightrec::recording {
 
-inline constexpr uint32_t kFormatVersion = 1;
+// Writers write kFormatVersion; readers read every version from kOldestFormatVersion on.
+inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kOldestFormatVersion = 1;
+
+// read_recording decodes every process frame into memory; past this many rows (processes and
+// sockets over all frames, ~330 bytes each) it refuses and RecordingReader must stream instead.
+inline constexpr uint64_t kMaxRecordingProcessRows = 1u << 22;
+
+using BlockList = std::vector<std::shared_ptr<const store::Block>>;
+using ProcessBlockList = std::vector<std::shared_ptr<const store::ProcessBlock>>;
 
 // Where output goes, a piece at a time; returns false once it can take no more (client gone,
 // disk full), after which producers stop.
 using Sink = std::function<bool(std::string_view bytes)>;
 
 // Writes a recording to a sink as it goes: the header and metadata at construction, each block on
-// add(), the trailer on finish(). Holds no block: memory stays bounded whatever the length.
+// add() or add_process_block(), the trailer on finish(). Holds no block: memory stays bounded
+// whatever the length.
 class RecordingWriter {
  public:
   RecordingWriter(Sink sink, const Metadata& metadata);
   // Throws std::invalid_argument when the block's series count or rate differs from the metadata
   // (a caller bug). Returns false once the sink has failed.
   bool add(const store::Block& block);
+  // Returns false once the sink has failed.
+  bool add_process_block(const store::ProcessBlock& block);
+  // Both lists (each oldest first) as one sequence of records in order of start time.
+  bool add_all(std::span<const std::shared_ptr<const store::Block>> blocks,
+               std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks);
   // Writes the trailer; without it readers report the file as torn.
   bool finish();
 
   [[nodiscard]] uint64_t bytes_written() const noexcept { return bytes_; }
   [[nodiscard]] uint64_t blocks_written() const noexcept { return blocks_; }
+  [[nodiscard]] uint64_t process_blocks_written() const noexcept { return process_blocks_; }
 
  private:
   bool put(std::string_view bytes);
@@ -46,6 +65,7 @@ class RecordingWriter {
   int64_t rate_ns_;
   uint64_t bytes_ = 0;
   uint64_t blocks_ = 0;
+  uint64_t process_blocks_ = 0;
   bool ok_ = true;
 };
 
@@ -54,8 +74,21 @@ class RecordingWriter {
 snapshot::WriteResult write_recording_atomically(
     const std::filesystem::path& path, const Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks);
+// The same with process blocks, records interleaved in order of start time.
+snapshot::WriteResult write_recording_atomically(
+    const std::filesystem::path& path, const Metadata& metadata,
+    std::span<const std::shared_ptr<const store::Block>> blocks,
+    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks);
 
-// Reads a recording a block at a time. Any problem (not a recording, unknown version, bad CRC,
+// One record of a recording: a system block or a process block; both null at the end of the file
+// or on error.
+struct RecordingRecord {
+  std::shared_ptr<const store::Block> block;
+  std::shared_ptr<const store::ProcessBlock> process_block;
+  explicit operator bool() const noexcept { return block != nullptr || process_block != nullptr; }
+};
+
+// Reads a recording a record at a time. Any problem (not a recording, unknown version, bad CRC,
 // torn file) ends reading with error() set, naming the section, block index and byte offset.
 class RecordingReader {
  public:
@@ -64,20 +97,32 @@ class RecordingReader {
   // Reads the header and metadata; false (with error()) when they are not valid.
   bool open();
   [[nodiscard]] const Metadata& metadata() const noexcept { return metadata_; }
-  // The next block; null at the end of the file or on error. complete() tells which.
+  // The next record, system or process block, in file order; empty at the end of the file or on
+  // error. complete() tells which.
+  RecordingRecord next_record();
+  // The next system block; process blocks on the way are checked and skipped. Null at the end of
+  // the file or on error.
   std::shared_ptr<const store::Block> next();
+  // The version in the file's header (after a successful open()).
+  [[nodiscard]] uint32_t format_version() const noexcept { return version_; }
   // True once the trailer has been read and matched everything before it.
   [[nodiscard]] bool complete() const noexcept { return complete_; }
   [[nodiscard]] const std::string& error() const noexcept { return error_; }
 
  private:
   bool read_exactly(size_t size, std::string& out, std::string_view what);
+  bool read_record_bytes(std::string_view name, std::string& bytes);
+  RecordingRecord read_block(const std::string& name);
+  RecordingRecord read_process_block(const std::string& name);
   bool read_trailer(uint64_t trailer_at);
+  [[nodiscard]] std::string records_so_far() const;
   bool fail(std::string message);
 
   std::istream& in_;
   uint64_t offset_ = 0;
   uint64_t blocks_ = 0;
+  uint64_t process_blocks_ = 0;
+  uint32_t version_ = 0;
   Metadata metadata_;
   bool complete_ = false;
   bool failed_ = false;
@@ -87,6 +132,8 @@ class RecordingReader {
 struct Recording {
   Metadata meta;
   std::vector<std::shared_ptr<const store::Block>> blocks;
+  // Every frame of the process blocks, decoded, in ascending time (empty for version 1 files).
+  std::vector<sampler::process::ProcessFrame> process_frames;
 };
 
 struct ReadResult {
@@ -95,8 +142,12 @@ struct ReadResult {
   [[nodiscard]] bool ok() const noexcept { return error.empty(); }
 };
 
-// Whole-file readers: the recording only when every section checked out.
-ReadResult read_recording(std::span<const uint8_t> bytes);
-ReadResult read_recording(const std::filesystem::path& path);  // errors start with the path
+// Whole-file readers: the recording only when every section checked out. A recording whose process
+// frames hold more than `max_process_rows` rows is refused (stream it with RecordingReader).
+ReadResult read_recording(std::span<const uint8_t> bytes,
+                          uint64_t max_process_rows = kMaxRecordingProcessRows);
+// Errors start with the path.
+ReadResult read_recording(const std::filesystem::path& path,
+                          uint64_t max_process_rows = kMaxRecordingProcessRows);
 
 }  // namespace flightrec::recording

@@ -1,8 +1,8 @@
 #pragma once
 // Everything /metrics exposes, as prometheus-cpp families: the raw counters and gauges of every
 // system series (newest frame), the sliding-window aggregates and per-tick histograms of the key
-// signals, and flightrec's own health. Label sets are bounded by the schema (CPUs, and devices
-// up to max_keys); nothing is keyed by PID.
+// signals, the process tier's rankings, and flightrec's own health. Label sets are bounded by the
+// schema (CPUs, and devices up to max_keys) and by export.top_processes: no unbounded PID labels.
 #include <prometheus/metric_family.h>
 
 #include <atomic>
@@ -12,9 +12,12 @@
 #include <vector>
 
 #include "flightrec/exporter/exposition/serialize.h"
+#include "flightrec/exporter/metrics/process_metrics.h"
+#include "flightrec/exporter/process_tier_stats.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler.h"
+#include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
 #include "flightrec/trigger/writer.h"
 
@@ -27,6 +30,10 @@ struct CollectorInputs {
   const incidents::IncidentStore* incidents = nullptr;
   const trigger::IncidentWriter* incident_writer = nullptr;
   int64_t start_real_ns = 0;  // when the daemon started: _created of its own counters
+  // The process tier; all null when processes.enabled is false.
+  const ProcessMetrics* processes = nullptr;
+  const ProcessTierStats* process_tier = nullptr;
+  const store::ProcessRing* process_ring = nullptr;
 };
 
 class Collector {

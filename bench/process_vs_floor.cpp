@@ -1,0 +1,247 @@
+// Process tier CPU per process vs the raw floor. Spawns N children that sleep in pause(), then in
+// one run alternates (a) ProcessSampler::sample over every process on the host and (b) a bare pread
+// loop over the same processes' stat and io through fds opened beforehand, the least any process
+// tier must do. The ratio of the medians is the figure (target <= 1.3).
+//
+// usage: bench_process_vs_floor [--processes N] [--rounds R] [--check RATIO]
+// --check exits 1 when the ratio exceeds RATIO or fewer than N children appear in the frame.
+// The children are killed and reaped on every exit path; they also die with this process
+// (PR_SET_PDEATHSIG) if it is killed.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench_util.h"
+#include "flightrec/common/fd.h"
+#include "flightrec/config/config.h"
+#include "flightrec/sampler/process/pid_lister.h"
+#include "flightrec/sampler/process/process_sampler.h"
+
+using namespace flightrec;
+using sampler::process::ProcessFrame;
+using sampler::process::ProcessSampler;
+using sampler::process::ProcessSamplerOptions;
+
+namespace {
+
+constexpr long kMaxProcesses = 20000;
+
+struct Options {
+  long processes = 2000;
+  int rounds = 15;
+  double check_ratio = 0;  // 0: report only
+};
+
+Options parse_options(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (i + 1 >= argc) throw std::invalid_argument("missing value after " + std::string(flag));
+    const char* value = argv[++i];
+    if (flag == "--processes") {
+      options.processes = std::strtol(value, nullptr, 10);
+    } else if (flag == "--rounds") {
+      options.rounds = std::atoi(value);
+    } else if (flag == "--check") {
+      options.check_ratio = std::strtod(value, nullptr);
+    } else {
+      throw std::invalid_argument("unknown flag " + std::string(flag));
+    }
+  }
+  if (options.processes < 1 || options.processes > kMaxProcesses) {
+    throw std::invalid_argument("--processes must be 1.." + std::to_string(kMaxProcesses));
+  }
+  if (options.rounds < 1) throw std::invalid_argument("--rounds must be at least 1");
+  return options;
+}
+
+// N children in one process group, killed and reaped when this goes out of scope.
+class Children {
+ public:
+  explicit Children(long count) {
+    pids_.reserve(static_cast<size_t>(count));
+    const pid_t parent = ::getpid();
+    for (long i = 0; i < count; ++i) {
+      const pid_t pid = ::fork();
+      if (pid < 0) {
+        const int error = errno;
+        kill_all();  // the destructor does not run for a constructor that throws
+        throw std::runtime_error("fork failed after " + std::to_string(i) +
+                                 " children: " + std::strerror(error));
+      }
+      if (pid == 0) {
+        // Die with the parent even if it is killed before it can clean up.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(1);
+        ::setpgid(0, group_);  // both sides set the group, so neither order races
+        for (;;) ::pause();
+      }
+      ::setpgid(pid, group_ == 0 ? pid : group_);
+      if (group_ == 0) group_ = pid;
+      pids_.push_back(pid);
+    }
+  }
+  Children(const Children&) = delete;
+  Children& operator=(const Children&) = delete;
+  ~Children() { kill_all(); }
+
+  [[nodiscard]] const std::vector<pid_t>& pids() const { return pids_; }
+
+ private:
+  void kill_all() {
+    if (group_ != 0) ::kill(-group_, SIGKILL);
+    for (const pid_t pid : pids_) {
+      ::kill(pid, SIGKILL);  // in case it was not in the group yet
+      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+    pids_.clear();
+  }
+
+  pid_t group_ = 0;
+  std::vector<pid_t> pids_;
+};
+
+// The floor: stat and io of the same processes, opened once, one pread each per tick.
+class Floor {
+ public:
+  explicit Floor(const ProcessFrame& frame) : buffer_(4096) {
+    for (const auto& row : frame.processes) {
+      if (row.exited) continue;
+      const std::string dir = "/proc/" + std::to_string(row.pid) + "/";
+      Fd stat(::open((dir + "stat").c_str(), O_RDONLY | O_CLOEXEC));
+      if (!stat) continue;
+      fds_.push_back(std::move(stat));
+      ++processes_;
+      Fd io(::open((dir + "io").c_str(), O_RDONLY | O_CLOEXEC));
+      if (io) fds_.push_back(std::move(io));
+    }
+  }
+
+  void tick() {
+    for (const Fd& fd : fds_) {
+      if (::pread(fd.get(), buffer_.data(), buffer_.size(), 0) < 0) ++errors_;
+    }
+  }
+
+  [[nodiscard]] size_t processes() const { return processes_; }
+  [[nodiscard]] size_t files() const { return fds_.size(); }
+
+ private:
+  std::vector<Fd> fds_;
+  std::vector<char> buffer_;
+  size_t processes_ = 0;
+  size_t errors_ = 0;
+};
+
+template <typename Body>
+double cpu_ns(Body&& body) {
+  const int64_t start = bench::thread_cpu_ns();
+  body();
+  return static_cast<double>(bench::thread_cpu_ns() - start);
+}
+
+size_t children_in(const ProcessFrame& frame, const std::vector<pid_t>& children) {
+  size_t found = 0;
+  for (const auto& row : frame.processes) {
+    if (!row.exited && std::binary_search(children.begin(), children.end(), row.pid)) ++found;
+  }
+  return found;
+}
+
+int run(const Options& options) {
+  // Forking thousands of children needs the process limit to allow them.
+  rlimit nproc{};
+  if (::getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY &&
+      nproc.rlim_cur < static_cast<rlim_t>(options.processes) + 100) {
+    std::fprintf(stderr, "RLIMIT_NPROC %lu is too low for %ld children\n",
+                 static_cast<unsigned long>(nproc.rlim_cur), options.processes);
+    return 2;
+  }
+  const Children children(options.processes);
+  std::vector<pid_t> sorted = children.pids();
+  std::sort(sorted.begin(), sorted.end());
+
+  ProcessSamplerOptions sampler_options;
+  sampler_options.redact_cmdline = config::Config{}.processes.redact_cmdline;
+  sampler_options.max_count = static_cast<uint32_t>(options.processes) + 8192;
+  ProcessSampler process_sampler(sampler::ProcRoot{}, sampler_options);
+  ProcessFrame frame;
+  process_sampler.sample(frame);  // first sight: opens and reads everything once
+  process_sampler.sample(frame);
+  Floor floor(frame);
+
+  // Listing /proc is work the floor does not do but a process tier must (new PIDs): shown apart.
+  sampler::process::PidLister lister("/proc");
+  std::vector<int32_t> pids;
+
+  std::vector<double> ours, fresh, bare, listing;
+  for (int round = 0; round < options.rounds; ++round) {
+    bare.push_back(cpu_ns([&] { floor.tick(); }) / static_cast<double>(floor.processes()));
+    listing.push_back(cpu_ns([&] { static_cast<void>(lister.list(pids)); }) /
+                      static_cast<double>(pids.size()));
+    ours.push_back(cpu_ns([&] { process_sampler.sample(frame); }) /
+                   static_cast<double>(frame.processes.size()));
+    ProcessFrame new_frame;
+    fresh.push_back(cpu_ns([&] { process_sampler.sample(new_frame); }) /
+                    static_cast<double>(new_frame.processes.size()));
+  }
+  const size_t seen = children_in(frame, sorted);
+  const double ours_us = bench::quantile(ours, 0.5) / 1000;
+  const double fresh_us = bench::quantile(fresh, 0.5) / 1000;
+  const double floor_us = bench::quantile(bare, 0.5) / 1000;
+  const double listing_us = bench::quantile(listing, 0.5) / 1000;
+  const double ratio = ours_us / floor_us;
+  const auto& stats = process_sampler.stats();
+
+  std::printf("%ld children, %zu processes in the frame (%zu children seen), %d rounds\n",
+              options.processes, frame.processes.size(), seen, options.rounds);
+  std::printf("sampler, reused frame:  %.2f us CPU per process (%.1f ms per tick)\n", ours_us,
+              ours_us * static_cast<double>(frame.processes.size()) / 1000);
+  std::printf("sampler, new frame:     %.2f us CPU per process\n", fresh_us);
+  std::printf("raw floor (pread of stat+io, %zu files of %zu processes): %.2f us per process\n",
+              floor.files(), floor.processes(), floor_us);
+  std::printf("listing /proc alone (getdents64): %.2f us per process\n", listing_us);
+  std::printf("ratio sampler/floor: %.2f  (target <= 1.3); without the listing: %.2f\n", ratio,
+              (ours_us - listing_us) / floor_us);
+  std::printf("held %u, fd fallbacks %u, read errors %lu\n", stats.held, stats.fd_fallbacks,
+              static_cast<unsigned long>(stats.read_errors_total));
+  if (!stats.last_error.empty()) std::printf("last error: %s\n", stats.last_error.c_str());
+
+  if (options.check_ratio > 0) {
+    if (seen < static_cast<size_t>(options.processes)) {
+      std::fprintf(stderr, "FAIL: only %zu of %ld children in the frame\n", seen,
+                   options.processes);
+      return 1;
+    }
+    if (ratio > options.check_ratio) {
+      std::fprintf(stderr, "FAIL: ratio %.2f exceeds %.2f\n", ratio, options.check_ratio);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(parse_options(argc, argv));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_process_vs_floor: %s\n", e.what());
+    return 2;
+  }
+}

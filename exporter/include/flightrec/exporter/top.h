@@ -1,0 +1,48 @@
+#pragma once
+// `flightrec top [--net]`: a refreshing table of processes, like top(1), or of per-process network
+// traffic, like the classic nettop. Sampling runs in this process (no daemon needed); the table
+// logic is pure so it is unit-tested on hand-made frames.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/sampler/process/user_names.h"
+
+namespace flightrec::exporter {
+
+struct TopOptions {
+  bool net = false;         // --net: traffic per process instead of CPU and memory
+  bool batch = false;       // --batch (-b): plain output for scripts, no screen clearing
+  uint32_t iterations = 0;  // -n N: screens to print; 0 runs until interrupted
+  std::chrono::nanoseconds delay = std::chrono::seconds(1);  // -d DURATION between screens
+  std::string backend = "auto";  // --backend: network backend (auto, ebpf, sock_diag)
+  uint32_t limit = 0;            // --limit N: rows per screen; 0 = all (batch) or fit the terminal
+  std::string procfs = "/proc";  // --path.procfs
+};
+
+struct TopArgs {
+  std::optional<TopOptions> options;
+  std::string error;  // one line naming what was wrong
+};
+
+TopArgs parse_top_args(const std::vector<std::string>& args);
+
+// What a screen needs besides the two frames.
+struct TopContext {
+  uint64_t mem_total_bytes = 0;  // MemTotal, for %MEM
+  std::string backend;           // network backend name, "" when none runs
+  std::string note;              // e.g. why eBPF is not in use
+  uint32_t limit = 0;            // rows; 0 = all
+};
+
+// One screen: the change from `before` to `now` (`before` empty: since the counters began).
+std::string render_top(const sampler::process::ProcessFrame* before,
+                       const sampler::process::ProcessFrame& now, bool net,
+                       const TopContext& context, sampler::process::UserNames& users);
+
+int run_top(const TopOptions& options);
+
+}  // namespace flightrec::exporter

@@ -1,0 +1,116 @@
+#include "process_tier.h"
+
+#include <poll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <system_error>
+
+#include "flightrec/common/log.h"
+#include "flightrec/network/sock_diag_backend.h"
+
+namespace flightrec::exporter {
+namespace {
+
+std::unique_ptr<network::TrafficBackend> open_backend(const std::string& choice,
+                                                      const sampler::ProcRoot& root,
+                                                      std::string& name) {
+  std::string note;
+  auto backend = network::make_traffic_backend(choice, root, note);
+  name = backend ? std::string(backend->name()) : "";
+  if (backend) {
+    log::info("network backend", {{"backend", name}, {"note", note}});
+  } else if (choice != "off") {
+    log::warn("no per-process network traffic", {{"backend", choice}, {"reason", note}});
+  }
+  return backend;
+}
+
+int64_t monotonic_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+}  // namespace
+
+ProcessTier::ProcessTier(const config::Config& config, const sampler::ProcRoot& root,
+                         store::ProcessRing& ring)
+    : period_(config.sampler.process_rate),
+      sampler_(root, {.redact_cmdline = config.processes.redact_cmdline,
+                      .max_count = config.processes.max_count}),
+      backend_(open_backend(config.network.backend, root, backend_name_)),
+      ring_(ring),
+      metrics_(config.export_.window, config.export_.top_processes, backend_name_) {
+  // The sock_diag backend already dumps every socket each tick; only the others need a table.
+  if (dynamic_cast<network::SockDiagBackend*>(backend_.get()) == nullptr) {
+    try {
+      sockets_ = std::make_unique<network::SocketTable>(root);
+    } catch (const std::system_error& e) {
+      log::warn("no connection tables", {{"err", e.what()}});
+    }
+  }
+}
+
+void ProcessTier::run(const StopSignal& stop) {
+  Fd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
+  if (!timer.valid()) throw std::system_error(errno, std::generic_category(), "timerfd_create");
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(period_);
+  itimerspec spec{};
+  spec.it_interval.tv_sec = seconds.count();
+  spec.it_interval.tv_nsec = (period_ - seconds).count();
+  spec.it_value = spec.it_interval;
+  ::timerfd_settime(timer.get(), 0, &spec, nullptr);
+
+  sampler::process::ProcessFrame frame;
+  pollfd fds[2] = {{timer.get(), POLLIN, 0}, {stop.fd(), POLLIN, 0}};
+  while (!stop.requested()) {
+    tick(frame);
+    if (::poll(fds, 2, -1) < 0 && errno != EINTR) break;
+    uint64_t expirations = 0;
+    if ((fds[0].revents & POLLIN) != 0 &&
+        ::read(timer.get(), &expirations, sizeof expirations) == sizeof expirations &&
+        expirations > 1) {
+      stats_.late_ticks_total.fetch_add(expirations - 1, std::memory_order_relaxed);
+    }
+  }
+  ring_.seal();
+}
+
+void ProcessTier::tick(sampler::process::ProcessFrame& frame) {
+  const int64_t started = monotonic_ns();
+  sampler_.sample(frame);
+  std::string error;
+  if (backend_) {
+    if (backend_->read(reading_, error)) {
+      network::attach_traffic(frame, reading_);
+    } else {
+      stats_.traffic_failures_total.fetch_add(1, std::memory_order_relaxed);
+      if (error != last_traffic_error_) log::warn("network backend read failed", {{"err", error}});
+      last_traffic_error_ = error;
+    }
+    if (auto* sock_diag = dynamic_cast<network::SockDiagBackend*>(backend_.get())) {
+      sock_diag->sockets(frame.sockets);
+    }
+  }
+  if (sockets_ && !sockets_->read(frame.sockets, error)) {
+    stats_.socket_failures_total.fetch_add(1, std::memory_order_relaxed);
+    if (error != last_socket_error_) log::warn("socket table read failed", {{"err", error}});
+    last_socket_error_ = error;
+  }
+
+  const auto& sampled = sampler_.stats();
+  stats_.processes.store(sampled.processes, std::memory_order_relaxed);
+  stats_.vanished_total.store(sampled.vanished_total, std::memory_order_relaxed);
+  stats_.read_errors_total.store(sampled.read_errors_total, std::memory_order_relaxed);
+  stats_.dropped_total.fetch_add(frame.processes_dropped, std::memory_order_relaxed);
+  metrics_.observe(frame);
+  // The ring keeps its own copy; the frame's buffers are reused next tick.
+  if (std::string refused = ring_.push(frame); !refused.empty()) {
+    log::warn("process frame not stored", {{"err", refused}});
+  }
+  stats_.last_duration_ns.store(monotonic_ns() - started, std::memory_order_relaxed);
+  stats_.samples.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace flightrec::exporter

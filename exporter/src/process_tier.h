@@ -1,0 +1,51 @@
+#pragma once
+// The daemon's process tier: at sampler.process_rate, read every process (/proc), the network
+// backend's per-process traffic and the socket tables, and hand the frame to the process ring
+// (for /dump, incidents and replay) and to the /metrics rankings.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "flightrec/common/stop_signal.h"
+#include "flightrec/config/config.h"
+#include "flightrec/exporter/metrics/process_metrics.h"
+#include "flightrec/exporter/process_tier_stats.h"
+#include "flightrec/network/socket_table.h"
+#include "flightrec/network/traffic_backend.h"
+#include "flightrec/sampler/process/process_sampler.h"
+#include "flightrec/store/process_ring.h"
+
+namespace flightrec::exporter {
+
+class ProcessTier {
+ public:
+  // Opens the process sampler and the network backend network.backend asks for (logging which
+  // one runs, or why none does). Throws when /proc cannot be read.
+  ProcessTier(const config::Config& config, const sampler::ProcRoot& root,
+              store::ProcessRing& ring);
+
+  // Samples until `stop` is requested.
+  void run(const StopSignal& stop);
+
+  [[nodiscard]] const metrics::ProcessMetrics& metrics() const noexcept { return metrics_; }
+  [[nodiscard]] const ProcessTierStats& stats() const noexcept { return stats_; }
+  [[nodiscard]] const std::string& backend_name() const noexcept { return backend_name_; }
+
+ private:
+  void tick(sampler::process::ProcessFrame& frame);
+
+  std::chrono::nanoseconds period_;
+  sampler::process::ProcessSampler sampler_;
+  std::string backend_name_;  // before backend_: opening the backend sets it
+  std::unique_ptr<network::TrafficBackend> backend_;
+  std::unique_ptr<network::SocketTable> sockets_;  // null when the backend gives its own table
+  store::ProcessRing& ring_;
+  metrics::ProcessMetrics metrics_;
+  ProcessTierStats stats_;
+  network::TrafficReading reading_;
+  std::string last_traffic_error_;
+  std::string last_socket_error_;
+};
+
+}  // namespace flightrec::exporter

@@ -1,0 +1,96 @@
+// The loop of `flightrec top`: sample processes (and traffic), print a screen, sleep, repeat.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "flightrec/config/config.h"
+#include "flightrec/exporter/top.h"
+#include "flightrec/network/traffic_backend.h"
+#include "flightrec/sampler/process/process_sampler.h"
+
+namespace flightrec::exporter {
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+void on_interrupt(int) { interrupted.store(true); }
+
+uint64_t mem_total_bytes(const std::string& procfs) {
+  std::ifstream meminfo(procfs + "/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemTotal:") return kib * 1024;
+    meminfo.ignore(256, '\n');
+  }
+  return 0;
+}
+
+// Sleeps `delay` in short steps so Ctrl-C ends the program at once.
+void pause_for(std::chrono::nanoseconds delay) {
+  const auto until = std::chrono::steady_clock::now() + delay;
+  while (!interrupted.load() && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(
+        std::chrono::milliseconds(20), until - std::chrono::steady_clock::now()));
+  }
+}
+
+}  // namespace
+
+int run_top(const TopOptions& options) {
+  ::signal(SIGINT, on_interrupt);
+  ::signal(SIGTERM, on_interrupt);
+  const sampler::ProcRoot root{.procfs = options.procfs};
+  const config::Config defaults;
+  sampler::process::ProcessSampler sampler(root,
+                                           {.redact_cmdline = defaults.processes.redact_cmdline,
+                                            .max_count = defaults.processes.max_count});
+
+  TopContext context;
+  context.mem_total_bytes = mem_total_bytes(options.procfs);
+  context.limit = options.limit != 0 ? options.limit : (options.batch ? 0 : 40);
+  std::unique_ptr<network::TrafficBackend> backend;
+  if (options.net) {
+    backend = network::make_traffic_backend(options.backend, root, context.note);
+    if (!backend) {
+      std::cerr << "flightrec top: no network backend can run here: " << context.note << '\n';
+      return 1;
+    }
+    context.backend = std::string(backend->name());
+  }
+
+  sampler::process::UserNames users;
+  network::TrafficReading reading;
+  std::string error;
+  const auto take = [&](sampler::process::ProcessFrame& frame) {
+    sampler.sample(frame);
+    if (!backend) return;
+    if (backend->read(reading, error)) {
+      network::attach_traffic(frame, reading);
+    } else {
+      std::cerr << "flightrec top: " << error << '\n';
+    }
+  };
+
+  sampler::process::ProcessFrame before, now;
+  take(before);
+  for (uint32_t screen = 0; options.iterations == 0 || screen < options.iterations; ++screen) {
+    pause_for(options.delay);
+    if (interrupted.load()) break;
+    take(now);
+    // Clear and home the cursor between screens, as top does; batch output just follows on.
+    if (!options.batch) std::cout << "\x1b[H\x1b[2J";
+    std::cout << render_top(&before, now, options.net, context, users);
+    if (options.batch) std::cout << '\n';
+    std::cout.flush();
+    if (!std::cout) return 1;
+    std::swap(before, now);
+  }
+  return 0;
+}
+
+}  // namespace flightrec::exporter

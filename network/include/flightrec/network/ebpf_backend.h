@@ -1,0 +1,19 @@
+#pragma once
+// The eBPF traffic backend: BPF programs count payload bytes per process where tasks send and
+// receive, and packets per socket owner where they cross a device or reach a socket; traffic
+// without a known owner is counted as unattributed. Needs root (CAP_BPF, CAP_PERFMON and
+// CAP_NET_ADMIN), kernel BTF, the sock_send_length/sock_recv_length tracepoints (Linux 6.3+) and
+// a cgroup v2 mount. See docs/NETWORK.md.
+#include <memory>
+#include <string>
+
+#include "flightrec/network/traffic_backend.h"
+
+namespace flightrec::network {
+
+// Loads and attaches the programs. Returns null with `why_not` saying why when they cannot run
+// here (built without eBPF, not permitted, kernel too old, no cgroup v2 mount): the caller falls
+// back to sock_diag. The programs stay attached for the backend's lifetime.
+std::unique_ptr<TrafficBackend> make_ebpf_backend(std::string& why_not);
+
+}  // namespace flightrec::network

@@ -1,0 +1,28 @@
+// A sock_diag dump with each socket's owner filled in from the cached inode map.
+#include "flightrec/network/socket_table.h"
+
+namespace flightrec::network {
+
+SocketTable::SocketTable(sampler::ProcRoot root, size_t max_sockets)
+    : reader_(max_sockets), owners_(std::move(root)) {}
+
+bool SocketTable::read(std::vector<DiagSocket>& out, std::string& error) {
+  if (!reader_.read(out, error)) {
+    out.clear();
+    return false;
+  }
+  inodes_.clear();
+  for (const DiagSocket& socket : out) inodes_.push_back(socket.row.inode);
+  owners_.refresh(inodes_, SocketOwners::Clock::now());
+  for (DiagSocket& socket : out) socket.row.pid = owners_.owner(socket.row.inode);
+  return true;
+}
+
+bool SocketTable::read(std::vector<SocketRow>& out, std::string& error) {
+  out.clear();
+  if (!read(sockets_, error)) return false;
+  for (DiagSocket& socket : sockets_) out.push_back(std::move(socket.row));
+  return true;
+}
+
+}  // namespace flightrec::network

@@ -1,0 +1,60 @@
+#pragma once
+// Replay's model: a recording and everything derived from it at a cursor (an index into the
+// timeline). The TUI and the batch output are two printers of this one model.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flightrec/replay/process_view.h"
+#include "flightrec/replay/replay_data.h"
+#include "flightrec/replay/samples.h"
+#include "flightrec/replay/system_view.h"
+#include "flightrec/replay/table.h"
+#include "flightrec/replay/timeline.h"
+
+namespace flightrec::replay {
+
+class Model {
+ public:
+  Model(ReplayData data, UserNames users);
+  // Views point into the data: the model stays where it was built.
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  [[nodiscard]] const recording::Metadata& meta() const noexcept { return data_.meta; }
+  [[nodiscard]] const Timeline& timeline() const noexcept { return timeline_; }
+  [[nodiscard]] const std::vector<Trigger>& triggers() const noexcept { return triggers_; }
+  [[nodiscard]] bool has_processes() const noexcept { return !data_.process_frames.empty(); }
+
+  // interval_ns: what rates cover (<= 0: one sample).
+  [[nodiscard]] SystemView system(size_t cursor, int64_t interval_ns) const;
+  [[nodiscard]] ProcessesAt processes(size_t cursor, int64_t interval_ns) const;
+  [[nodiscard]] Table table(size_t cursor, int64_t interval_ns, Tab tab,
+                            const Arrangement& how) const;
+
+ private:
+  ReplayData data_;
+  UserNames users_;
+  Samples samples_;
+  SystemSeries series_;
+  Timeline timeline_;
+  std::vector<Trigger> triggers_;
+};
+
+// A cursor time as --at and the `g` key take it: RFC 3339, Unix seconds, "start", "end", an offset
+// from the start ("+2.5s", "+1m") or from the end ("-1s"). Times outside the window are clamped by
+// the caller. On error, a message naming the text.
+struct CursorTime {
+  int64_t time_ns = 0;
+  std::string error;
+  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
+};
+CursorTime parse_cursor_time(std::string_view text, int64_t start_ns, int64_t end_ns);
+
+// A duration such as "1ms", "250ms", "1s", or "sample" (0: one sample), for --interval.
+std::optional<int64_t> parse_interval(std::string_view text);
+
+}  // namespace flightrec::replay

@@ -1,0 +1,39 @@
+#pragma once
+// `flightrec replay SOURCE [flags]`: its own flags, parsed apart from the daemon's because they
+// mean nothing elsewhere (the main command line hands everything after `replay` to this parser).
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "flightrec/replay/batch.h"
+#include "flightrec/replay/table.h"
+
+namespace flightrec::replay {
+
+inline constexpr int64_t kDefaultIntervalNs = 1'000'000'000;
+
+struct ReplayOptions {
+  std::string source;  // a recording file or an http:// URL (/dump?..., /incidents/{id})
+  bool batch = false;
+  std::string at;  // cursor time (parse_cursor_time); "" = the trigger if any, else the end
+  Tab tab = Tab::processes;
+  std::string sort;      // column name; "" = the tab's default
+  bool reverse = false;  // against the column's natural order (--reverse)
+  std::string filter;
+  bool tree = false;
+  BatchFormat format = BatchFormat::text;
+  int64_t interval_ns = kDefaultIntervalNs;  // what rates cover; 0 = one sample
+};
+
+struct ReplayArgs {
+  std::optional<ReplayOptions> options;  // empty on error or when help was asked for
+  bool help = false;
+  std::string error;  // one line naming the flag or value that was wrong
+};
+
+ReplayArgs parse_replay_args(std::span<const std::string_view> args);
+std::string replay_usage();
+
+}  // namespace flightrec::replay

@@ -1,0 +1,29 @@
+#pragma once
+// `flightrec replay`: load the source (file or URL), then either print one view (--batch) or run
+// the interactive view. The exporter's main dispatches here.
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "flightrec/replay/options.h"
+#include "flightrec/replay/replay_data.h"
+
+namespace flightrec::replay {
+
+struct LoadResult {
+  std::optional<ReplayData> data;
+  std::string error;  // one line: the file or URL and what was wrong with it
+};
+
+// A recording file, or an http:// URL fetched once into memory.
+LoadResult load_source(const std::string& source);
+
+// Exit status: 0, or 1 after one error line on `err`.
+int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& err);
+
+// Parses the arguments after `replay` and runs: 2 on a usage error (as the main command line).
+int replay_command(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
+
+}  // namespace flightrec::replay

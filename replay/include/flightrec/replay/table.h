@@ -1,0 +1,77 @@
+#pragma once
+// The tabs of replay's table (Processes, Network, Connections, Listening, Sessions) as plain rows
+// of cells: the TUI, the text batch output and the JSON batch output all print these.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "flightrec/replay/process_view.h"
+
+namespace flightrec::replay {
+
+enum class Tab { processes, network, connections, listening, sessions };
+inline constexpr Tab kTabs[] = {Tab::processes, Tab::network, Tab::connections, Tab::listening,
+                                Tab::sessions};
+
+std::string_view tab_name(Tab tab);   // "processes", ...
+std::string_view tab_title(Tab tab);  // "Processes", ...
+std::optional<Tab> tab_named(std::string_view name);
+
+struct Cell {
+  std::string text;
+  std::optional<double> number;  // what sorting and JSON use; nothing for text cells
+  // Values a combined column ("DISK R/W") shows, under their own JSON keys.
+  std::vector<std::pair<std::string, std::optional<double>>> parts;
+};
+
+struct Column {
+  std::string name;  // header text, also the --sort name (case-insensitive)
+  std::string key;   // JSON key
+  size_t width = 0;  // the last column takes what is left
+  bool left = false;
+  bool descending_first = true;  // numbers biggest first, text A to Z
+};
+
+struct Row {
+  std::vector<Cell> cells;
+  int32_t pid = 0;
+  int32_t ppid = 0;
+  int depth = 0;           // in tree view
+  std::string match_text;  // what search and filter look at (command, user, addresses)
+};
+
+struct Table {
+  Tab tab = Tab::processes;
+  std::vector<Column> columns;
+  std::vector<Row> rows;
+  size_t default_sort = 0;
+};
+
+// Names the machine replaying knows for a uid (recordings carry uids, not names).
+using UserNames = std::function<std::string(uint32_t uid)>;
+UserNames system_user_names();
+
+Table build_table(Tab tab, const ProcessesAt& processes, const UserNames& users);
+
+// Case-insensitive column lookup by name ("CPU%", "mem%") or JSON key ("cpu_percent").
+std::optional<size_t> column_named(const Table& table, std::string_view name);
+
+struct Arrangement {
+  std::optional<size_t> sort_column;  // the table's default when empty
+  bool reverse = false;               // against the column's natural direction
+  std::string filter;                 // keep rows whose match_text contains it (any case)
+  bool tree = false;                  // parents before children, indented (Processes only)
+};
+
+// Filters, sorts (ties by pid, so output is deterministic) and, in tree mode, nests the rows.
+void arrange(Table& table, const Arrangement& how);
+
+// Whether a row matches a search or filter text (case-insensitive substring; "" matches all).
+bool row_matches(const Row& row, std::string_view text);
+
+}  // namespace flightrec::replay

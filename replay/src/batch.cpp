@@ -1,0 +1,197 @@
+#include "flightrec/replay/batch.h"
+
+#include <cstdio>
+
+#include "flightrec/replay/format.h"
+#include "flightrec/snapshot/json_writer.h"
+#include "flightrec/snapshot/time_format.h"
+
+namespace flightrec::replay {
+namespace {
+
+std::string pad(std::string text, size_t width, bool left) {
+  if (text.size() >= width) return text;
+  const std::string fill(width - text.size(), ' ');
+  return left ? text + fill : fill + text;
+}
+
+std::string cell_text(const Table& table, const Row* row, size_t column) {
+  return row == nullptr ? table.columns[column].name : row->cells[column].text;
+}
+
+std::string rate(std::optional<double> bps) { return format_bytes(bps) + "/s"; }
+
+void optional_number(snapshot::JsonWriter& json, std::string_view key, std::optional<double> v) {
+  json.key(key);
+  if (v) {
+    json.number(*v);
+  } else {
+    json.null();
+  }
+}
+
+std::string text_view(const Model& model, const BatchView& view, const Table& table) {
+  const SystemView system = model.system(view.cursor, view.interval_ns);
+  const int64_t now = model.timeline().time(view.cursor);
+  const int64_t start = model.timeline().start();
+  std::string out;
+  out += "time      " + snapshot::format_rfc3339_ms(now) + " (" + format_offset(now - start) +
+         " of " + format_duration(model.timeline().end() - start) + ", sample " +
+         std::to_string(view.cursor + 1) + "/" + std::to_string(model.timeline().size()) + ")\n";
+  out += "host      " + (model.meta().host.empty() ? std::string("-") : model.meta().host) +
+         (system.interval_ns > 0 ? ", rates over " + format_duration(system.interval_ns)
+                                 : std::string(", no rates (no earlier sample)")) +
+         "\n";
+  out += "cpu       all " + format_percent(system.cpu_total) + "%";
+  for (const auto& cpu : system.cpus) out += ", " + cpu.cpu + " " + format_percent(cpu.ratio) + "%";
+  out += "\nmemory    " + format_bytes(system.mem_used_bytes) + " of " +
+         format_bytes(system.mem_total_bytes) + " used, swap " +
+         format_bytes(system.swap_used_bytes) + " of " + format_bytes(system.swap_total_bytes) +
+         "\n";
+  const auto load = [](std::optional<double> v) {
+    if (!v) return std::string("-");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", *v);
+    return std::string(text);
+  };
+  out += "load      " + load(system.load1) + " " + load(system.load5) + " " + load(system.load15) +
+         "\n";
+  out += "pressure ";
+  if (system.pressure.empty()) out += " -";
+  for (const auto& p : system.pressure) {
+    out += " " + p.resource + " some " + format_percent(p.some) + "% full " +
+           format_percent(p.full) + "%;";
+  }
+  out += "\ndisk      read " + rate(system.disk_read_bps) + ", write " +
+         rate(system.disk_write_bps) + "\n";
+  out += "network   rx " + rate(system.net_rx_bps) + ", tx " + rate(system.net_tx_bps) + "\n";
+  for (const auto& trigger : model.triggers()) {
+    out += "trigger   " + trigger.label + " at " + snapshot::format_rfc3339_ms(trigger.time_ns) +
+           " (" + format_offset(trigger.time_ns - start) + ")\n";
+  }
+  out += "\n[" + std::string(tab_title(view.tab)) + "] " + std::to_string(table.rows.size()) +
+         " rows\n";
+  out += render_table_text(table);
+  return out;
+}
+
+std::string json_view(const Model& model, const BatchView& view, const Table& table) {
+  const SystemView system = model.system(view.cursor, view.interval_ns);
+  const int64_t now = model.timeline().time(view.cursor);
+  std::string out;
+  {
+    snapshot::JsonWriter json(out, 1);
+    json.begin_object();
+    json.key("schema_version").number(1);
+    json.key("host").string(model.meta().host);
+    json.key("time").string(snapshot::format_rfc3339_ms(now));
+    json.key("time_unix_ns").number(now);
+    json.key("offset_seconds").number(static_cast<double>(now - model.timeline().start()) / 1e9);
+    json.key("interval_seconds").number(static_cast<double>(system.interval_ns) / 1e9);
+    json.key("system").begin_object();
+    optional_number(json, "cpu_busy_ratio", system.cpu_total);
+    json.key("cpus").begin_array();
+    for (const auto& cpu : system.cpus) {
+      json.begin_object().key("cpu").string(cpu.cpu);
+      optional_number(json, "busy_ratio", cpu.ratio);
+      json.end_object();
+    }
+    json.end_array();
+    optional_number(json, "memory_total_bytes", system.mem_total_bytes);
+    optional_number(json, "memory_used_bytes", system.mem_used_bytes);
+    optional_number(json, "swap_total_bytes", system.swap_total_bytes);
+    optional_number(json, "swap_used_bytes", system.swap_used_bytes);
+    optional_number(json, "load1", system.load1);
+    optional_number(json, "load5", system.load5);
+    optional_number(json, "load15", system.load15);
+    json.key("pressure").begin_array();
+    for (const auto& p : system.pressure) {
+      json.begin_object().key("resource").string(p.resource);
+      optional_number(json, "some_ratio", p.some);
+      optional_number(json, "full_ratio", p.full);
+      json.end_object();
+    }
+    json.end_array();
+    optional_number(json, "disk_read_bytes_per_second", system.disk_read_bps);
+    optional_number(json, "disk_write_bytes_per_second", system.disk_write_bps);
+    optional_number(json, "network_receive_bytes_per_second", system.net_rx_bps);
+    optional_number(json, "network_transmit_bytes_per_second", system.net_tx_bps);
+    json.end_object();
+    json.key("triggers").begin_array();
+    for (const auto& trigger : model.triggers()) {
+      json.begin_object().key("label").string(trigger.label);
+      json.key("time").string(snapshot::format_rfc3339_ms(trigger.time_ns));
+      json.end_object();
+    }
+    json.end_array();
+    json.key("tab").string(tab_name(view.tab));
+    json.key("rows").begin_array();
+    for (const Row& row : table.rows) {
+      json.begin_object();
+      for (size_t c = 0; c < table.columns.size(); ++c) {
+        const Cell& cell = row.cells[c];
+        if (!cell.parts.empty()) {
+          for (const auto& [key, value] : cell.parts) optional_number(json, key, value);
+        } else if (cell.number) {
+          json.key(table.columns[c].key).number(*cell.number);
+        } else if (cell.text == "-") {
+          json.key(table.columns[c].key).null();
+        } else {
+          json.key(table.columns[c].key).string(cell.text);
+        }
+      }
+      if (table.tab == Tab::processes) json.key("depth").number(row.depth);
+      json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+  }
+  out += '\n';
+  return out;
+}
+
+}  // namespace
+
+std::string table_line(const Table& table, const Row* row, size_t width) {
+  std::string line;
+  for (size_t c = 0; c < table.columns.size() && line.size() < width; ++c) {
+    const Column& column = table.columns[c];
+    const bool last = c + 1 == table.columns.size();
+    std::string text = cell_text(table, row, c);
+    if (!last && text.size() > column.width) text.resize(column.width);
+    line += pad(std::move(text), last ? 0 : column.width, column.left);
+    if (!last) line += ' ';
+  }
+  if (line.size() > width) line.resize(width);
+  return line;
+}
+
+std::string render_table_text(const Table& table) {
+  std::string out;
+  const auto add = [&](const Row* row) {
+    std::string line;
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      const bool last = c + 1 == table.columns.size();
+      line +=
+          pad(cell_text(table, row, c), last ? 0 : table.columns[c].width, table.columns[c].left);
+      if (!last) line += ' ';
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + '\n';
+  };
+  add(nullptr);
+  for (const Row& row : table.rows) add(&row);
+  return out;
+}
+
+std::string render_batch(const Model& model, const BatchView& view, BatchFormat format) {
+  if (model.timeline().empty()) {
+    return format == BatchFormat::json ? "{\"schema_version\":1,\"rows\":[]}\n"
+                                       : "the recording holds no samples\n";
+  }
+  const Table table = model.table(view.cursor, view.interval_ns, view.tab, view.arrangement);
+  return format == BatchFormat::json ? json_view(model, view, table)
+                                     : text_view(model, view, table);
+}
+
+}  // namespace flightrec::replay

@@ -1,0 +1,113 @@
+#include "flightrec/replay/run.h"
+
+#include <unistd.h>
+
+#include <ostream>
+#include <vector>
+
+#include "flightrec/recording/recording_file.h"
+#include "flightrec/replay/batch.h"
+#include "flightrec/replay/http_fetch.h"
+#include "flightrec/replay/model.h"
+#include "flightrec/replay/session.h"
+#include "tui/tui.h"
+
+namespace flightrec::replay {
+namespace {
+
+LoadResult loaded(recording::ReadResult read, const std::string& prefix) {
+  if (!read.ok()) return {std::nullopt, prefix + read.error};
+  return {from_recording(std::move(read.recording)), {}};
+}
+
+// The cursor --at names, else the trigger point, else the end.
+std::optional<size_t> initial_cursor(const Model& model, const std::string& at,
+                                     std::string& error) {
+  const Timeline& timeline = model.timeline();
+  if (timeline.empty()) return 0;
+  if (!at.empty()) {
+    const auto time = parse_cursor_time(at, timeline.start(), timeline.end());
+    if (!time.ok()) {
+      error = "--at: " + time.error;
+      return std::nullopt;
+    }
+    return timeline.at_or_before(time.time_ns);
+  }
+  if (!model.triggers().empty()) return timeline.at_or_before(model.triggers().front().time_ns);
+  return timeline.size() - 1;
+}
+
+}  // namespace
+
+LoadResult load_source(const std::string& source) {
+  if (source.starts_with("http://") || source.starts_with("https://")) {
+    const std::string url = recording_url(source);
+    const FetchResult fetched = http_get(url);
+    if (!fetched.ok()) return {std::nullopt, fetched.error};
+    const auto* bytes = reinterpret_cast<const uint8_t*>(fetched.body.data());
+    return loaded(recording::read_recording(std::span(bytes, fetched.body.size())), url + ": ");
+  }
+  return loaded(recording::read_recording(std::filesystem::path(source)), "");
+}
+
+int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
+  if (!options.batch && (::isatty(STDIN_FILENO) == 0 || ::isatty(STDOUT_FILENO) == 0)) {
+    err << "flightrec replay: the interactive view needs a terminal (use --batch for text)\n";
+    return 1;
+  }
+  LoadResult load = load_source(options.source);
+  if (!load.data) {
+    err << "flightrec replay: " << load.error << '\n';
+    return 1;
+  }
+  const Model model(std::move(*load.data), system_user_names());
+  std::string error;
+  const auto cursor = initial_cursor(model, options.at, error);
+  if (!cursor) {
+    err << "flightrec replay: " << error << '\n';
+    return 1;
+  }
+  // An unknown --sort column is an error rather than a silent default.
+  const Table columns = model.table(*cursor, options.interval_ns, options.tab, {});
+  std::optional<size_t> sort;
+  if (!options.sort.empty()) {
+    sort = column_named(columns, options.sort);
+    if (!sort) {
+      std::string names;
+      for (const auto& column : columns.columns) names += (names.empty() ? "" : ", ") + column.name;
+      err << "flightrec replay: --sort: the " << tab_name(options.tab) << " tab has no column \""
+          << options.sort << "\" (columns: " << names << ")\n";
+      return 1;
+    }
+  }
+  if (options.batch) {
+    BatchView view;
+    view.cursor = *cursor;
+    view.interval_ns = options.interval_ns;
+    view.tab = options.tab;
+    view.arrangement = {sort, options.reverse, options.filter, options.tree};
+    out << render_batch(model, view, options.format);
+    out.flush();
+    return out ? 0 : 1;
+  }
+  Session session(model, *cursor, options.tab, options.interval_ns);
+  session.set_sort(sort, options.reverse);
+  session.set_filter(options.filter);
+  session.set_tree(options.tree && options.tab == Tab::processes);
+  return tui::run(session);
+}
+
+int replay_command(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
+  const ReplayArgs parsed = parse_replay_args(args);
+  if (parsed.help) {
+    out << replay_usage();
+    return 0;
+  }
+  if (!parsed.options) {
+    err << "flightrec replay: " << parsed.error << '\n';
+    return 2;
+  }
+  return run_replay(*parsed.options, out, err);
+}
+
+}  // namespace flightrec::replay

@@ -1,0 +1,261 @@
+#include "flightrec/replay/screen.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "flightrec/replay/batch.h"
+#include "flightrec/replay/format.h"
+#include "flightrec/snapshot/time_format.h"
+
+namespace flightrec::replay {
+namespace {
+
+constexpr size_t kMaxCpuRows = 4;
+
+std::string fit(std::string text, size_t width) {
+  if (text.size() > width) text.resize(width);
+  text.append(width - text.size(), ' ');
+  return text;
+}
+
+// htop's meter: "Mem[||||||      1.2G/3.8G]" in exactly `width` characters, the value inside.
+void meter(ScreenLine& line, const std::string& label, std::optional<double> ratio,
+           const std::string& value, size_t width) {
+  const size_t inner = width > label.size() + 2 ? width - label.size() - 2 : 0;
+  std::string fill(inner, ' ');
+  size_t bars = 0;
+  if (ratio) {
+    bars =
+        static_cast<size_t>(std::lround(std::clamp(*ratio, 0.0, 1.0) * static_cast<double>(inner)));
+    std::fill_n(fill.begin(), bars, '|');
+  }
+  const std::string shown = value.size() < inner ? value : value.substr(0, inner);
+  fill.replace(inner - shown.size(), shown.size(), shown);
+  const size_t begin = line.text.size() + label.size() + 1;
+  line.text += label + "[" + fill + "]";
+  const size_t bar_end = std::min(bars, inner - shown.size());
+  if (bar_end > 0) line.bars.push_back({begin, begin + bar_end});
+}
+
+std::string bytes_of(std::optional<double> used, std::optional<double> total) {
+  return format_bytes(used) + "/" + format_bytes(total);
+}
+
+std::string rate(std::optional<double> bps) { return format_bytes(bps) + "/s"; }
+
+std::string pressure_text(const SystemView& system) {
+  if (system.pressure.empty()) return "PSI: -";
+  std::string text = "PSI some:";
+  for (const auto& p : system.pressure) {
+    text += " " + p.resource.substr(0, 3) + " " + format_percent(p.some) + "%";
+  }
+  return text;
+}
+
+std::string load_text(const SystemView& system) {
+  const auto one = [](std::optional<double> v) {
+    if (!v) return std::string("-");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", *v);
+    return std::string(text);
+  };
+  return "Load average: " + one(system.load1) + " " + one(system.load5) + " " + one(system.load15);
+}
+
+void header(const Session& session, size_t width, std::vector<ScreenLine>& out) {
+  const SystemView& system = session.system();
+  const size_t half = std::max<size_t>(width / 2, 1);
+  const size_t per_row = system.cpus.size() > 1 ? 2 : 1;
+  const size_t rows = (system.cpus.size() + per_row - 1) / per_row;
+  if (rows > 0 && rows <= kMaxCpuRows) {
+    for (size_t r = 0; r < rows; ++r) {
+      ScreenLine line;
+      for (size_t c = 0; c < per_row; ++c) {
+        const size_t index = r + c * rows;  // htop fills the left column first
+        if (index >= system.cpus.size()) break;
+        const auto& cpu = system.cpus[index];
+        const size_t meter_width =
+            per_row == 1 ? width : (c == 0 ? half - 1 : width - std::min(width, half));
+        if (c == 1) line.text += ' ';
+        std::string label = cpu.cpu;
+        if (label.size() < 3) label.insert(0, 3 - label.size(), ' ');
+        meter(line, label, cpu.ratio, format_percent(cpu.ratio) + "%", meter_width);
+      }
+      out.push_back(std::move(line));
+    }
+  } else {
+    ScreenLine line;
+    meter(line, "CPU", system.cpu_total,
+          format_percent(system.cpu_total) + "% of " + std::to_string(system.cpus.size()), width);
+    out.push_back(std::move(line));
+  }
+  const auto two = [&](auto left_fill, const std::string& right) {
+    ScreenLine line;
+    left_fill(line);
+    line.text = fit(line.text, half);
+    line.text += ' ' + right;
+    out.push_back(std::move(line));
+  };
+  const auto share = [](std::optional<double> used, std::optional<double> total) {
+    if (!used || !total || *total <= 0) return std::optional<double>();
+    return std::optional<double>(*used / *total);
+  };
+  two(
+      [&](ScreenLine& l) {
+        meter(l, "Mem", share(system.mem_used_bytes, system.mem_total_bytes),
+              bytes_of(system.mem_used_bytes, system.mem_total_bytes), half - 1);
+      },
+      load_text(system));
+  two(
+      [&](ScreenLine& l) {
+        meter(l, "Swp", share(system.swap_used_bytes, system.swap_total_bytes),
+              bytes_of(system.swap_used_bytes, system.swap_total_bytes), half - 1);
+      },
+      pressure_text(system));
+  two(
+      [&](ScreenLine& l) {
+        l.text = "Disk R " + rate(system.disk_read_bps) + " W " + rate(system.disk_write_bps);
+      },
+      "Net RX " + rate(system.net_rx_bps) + " TX " + rate(system.net_tx_bps));
+}
+
+// "[-----!----#-----------]": the whole window, '#' the cursor, '!' each trigger point.
+void timeline(const Session& session, size_t width, std::vector<ScreenLine>& out) {
+  const Timeline& tl = session.model().timeline();
+  if (width < 3 || tl.empty()) {
+    out.push_back({"(no samples)", LineStyle::normal, {}});
+    return;
+  }
+  const size_t inner = width - 2;
+  std::string strip(inner, '-');
+  const int64_t span = std::max<int64_t>(tl.end() - tl.start(), 1);
+  const auto column = [&](int64_t time) {
+    const double share = static_cast<double>(std::clamp(time - tl.start(), int64_t{0}, span)) /
+                         static_cast<double>(span);
+    return std::min(static_cast<size_t>(share * static_cast<double>(inner - 1) + 0.5), inner - 1);
+  };
+  for (const Trigger& trigger : session.model().triggers()) strip[column(trigger.time_ns)] = '!';
+  strip[column(tl.time(session.cursor()))] = '#';
+  out.push_back({"[" + strip + "]", LineStyle::normal, {}});
+
+  const int64_t now = tl.time(session.cursor());
+  std::string status = snapshot::format_rfc3339_ms(now) + " " + format_offset(now - tl.start()) +
+                       "/" + format_duration(tl.end() - tl.start()) + " rate " +
+                       (session.interval_ns() == 0 ? std::string("1 sample")
+                                                   : format_duration(session.interval_ns()));
+  char speed[32];
+  std::snprintf(speed, sizeof speed, " %s x%g", session.playing() ? "PLAY" : "PAUSED",
+                session.speed());
+  status += speed;
+  if (!session.model().triggers().empty()) {
+    const Trigger& first = session.model().triggers().front();
+    status += " trigger(!) " + format_offset(first.time_ns - tl.start());
+  }
+  out.push_back({fit(status, width), LineStyle::normal, {}});
+}
+
+void tabs(const Session& session, size_t width, std::vector<ScreenLine>& out) {
+  std::string line;
+  for (const Tab tab : kTabs) {
+    const std::string title(tab_title(tab));
+    line += tab == session.tab() ? "[" + title + "]" : " " + title + " ";
+  }
+  if (!session.filter().empty()) line += " filter: " + session.filter();
+  if (session.tree()) line += " (tree)";
+  out.push_back({fit(line, width), LineStyle::tabs, {}});
+}
+
+std::string key_bar(const Session& session) {
+  switch (session.mode()) {
+    case Mode::search:
+      return "Search: " + session.prompt() + "_   (Enter: keep, Esc: cancel)";
+    case Mode::filter:
+      return "Filter: " + session.prompt() + "_   (Enter: keep, Esc: clear)";
+    case Mode::go_to:
+      return "Go to (RFC 3339, Unix s, +2.5s, -1s): " + session.prompt() + "_";
+    case Mode::help:
+    case Mode::normal:
+      break;
+  }
+  if (!session.message().empty()) return session.message();
+  return "h:Help /:Search \\:Filter t:Tree <>:Sort []:Step {}:1s Spc:Play g:Goto i:Trig "
+         "Tab q:Quit";
+}
+
+}  // namespace
+
+std::vector<std::string> help_lines() {
+  return {
+      "flightrec replay - keys",
+      "",
+      "  F1 h ?      this help (any key returns)",
+      "  q F10       quit",
+      "  [ ]         one sample back / forward",
+      "  { }         one second back / forward",
+      "  Home End    start / end of the recording",
+      "  space       play / pause (in recording time x speed)",
+      "  + -         playback speed up / down",
+      "  g           go to a time: RFC 3339, Unix seconds, +2.5s, -1s, start, end",
+      "  i           jump to the (next) trigger point, marked ! on the timeline",
+      "  r           rate interval: 1 sample, 10ms, 100ms, 1s",
+      "  Tab S-Tab   next / previous tab",
+      "  F3 /        search (then n: next match)",
+      "  F4 \\        filter rows (Esc in the prompt clears it)",
+      "  F5 t        tree view (Processes)",
+      "  F6 < >      sort by the previous / next column",
+      "  M P T       sort by MEM% / CPU% / TIME+",
+      "  I           invert the sort order",
+      "  Up Down PgUp PgDn  move the selection",
+      "",
+      "The timeline: # is the cursor, ! a trigger point. Bars show | and the value.",
+  };
+}
+
+size_t table_rows(const Session& session, size_t height) {
+  const size_t cpus = session.system().cpus.size();
+  const size_t per_row = cpus > 1 ? 2 : 1;
+  const size_t cpu_rows = (cpus + per_row - 1) / per_row;
+  const size_t header_rows = (cpu_rows > 0 && cpu_rows <= kMaxCpuRows ? cpu_rows : 1) + 3;
+  const size_t fixed = header_rows + 2 /* timeline */ + 1 /* tabs */ + 1 /* columns */ + 1;
+  return height > fixed ? height - fixed : 0;
+}
+
+std::vector<ScreenLine> render_screen(const Session& session, size_t width, size_t height) {
+  std::vector<ScreenLine> out;
+  if (session.mode() == Mode::help) {
+    for (const auto& line : help_lines()) out.push_back({fit(line, width), LineStyle::normal, {}});
+  } else {
+    header(session, width, out);
+    timeline(session, width, out);
+    tabs(session, width, out);
+    const Table& table = session.table();
+    // The sort column is marked in the text (v biggest/last first, ^ smallest first).
+    Table header_only{table.tab, table.columns, {}, table.default_sort};
+    if (session.sort_column() < header_only.columns.size()) {
+      header_only.columns[session.sort_column()].name += session.sort_descending() ? "v" : "^";
+    }
+    out.push_back(
+        {fit(table_line(header_only, nullptr, width), width), LineStyle::table_header, {}});
+    const size_t rows = table_rows(session, height);
+    for (size_t i = session.scroll(); i < table.rows.size() && i < session.scroll() + rows; ++i) {
+      out.push_back({fit(table_line(table, &table.rows[i], width), width),
+                     i == session.selected() ? LineStyle::selected : LineStyle::normal,
+                     {}});
+    }
+  }
+  if (out.size() + 1 > height) out.resize(height > 0 ? height - 1 : 0);
+  while (out.size() + 1 < height) out.push_back({std::string(width, ' '), LineStyle::normal, {}});
+  if (height > 0) {
+    out.push_back({fit(key_bar(session), width),
+                   session.mode() == Mode::normal ? LineStyle::key_bar : LineStyle::prompt,
+                   {}});
+  }
+  for (auto& line : out) {
+    if (line.text.size() > width) line.text.resize(width);
+    for (auto& bar : line.bars) bar.end = std::min(bar.end, line.text.size());
+  }
+  return out;
+}
+
+}  // namespace flightrec::replay

@@ -1,0 +1,307 @@
+#include "flightrec/replay/session.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "flightrec/replay/format.h"
+
+namespace flightrec::replay {
+namespace {
+
+size_t tab_index(Tab tab) {
+  for (size_t i = 0; i < std::size(kTabs); ++i) {
+    if (kTabs[i] == tab) return i;
+  }
+  return 0;
+}
+
+constexpr int64_t kSecondNs = 1'000'000'000;
+
+}  // namespace
+
+Session::Session(const Model& model, size_t cursor, Tab tab, int64_t interval_ns)
+    : model_(model), cursor_(cursor), tab_(tab), interval_ns_(interval_ns) {
+  rebuild();
+}
+
+size_t Session::sort_column() const { return sort_[tab_index(tab_)].value_or(table_.default_sort); }
+
+bool Session::sort_descending() const {
+  if (table_.columns.empty()) return true;
+  return table_.columns[std::min(sort_column(), table_.columns.size() - 1)].descending_first !=
+         reverse_[tab_index(tab_)];
+}
+
+void Session::set_page_rows(size_t rows) {
+  page_rows_ = std::max<size_t>(rows, 1);
+  select(selected_);
+}
+
+void Session::set_sort(std::optional<size_t> column, bool reverse) {
+  sort_[tab_index(tab_)] = column;
+  reverse_[tab_index(tab_)] = reverse;
+  rebuild();
+}
+
+void Session::set_filter(std::string filter) {
+  filter_ = std::move(filter);
+  rebuild();
+}
+
+void Session::set_tree(bool tree) {
+  tree_ = tree;
+  rebuild();
+}
+
+void Session::rebuild() {
+  const int32_t selected_pid =
+      selected_ < table_.rows.size() ? table_.rows[selected_].pid : int32_t{-1};
+  system_ = model_.system(cursor_, interval_ns_);
+  Arrangement how;
+  how.filter = filter_;
+  how.tree = tree_;
+  how.sort_column = sort_[tab_index(tab_)];
+  how.reverse = reverse_[tab_index(tab_)];
+  table_ = model_.table(cursor_, interval_ns_, tab_, how);
+  // The selection follows its process as the cursor moves, the way htop's follows a pid.
+  const auto same = std::find_if(table_.rows.begin(), table_.rows.end(),
+                                 [&](const Row& row) { return row.pid == selected_pid; });
+  select(same != table_.rows.end() ? static_cast<size_t>(same - table_.rows.begin()) : selected_);
+}
+
+void Session::select(size_t row) {
+  selected_ = table_.rows.empty() ? 0 : std::min(row, table_.rows.size() - 1);
+  if (selected_ < scroll_) scroll_ = selected_;
+  if (selected_ >= scroll_ + page_rows_) scroll_ = selected_ + 1 - page_rows_;
+}
+
+void Session::move_cursor(size_t cursor) {
+  if (model_.timeline().empty()) return;
+  cursor_ = std::min(cursor, model_.timeline().size() - 1);
+  carry_ns_ = 0;
+  rebuild();
+}
+
+void Session::sort_by(std::string_view column) {
+  const auto index = column_named(table_, column);
+  if (!index) {
+    message_ =
+        "the " + std::string(tab_title(tab_)) + " tab has no " + std::string(column) + " column";
+    return;
+  }
+  set_sort(*index, false);
+}
+
+void Session::find_next(bool include_current) {
+  if (search_.empty()) return;
+  const size_t count = table_.rows.size();
+  for (size_t step = include_current ? 0 : 1; step <= count; ++step) {
+    const size_t row = (selected_ + step) % std::max<size_t>(count, 1);
+    if (row < count && row_matches(table_.rows[row], search_)) {
+      select(row);
+      message_.clear();
+      return;
+    }
+  }
+  message_ = "no row matches \"" + search_ + "\"";
+}
+
+bool Session::advance(int64_t elapsed_ns) {
+  if (!playing_ || model_.timeline().empty()) return false;
+  const auto& timeline = model_.timeline();
+  carry_ns_ += static_cast<int64_t>(std::llround(static_cast<double>(elapsed_ns) * speed()));
+  const int64_t target = timeline.time(cursor_) + carry_ns_;
+  const size_t next = timeline.at_or_before(target);
+  if (next == cursor_) return false;
+  const int64_t left = target - timeline.time(next);
+  move_cursor(next);
+  carry_ns_ = left;
+  if (cursor_ + 1 == timeline.size()) {
+    playing_ = false;
+    message_ = "end of the recording";
+  }
+  return true;
+}
+
+void Session::handle_key(int key) {
+  if (mode_ == Mode::help) {
+    mode_ = Mode::normal;
+    return;
+  }
+  if (mode_ != Mode::normal) {
+    prompt_key(key);
+    return;
+  }
+  message_.clear();
+  normal_key(key);
+}
+
+void Session::prompt_key(int key) {
+  const bool done = key == keys::kEnter || key == '\r';
+  const bool cancel = key == keys::kEscape;
+  if (key == keys::kBackspace || key == 8) {
+    if (!prompt_.empty()) prompt_.pop_back();
+  } else if (!done && !cancel && key >= 0x20 && key < 0x7f) {
+    prompt_ += static_cast<char>(key);
+  }
+  switch (mode_) {
+    case Mode::search:
+      search_ = cancel ? std::string() : prompt_;
+      if (!cancel) find_next(true);  // incremental, as htop does
+      break;
+    case Mode::filter:
+      if (cancel) prompt_.clear();
+      set_filter(prompt_);
+      break;
+    case Mode::go_to:
+      if (done && !prompt_.empty() && !model_.timeline().empty()) {
+        const auto& timeline = model_.timeline();
+        const auto time = parse_cursor_time(prompt_, timeline.start(), timeline.end());
+        if (time.ok()) {
+          move_cursor(timeline.at_or_before(time.time_ns));
+        } else {
+          message_ = time.error;
+        }
+      }
+      break;
+    case Mode::normal:
+    case Mode::help:
+      break;
+  }
+  if (cancel) message_.clear();
+  if (done || cancel) mode_ = Mode::normal;
+}
+
+void Session::normal_key(int key) {
+  const auto& timeline = model_.timeline();
+  switch (key) {
+    case 'q':
+    case keys::kF10:
+      quit_ = true;
+      break;
+    case 'h':
+    case '?':
+    case keys::kF1:
+      mode_ = Mode::help;
+      break;
+    case '/':
+    case keys::kF3:
+      mode_ = Mode::search;
+      prompt_.clear();
+      break;
+    case 'n':
+      find_next(false);
+      break;
+    case '\\':
+    case keys::kF4:
+      mode_ = Mode::filter;
+      prompt_ = filter_;
+      break;
+    case 'g':
+      mode_ = Mode::go_to;
+      prompt_.clear();
+      break;
+    case 't':
+    case keys::kF5:
+      if (tab_ != Tab::processes) {
+        message_ = "tree view is for the Processes tab";
+      } else {
+        set_tree(!tree_);
+      }
+      break;
+    case '<':
+    case '>':
+    case keys::kF6: {
+      const size_t columns = std::max<size_t>(table_.columns.size(), 1);
+      const size_t now = sort_column();
+      set_sort(key == '<' ? (now + columns - 1) % columns : (now + 1) % columns, false);
+      break;
+    }
+    case 'M':
+      sort_by("MEM%");
+      break;
+    case 'P':
+      sort_by("CPU%");
+      break;
+    case 'T':
+      sort_by("TIME+");
+      break;
+    case 'I':
+      set_sort(sort_column(), !reverse_[tab_index(tab_)]);
+      break;
+    case '[':
+      move_cursor(timeline.step(cursor_, -1));
+      break;
+    case ']':
+      move_cursor(timeline.step(cursor_, 1));
+      break;
+    case '{':
+      move_cursor(timeline.step_time(cursor_, -kSecondNs));
+      break;
+    case '}':
+      move_cursor(timeline.step_time(cursor_, kSecondNs));
+      break;
+    case keys::kHome:
+      move_cursor(0);
+      break;
+    case keys::kEnd:
+      move_cursor(timeline.size() == 0 ? 0 : timeline.size() - 1);
+      break;
+    case ' ':
+      playing_ = !playing_ && cursor_ + 1 < timeline.size();
+      carry_ns_ = 0;
+      break;
+    case '+':
+    case '=':
+      speed_ = std::min(speed_ + 1, kSpeeds.size() - 1);
+      break;
+    case '-':
+      speed_ = speed_ == 0 ? 0 : speed_ - 1;
+      break;
+    case 'i': {
+      const auto& triggers = model_.triggers();
+      if (triggers.empty()) {
+        message_ = "this recording has no trigger point";
+        break;
+      }
+      const Trigger& trigger = triggers[next_trigger_ % triggers.size()];
+      next_trigger_ = (next_trigger_ + 1) % triggers.size();
+      move_cursor(timeline.at_or_before(trigger.time_ns));
+      message_ = "trigger: " + trigger.label;
+      break;
+    }
+    case 'r': {
+      const auto found = std::find(kIntervals.begin(), kIntervals.end(), interval_ns_);
+      interval_ns_ =
+          found == kIntervals.end() || found + 1 == kIntervals.end() ? kIntervals[0] : *(found + 1);
+      rebuild();
+      break;
+    }
+    case keys::kTab:
+    case keys::kBackTab: {
+      const size_t count = std::size(kTabs);
+      const size_t now = tab_index(tab_);
+      tab_ = kTabs[key == keys::kTab ? (now + 1) % count : (now + count - 1) % count];
+      selected_ = 0;
+      scroll_ = 0;
+      rebuild();
+      break;
+    }
+    case keys::kUp:
+      select(selected_ == 0 ? 0 : selected_ - 1);
+      break;
+    case keys::kDown:
+      select(selected_ + 1);
+      break;
+    case keys::kPageUp:
+      select(selected_ > page_rows_ ? selected_ - page_rows_ : 0);
+      break;
+    case keys::kPageDown:
+      select(selected_ + page_rows_);
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace flightrec::replay

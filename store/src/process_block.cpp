@@ -1,0 +1,279 @@
+#include "flightrec/store/process_block.h"
+
+#include <zlib.h>
+
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "process_codec.h"
+
+namespace flightrec::store {
+
+namespace {
+
+constexpr uint32_t kMagic = 0x42505246;  // "FRPB" as little-endian bytes
+
+// Fixed header layout (little-endian); see docs/STORAGE.md.
+constexpr size_t kMagicAt = 0;
+constexpr size_t kVersionAt = 4;
+constexpr size_t kFlagsAt = 6;
+constexpr size_t kSizeAt = 8;
+constexpr size_t kFramesAt = 12;
+constexpr size_t kFirstTimeAt = 16;
+constexpr size_t kLastTimeAt = 24;
+constexpr size_t kPayloadSizeAt = 32;
+constexpr size_t kProcessRowsAt = 36;
+constexpr size_t kSocketRowsAt = 40;
+constexpr size_t kHeaderBytes = 44;
+constexpr size_t kCrcBytes = 4;
+// Deflate cannot expand data more than ~1032 times: a header claiming more is lying, and
+// refusing it up front keeps a few hostile bytes from reserving 64 MiB.
+constexpr uint64_t kMaxInflateRatio = 1032;
+constexpr int kDeflateLevel = 6;
+
+template <typename T>
+void put(std::vector<uint8_t>& out, size_t at, T value) {
+  std::memcpy(out.data() + at, &value, sizeof(T));
+}
+template <typename T>
+T get(std::span<const uint8_t> in, size_t at) {
+  T value;
+  std::memcpy(&value, in.data() + at, sizeof(T));
+  return value;
+}
+
+uint32_t crc_of(std::span<const uint8_t> bytes) {
+  return static_cast<uint32_t>(
+      crc32(crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(bytes.size())));
+}
+
+// Inflates exactly `size` bytes from `compressed`, all of which must be used; empty on error.
+bool inflate_exactly(std::span<const uint8_t> compressed, size_t size, std::vector<uint8_t>& out) {
+  out.resize(size);
+  uLongf produced = size;
+  uLong consumed = compressed.size();
+  const int status = uncompress2(out.data(), &produced, compressed.data(), &consumed);
+  return status == Z_OK && produced == size && consumed == compressed.size();
+}
+
+std::string fail_parse(std::string message) { return "process block: " + std::move(message); }
+
+}  // namespace
+
+std::string ProcessBlock::frame_error(const Frame& frame, int64_t previous_time_ns) {
+  if (frame.time_unix_ns < previous_time_ns) {
+    return "time " + std::to_string(frame.time_unix_ns) + " is before the frame before (" +
+           std::to_string(previous_time_ns) + ")";
+  }
+  if (frame.processes.size() > kMaxProcessesPerFrame) {
+    return std::to_string(frame.processes.size()) + " processes, more than " +
+           std::to_string(kMaxProcessesPerFrame);
+  }
+  if (frame.sockets.size() > kMaxSocketsPerFrame) {
+    return std::to_string(frame.sockets.size()) + " sockets, more than " +
+           std::to_string(kMaxSocketsPerFrame);
+  }
+  for (size_t i = 1; i < frame.processes.size(); ++i) {
+    if (frame.processes[i].pid <= frame.processes[i - 1].pid) {
+      return "process " + std::to_string(i) + " (pid " + std::to_string(frame.processes[i].pid) +
+             ") does not follow pid " + std::to_string(frame.processes[i - 1].pid) +
+             ": pids must ascend strictly";
+    }
+  }
+  return {};
+}
+
+template <typename FrameAt>
+std::shared_ptr<const ProcessBlock> ProcessBlock::encode_frames(size_t count, FrameAt frame_at) {
+  if (count == 0 || count > kMaxProcessBlockFrames) {
+    throw std::invalid_argument("ProcessBlock::encode: " + std::to_string(count) +
+                                " frames, expected 1.." + std::to_string(kMaxProcessBlockFrames));
+  }
+  detail::ProcessFrameEncoder encoder;
+  uint64_t process_rows = 0;
+  uint64_t socket_rows = 0;
+  int64_t previous_time = std::numeric_limits<int64_t>::min();
+  for (size_t i = 0; i < count; ++i) {
+    const Frame& frame = frame_at(i);
+    if (auto error = frame_error(frame, previous_time); !error.empty()) {
+      throw std::invalid_argument("ProcessBlock::encode: frame " + std::to_string(i) + ": " +
+                                  error);
+    }
+    previous_time = frame.time_unix_ns;
+    encoder.add(frame);
+    process_rows += frame.processes.size();
+    socket_rows += frame.sockets.size();
+  }
+  const auto& payload = encoder.bytes();
+  if (process_rows + socket_rows > kMaxProcessBlockRows ||
+      payload.size() > kMaxProcessPayloadBytes) {
+    throw std::invalid_argument("ProcessBlock::encode: " + std::to_string(count) +
+                                " frames are too big for one block (" +
+                                std::to_string(process_rows + socket_rows) + " rows, " +
+                                std::to_string(payload.size()) + " bytes)");
+  }
+
+  auto block = std::shared_ptr<ProcessBlock>(new ProcessBlock());
+  std::vector<uint8_t>& out = block->bytes_;
+  uLongf compressed = compressBound(payload.size());
+  out.resize(kHeaderBytes + compressed + kCrcBytes);
+  if (compress2(out.data() + kHeaderBytes, &compressed, payload.data(), payload.size(),
+                kDeflateLevel) != Z_OK) {
+    throw std::runtime_error("ProcessBlock::encode: zlib failed");
+  }
+  out.resize(kHeaderBytes + compressed + kCrcBytes);
+  out.shrink_to_fit();
+  block->frames_ = static_cast<uint32_t>(count);
+  block->first_time_ns_ = frame_at(0).time_unix_ns;
+  block->last_time_ns_ = frame_at(count - 1).time_unix_ns;
+  block->process_rows_ = process_rows;
+  block->socket_rows_ = socket_rows;
+  put<uint32_t>(out, kMagicAt, kMagic);
+  put<uint16_t>(out, kVersionAt, kProcessBlockVersion);
+  put<uint16_t>(out, kFlagsAt, 0);
+  put<uint32_t>(out, kSizeAt, static_cast<uint32_t>(out.size()));
+  put<uint32_t>(out, kFramesAt, block->frames_);
+  put<int64_t>(out, kFirstTimeAt, block->first_time_ns_);
+  put<int64_t>(out, kLastTimeAt, block->last_time_ns_);
+  put<uint32_t>(out, kPayloadSizeAt, static_cast<uint32_t>(payload.size()));
+  put<uint32_t>(out, kProcessRowsAt, static_cast<uint32_t>(process_rows));
+  put<uint32_t>(out, kSocketRowsAt, static_cast<uint32_t>(socket_rows));
+  put<uint32_t>(out, out.size() - kCrcBytes, crc_of(std::span(out).first(out.size() - kCrcBytes)));
+  return block;
+}
+
+std::shared_ptr<const ProcessBlock> ProcessBlock::encode(std::span<const Frame> frames) {
+  return encode_frames(frames.size(), [frames](size_t i) -> const Frame& { return frames[i]; });
+}
+
+std::shared_ptr<const ProcessBlock> ProcessBlock::encode(
+    std::span<const std::shared_ptr<const Frame>> frames) {
+  return encode_frames(frames.size(), [frames](size_t i) -> const Frame& { return *frames[i]; });
+}
+
+ParsedProcessBlock ProcessBlock::parse(std::span<const uint8_t> bytes) {
+  auto error = [](std::string message) -> ParsedProcessBlock {
+    return {.error = fail_parse(std::move(message))};
+  };
+  constexpr size_t kMinBytes = kHeaderBytes + kCrcBytes;
+  if (bytes.size() < kMinBytes) {
+    return error("truncated: " + std::to_string(bytes.size()) + " bytes, a block takes at least " +
+                 std::to_string(kMinBytes));
+  }
+  if (get<uint32_t>(bytes, kMagicAt) != kMagic) return error("no FRPB magic at offset 0");
+  const uint32_t size = get<uint32_t>(bytes, kSizeAt);
+  if (size < kMinBytes) {
+    return error("size field " + std::to_string(size) + " is below the " +
+                 std::to_string(kMinBytes) + "-byte minimum");
+  }
+  if (size > bytes.size()) {
+    return error("truncated: header says " + std::to_string(size) + " bytes, only " +
+                 std::to_string(bytes.size()) + " present");
+  }
+  const auto block_bytes = bytes.first(size);
+  const uint32_t stored_crc = get<uint32_t>(block_bytes, size - kCrcBytes);
+  const uint32_t crc = crc_of(block_bytes.first(size - kCrcBytes));
+  if (stored_crc != crc) {
+    return error("CRC mismatch (stored " + std::to_string(stored_crc) + ", computed " +
+                 std::to_string(crc) + "): block was never completely written");
+  }
+  if (const auto version = get<uint16_t>(bytes, kVersionAt); version != kProcessBlockVersion) {
+    return error("unsupported version " + std::to_string(version));
+  }
+  if (const auto flags = get<uint16_t>(bytes, kFlagsAt); flags != 0) {
+    return error("unknown flags " + std::to_string(flags));
+  }
+  auto block = std::shared_ptr<ProcessBlock>(new ProcessBlock());
+  block->frames_ = get<uint32_t>(bytes, kFramesAt);
+  block->first_time_ns_ = get<int64_t>(bytes, kFirstTimeAt);
+  block->last_time_ns_ = get<int64_t>(bytes, kLastTimeAt);
+  block->process_rows_ = get<uint32_t>(bytes, kProcessRowsAt);
+  block->socket_rows_ = get<uint32_t>(bytes, kSocketRowsAt);
+  const uint32_t payload_size = get<uint32_t>(bytes, kPayloadSizeAt);
+  const auto compressed = block_bytes.subspan(kHeaderBytes, size - kMinBytes);
+  if (block->frames_ == 0 || block->frames_ > kMaxProcessBlockFrames) {
+    return error(std::to_string(block->frames_) + " frames, expected 1.." +
+                 std::to_string(kMaxProcessBlockFrames));
+  }
+  if (block->process_rows_ + block->socket_rows_ > kMaxProcessBlockRows) {
+    return error(std::to_string(block->process_rows_ + block->socket_rows_) +
+                 " rows, more than the " + std::to_string(kMaxProcessBlockRows) + " allowed");
+  }
+  if (payload_size > kMaxProcessPayloadBytes ||
+      payload_size > compressed.size() * kMaxInflateRatio + 1024) {
+    return error("a payload of " + std::to_string(payload_size) + " bytes is over the limit or " +
+                 "cannot come from " + std::to_string(compressed.size()) + " compressed bytes");
+  }
+  std::vector<uint8_t> payload;
+  if (!inflate_exactly(compressed, payload_size, payload)) {
+    return error("the compressed payload does not inflate to the " + std::to_string(payload_size) +
+                 " bytes its header gives");
+  }
+
+  // Decode every frame once, so that decode() on a parsed block cannot fail.
+  detail::ProcessFrameDecoder decoder(payload);
+  uint64_t process_rows = 0;
+  uint64_t socket_rows = 0;
+  int64_t previous_time = block->first_time_ns_;
+  for (uint32_t i = 0; i < block->frames_; ++i) {
+    if (auto frame_error = decoder.next(i); !frame_error.empty()) return error(frame_error);
+    const auto& frame = decoder.current();
+    if (i == 0 && frame.time_unix_ns != block->first_time_ns_) {
+      return error("frame 0 is at " + std::to_string(frame.time_unix_ns) + " but the header says " +
+                   std::to_string(block->first_time_ns_));
+    }
+    if (frame.time_unix_ns < previous_time) {
+      return error("frame " + std::to_string(i) + " goes back in time");
+    }
+    previous_time = frame.time_unix_ns;
+    process_rows += frame.processes.size();
+    socket_rows += frame.sockets.size();
+    if (process_rows + socket_rows > kMaxProcessBlockRows) {
+      return error("frame " + std::to_string(i) + " takes the block over " +
+                   std::to_string(kMaxProcessBlockRows) + " rows");
+    }
+  }
+  if (!decoder.at_end()) return error("bytes left after the last frame");
+  if (decoder.current().time_unix_ns != block->last_time_ns_) {
+    return error("the last frame is at " + std::to_string(decoder.current().time_unix_ns) +
+                 " but the header says " + std::to_string(block->last_time_ns_));
+  }
+  if (process_rows != block->process_rows_ || socket_rows != block->socket_rows_) {
+    return error("the header counts " + std::to_string(block->process_rows_) + " processes and " +
+                 std::to_string(block->socket_rows_) + " sockets, the frames hold " +
+                 std::to_string(process_rows) + " and " + std::to_string(socket_rows));
+  }
+  block->bytes_.assign(block_bytes.begin(), block_bytes.end());
+  return {.block = std::move(block), .consumed = size};
+}
+
+std::vector<uint8_t> ProcessBlock::inflate_payload() const {
+  const auto bytes = this->bytes();
+  std::vector<uint8_t> payload;
+  inflate_exactly(bytes.subspan(kHeaderBytes, bytes.size() - kHeaderBytes - kCrcBytes),
+                  get<uint32_t>(bytes, kPayloadSizeAt), payload);
+  return payload;
+}
+
+void ProcessBlock::for_each_frame(const std::function<bool(const Frame&)>& visit) const {
+  const auto payload = inflate_payload();
+  detail::ProcessFrameDecoder decoder(payload);
+  for (uint32_t i = 0; i < frames_; ++i) {
+    // Cannot fail: the block was encoded here or checked by parse().
+    if (!decoder.next(i).empty() || !visit(decoder.current())) return;
+  }
+}
+
+void ProcessBlock::decode(std::vector<Frame>& out) const {
+  out.clear();
+  out.reserve(frames_);
+  for_each_frame([&out](const Frame& frame) {
+    out.push_back(frame);
+    return true;
+  });
+}
+
+size_t ProcessBlock::memory_bytes() const noexcept { return sizeof(*this) + bytes_.capacity(); }
+
+}  // namespace flightrec::store

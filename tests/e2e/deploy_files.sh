@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The deployment files as their tools see them: the systemd unit through `systemd-analyze verify`
+# and its offline security rating, the Prometheus scrape configs through `promtool check config`,
+# flightrec's configs through `flightrec check-config`, the Kubernetes, compose and Grafana
+# provisioning YAML through yq (Debian's `yq`), plus what must agree across them: the same
+# capabilities in the unit, the DaemonSet and compose, the ConfigMap equal to deploy/flightrec.yaml,
+# and every file compose mounts present in the repository. No image is built (no Docker engine).
+source "$(dirname "$0")/lib.sh"
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+deploy=$repo/deploy
+k8s=$deploy/kubernetes
+
+have() { command -v "$1" >/dev/null; }
+# expect_silent_success WHAT COMMAND...: the command exits 0 and prints nothing.
+expect_silent_success() {
+  local what=$1 out
+  shift
+  if out=$("$@" 2>&1) && [ -z "$out" ]; then pass "$what"; else fail "$what: $out"; fi
+}
+# expect_config_ok WHAT FILE: check-config accepts FILE, saying only "FILE: OK".
+expect_config_ok() {
+  local out
+  if out=$("$FLIGHTREC" check-config "$2" 2>&1) && [ "$out" = "$2: OK" ]; then pass "$1"; else fail "$1: $out"; fi
+}
+# A YAML file as sorted JSON, to compare two documents regardless of layout and comments.
+canonical() { yq -S -c . "$1"; }
+
+# --- systemd -------------------------------------------------------------------------------------
+if have systemd-analyze; then
+  # verify checks that ExecStart's binary exists: point it at the one under test.
+  sed "s#/usr/local/bin/flightrec#$(realpath "$FLIGHTREC")#" "$deploy/flightrec.service" >"$WORK/flightrec.service"
+  expect_silent_success "systemd-analyze verify deploy/flightrec.service: no warnings" \
+    systemd-analyze verify "$WORK/flightrec.service"
+  # Exposure is 0 (locked down) to 10 (unprotected); the unit scores 2.6 ("OK") with the four
+  # capabilities it needs. Threshold 30 = 3.0: loosening the sandbox fails here.
+  if rating=$(systemd-analyze security --offline=yes --threshold=30 "$WORK/flightrec.service" 2>&1); then
+    pass "systemd-analyze security: $(grep -o 'exposure level.*' <<<"$rating")"
+  else
+    fail "systemd-analyze security above 3.0: $(tail -1 <<<"$rating")"
+  fi
+else
+  echo "skip: systemd-analyze is not installed"
+fi
+unit_caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$deploy/flightrec.service" | tr ' ' '\n' | sed 's/^CAP_//' | sort | xargs)
+expect_eq "$(sed -n 's/^AmbientCapabilities=//p' "$deploy/flightrec.service" | tr ' ' '\n' | sed 's/^CAP_//' | sort | xargs)" \
+  "$unit_caps" "the unit's ambient capabilities are its bounding set"
+expect_contains "$(grep '^ExecStart=' "$deploy/flightrec.service")" "--config.file=/etc/flightrec/flightrec.yaml" \
+  "the unit reads /etc/flightrec/flightrec.yaml"
+
+# --- flightrec's own configs ---------------------------------------------------------------------
+expect_config_ok "flightrec check-config deploy/flightrec.yaml" "$deploy/flightrec.yaml"
+state_dir=/var/lib/$(sed -n 's/^StateDirectory=//p' "$deploy/flightrec.service")
+expect_contains "$(grep -A3 '^incidents:' "$deploy/flightrec.yaml")" "dir: $state_dir/incidents" \
+  "incidents.dir is inside the unit's StateDirectory"
+
+# --- Prometheus scrape configs -------------------------------------------------------------------
+expect_silent_success "promtool check config docker/prometheus.yml" \
+  sh -c "promtool check config '$repo/docker/prometheus.yml' >/dev/null"
+# Debian's prometheus package is built without Kubernetes service discovery, so its promtool
+# rejects kubernetes_sd_configs. Check that part's shape here and the rest (global, relabelling)
+# with promtool on a copy whose kubernetes_sd_configs is swapped for an empty static_configs.
+if out=$(promtool check config "$k8s/prometheus-scrape.yml" 2>&1); then
+  pass "promtool check config deploy/kubernetes/prometheus-scrape.yml"
+elif grep -q 'field kubernetes_sd_configs not found' <<<"$out"; then
+  echo "note: this promtool has no Kubernetes service discovery; checking the rest without it"
+  yq -y '.scrape_configs |= map(del(.kubernetes_sd_configs) | .static_configs = [])' \
+    "$k8s/prometheus-scrape.yml" >"$WORK/prometheus-scrape-static.yml"
+  expect_silent_success "promtool check config deploy/kubernetes/prometheus-scrape.yml (sd swapped)" \
+    sh -c "promtool check config '$WORK/prometheus-scrape-static.yml' >/dev/null"
+  expect_eq "$(yq -r '.scrape_configs[0].kubernetes_sd_configs[0].role' "$k8s/prometheus-scrape.yml")" \
+    endpoints "the Kubernetes scrape job discovers endpoints"
+else
+  fail "promtool check config deploy/kubernetes/prometheus-scrape.yml: $out"
+fi
+
+# --- YAML of Kubernetes, compose and Grafana provisioning ----------------------------------------
+if have yq; then
+  for file in "$k8s"/*.yaml "$repo/docker/compose.yml" "$repo"/dashboards/provisioning/*/*.yaml; do
+    if yq -e . "$file" >/dev/null 2>"$WORK/yq.err"; then
+      pass "YAML parses: ${file#"$repo"/}"
+    else
+      fail "YAML does not parse: ${file#"$repo"/}: $(cat "$WORK/yq.err")"
+    fi
+  done
+
+  ds=$k8s/daemonset.yaml
+  pod='.spec.template.spec'
+  expect_eq "$(yq -r "$pod.hostPID" "$ds")" true "the DaemonSet sees the host's processes (hostPID)"
+  expect_eq "$(yq -r "[$pod.containers[0].volumeMounts[] | select(.mountPath == \"/host/proc\" or .mountPath == \"/host/sys\") | .readOnly] | map(tostring) | join(\",\")" "$ds")" \
+    "true,true" "the DaemonSet mounts /proc and /sys read-only"
+  expect_eq "$(yq -r "$pod.containers[0].securityContext.capabilities.drop | join(\",\")" "$ds")" ALL \
+    "the DaemonSet drops every capability"
+  expect_eq "$(yq -r "$pod.containers[0].securityContext.capabilities.add | sort | join(\" \")" "$ds")" \
+    "$unit_caps" "the DaemonSet adds exactly the unit's capabilities"
+  expect_eq "$(yq -r '.services.flightrec.cap_add | sort | join(" ")' "$repo/docker/compose.yml")" \
+    "$unit_caps" "compose adds exactly the unit's capabilities"
+  expect_eq "$(yq -r '.services.flightrec.pid' "$repo/docker/compose.yml")" host "compose runs flightrec with pid: host"
+  args=$(yq -r "$pod.containers[0].args | join(\" \")" "$ds")
+  for flag in --path.procfs=/host/proc --path.sysfs=/host/sys --config.file=/etc/flightrec/flightrec.yaml; do
+    expect_contains "$args" "$flag" "the DaemonSet passes $flag"
+  done
+  expect_eq "$(yq -r "$pod.volumes[] | select(.name == \"incidents\") | .hostPath.path" "$ds")" \
+    "$state_dir/incidents" "the DaemonSet keeps incidents on the node at $state_dir/incidents"
+
+  # The ConfigMap carries deploy/flightrec.yaml: the same document, and valid for flightrec.
+  yq -r '.data["flightrec.yaml"]' "$k8s/configmap.yaml" >"$WORK/configmap-flightrec.yaml"
+  expect_eq "$(canonical "$WORK/configmap-flightrec.yaml")" "$(canonical "$deploy/flightrec.yaml")" \
+    "the ConfigMap holds the same settings as deploy/flightrec.yaml"
+  expect_config_ok "flightrec check-config on the ConfigMap's flightrec.yaml" \
+    "$WORK/configmap-flightrec.yaml"
+
+  # The Service, ServiceMonitor and scrape job find the DaemonSet's pods and port.
+  pod_label=$(yq -r '.spec.template.metadata.labels["app.kubernetes.io/name"]' "$ds")
+  expect_eq "$(yq -r '.spec.selector["app.kubernetes.io/name"]' "$k8s/service.yaml")" "$pod_label" \
+    "the Service selects the DaemonSet's pods"
+  expect_eq "$(yq -r '.spec.selector.matchLabels["app.kubernetes.io/name"]' "$k8s/servicemonitor.yaml")" \
+    "$(yq -r '.metadata.labels["app.kubernetes.io/name"]' "$k8s/service.yaml")" "the ServiceMonitor selects the Service"
+  port_name=$(yq -r "$pod.containers[0].ports[0].name" "$ds")
+  expect_eq "$(yq -r '.spec.ports[0].targetPort' "$k8s/service.yaml")" "$port_name" "the Service targets the metrics port"
+  expect_eq "$(yq -r '.spec.endpoints[0].port' "$k8s/servicemonitor.yaml")" "$port_name" "the ServiceMonitor scrapes that port"
+  expect_contains "$(yq -r '.scrape_configs[0].relabel_configs[0].regex' "$k8s/prometheus-scrape.yml")" \
+    "$(yq -r '.metadata.name' "$k8s/service.yaml");$port_name" "the scrape job keeps that Service's port"
+  for manifest in $(yq -r '.resources[]' "$k8s/kustomization.yaml"); do
+    if [ -f "$k8s/$manifest" ]; then pass "kustomization lists $manifest, which exists"; else fail "kustomization lists missing $manifest"; fi
+  done
+
+  # Every file compose bind-mounts from the repository exists (relative to docker/).
+  for source in $(yq -r '.services[].volumes[]? | split(":")[0] | select(startswith("."))' "$repo/docker/compose.yml"); do
+    if [ -e "$repo/docker/$source" ]; then pass "compose mounts $source, which exists"; else fail "compose mounts missing $source"; fi
+  done
+  provider_path=$(yq -r '.providers[0].options.path' "$repo/dashboards/provisioning/dashboards/flightrec.yaml")
+  expect_eq "$(yq -r "[.services.grafana.volumes[] | select(contains(\"$provider_path/\"))] | length" "$repo/docker/compose.yml")" \
+    "$(find "$repo/dashboards" -maxdepth 1 -name "*.json" | wc -l)" "compose mounts every dashboard where the provider loads them"
+else
+  fail "yq is not installed (Debian package yq): the YAML checks cannot run"
+fi
+
+finish

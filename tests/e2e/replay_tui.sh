@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# `flightrec replay` in a real terminal: a detached 80x24 tmux session on the fixture recording
+# (tests/replay/data/leak.fltrec: a memory leak, a CPU burner from 1 s, a trigger at 2 s), driven
+# with keys, asserting on what the screen shows (capture-pane) after each.
+source "$(dirname "$0")/lib.sh"
+RECORDING="$(cd "$(dirname "$0")/.." && pwd)/replay/data/leak.fltrec"
+command -v tmux >/dev/null || { echo "tmux is not installed" >&2; exit 1; }
+SOCKET="$WORK/tmux.sock"
+tmuxc() { tmux -S "$SOCKET" "$@"; }
+trap 'tmuxc kill-server 2>/dev/null || true; cleanup' EXIT
+
+SESSION=""
+screen() { tmuxc capture-pane -p -t "$SESSION" "$@"; }
+# User names come from this machine's passwd, commands are cut at 80 columns: rows are found by
+# pid. The first table row: line 9 at 80x24 with this recording's 2 CPUs (4 header lines, timeline 2,
+# tabs, column names).
+first_row() { screen | sed -n 9p; }
+# wait_for TEXT: until the screen shows TEXT (the TUI redraws after each key), up to 5 s.
+wait_for() {
+  for _ in $(seq 100); do
+    if screen | grep -qF -- "$1"; then return 0; fi
+    sleep 0.05
+  done
+  fail "screen never showed '$1'; it shows:"
+  screen >&2
+  return 1
+}
+keys() { tmuxc send-keys -t "$SESSION" "$@"; }
+# start NAME ENV...: the TUI in a new 80x24 session; the shell reports its exit status after.
+start() {
+  SESSION=$1
+  shift
+  tmuxc -f /dev/null new-session -d -s "$SESSION" -x 80 -y 24 \
+    "env $* '$FLIGHTREC' replay '$RECORDING' --at start; echo replay-exited-\$?; sleep 30"
+}
+
+# The batch view of the same recording works without a terminal.
+batch=$("$FLIGHTREC" replay "$RECORDING" --batch --at +1s)
+expect_contains "$batch" "time      2025-11-30T05:00:01.000Z (+1.000s of 3s" "batch view at +1s"
+
+start main TERM=screen
+wait_for "2025-11-30T05:00:00.000Z +0.000s/3s" && pass "opens at the start"
+expect_contains "$(screen)" "[Processes] Network" "processes tab selected"
+expect_contains "$(screen)" "Mem[" "memory meter"
+expect_contains "$(screen)" "[#" "cursor at the left end of the timeline"
+# No earlier sample at the start: no CPU% yet, so the order falls back to PID.
+expect_contains "$(first_row)" "/sbin/init" "first row at the start"
+
+keys ']'
+wait_for "2025-11-30T05:00:00.010Z +0.010s/3s" && pass "] steps one sample"
+keys '}'
+wait_for "2025-11-30T05:00:01.010Z +1.010s/3s" && pass "} steps one second"
+keys '}'
+wait_for "2025-11-30T05:00:02.010Z +2.010s/3s" && pass "} again"
+expect_contains "$(first_row)" "    202 " "the CPU burner (pid 202) leads once it burns"
+keys End
+wait_for "2025-11-30T05:00:03.000Z +3.000s/3s" && pass "End goes to the end"
+expect_contains "$(screen)" "#]" "cursor at the right end of the timeline"
+keys Home
+wait_for "2025-11-30T05:00:00.000Z +0.000s/3s" && pass "Home goes to the start"
+keys i
+wait_for "2025-11-30T05:00:02.000Z +2.000s/3s" && pass "i jumps to the trigger"
+expect_contains "$(screen)" "trigger: memory_available_bytes < 2e9" "trigger named"
+
+expect_contains "$(screen)" "CPU%v" "sorted by CPU% by default"
+keys M
+wait_for "MEM%v" && pass "M sorts by MEM%"
+expect_contains "$(first_row)" "    201 " "the leak (pid 201) leads by memory"
+keys P
+wait_for "CPU%v" && pass "P sorts by CPU%"
+expect_contains "$(first_row)" "    202 " "the burner leads by CPU"
+keys I
+wait_for "CPU%^" && pass "I inverts the order"
+keys F6
+wait_for "MEM%v" && pass "F6 sorts by the next column, in its natural order"
+
+keys '\' p y t h o n Enter
+wait_for "filter: python" && pass "\\ filters"
+expect_contains "$(first_row)" "    201 " "the filter keeps the leak"
+if screen | grep -qF "    202 "; then fail "the filter hides the rest"; else pass "the filter hides the rest"; fi
+keys F4 Escape
+wait_for "h:Help" && pass "Escape in the filter prompt clears it"
+expect_contains "$(screen)" "    202 " "all rows back"
+
+keys t
+wait_for "(tree)" && pass "t shows the tree"
+expect_contains "$(screen)" '`- nginx' "children are indented"
+keys t
+
+keys Tab
+wait_for " Processes [Network]" && pass "Tab switches to Network"
+expect_contains "$(screen)" "XMIT_PK" "network columns"
+expect_contains "$(first_row)" "    300     33 eth0" "nginx's traffic"
+keys Tab
+wait_for "[Connections]" && pass "Tab reaches Connections"
+expect_contains "$(screen)" "10.0.0.2:51000" "the web connection"
+keys Tab
+wait_for "[Listening]" && pass "Tab reaches Listening"
+expect_contains "$(screen)" "0.0.0.0:22" "sshd listens"
+keys Tab
+wait_for "[Sessions]" && pass "Tab reaches Sessions"
+expect_contains "$(first_row)" "pts/0       3" "the login session on pts/0 with 3 processes"
+keys Tab
+
+keys / s t r e s s
+wait_for "Search: stress_" && pass "/ opens the search prompt"
+keys Enter
+wait_for "h:Help" && pass "Enter closes it"
+
+keys g
+keys '+0.5s' Enter
+wait_for "2025-11-30T05:00:00.500Z +0.500s/3s" && pass "g goes to a time"
+
+keys h
+wait_for "flightrec replay - keys" && pass "h shows the help"
+keys x
+wait_for "h:Help" && pass "any key leaves the help"
+
+tmuxc resize-window -t main -x 100 -y 30
+keys ']'
+wait_for "2025-11-30T05:00:00.510Z" && pass "still drawing after a resize"
+expect_contains "$(screen | sed -n 30p)" "h:Help" "the key bar moved to the new last line"
+
+keys q
+wait_for "replay-exited-0" && pass "q quits with status 0"
+
+# A plain vt100 without colour: same screen, meaning in the text, search selects by reverse video.
+start plain TERM=vt100 NO_COLOR=1
+wait_for "2025-11-30T05:00:00.000Z +0.000s/3s" && pass "vt100 opens"
+keys / n g i n x Enter
+wait_for "h:Help" && pass "vt100 search"
+selected=$(screen -e | grep -F "    300 " | head -1)
+expect_contains "$selected" $'\e[1;7m' "the match is selected (bold reverse video)"
+keys q
+wait_for "replay-exited-0" && pass "vt100 quits"
+
+finish

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The incident viewer in headless Chromium (Debian's chromium, driven by playwright-core from
+# tests/viewer/package-lock.json): pages for a synthetic incident and /dump window served by
+# tests/viewer's server (60 s at 1 ms, hostile process names), and the real daemon's pages once
+# its binary embeds the viewer; until then the daemon's incident file through that server.
+# Screenshots go to <build>/tests/viewer/artifacts/.
+source "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "$(dirname "$FLIGHTREC")" && pwd)
+viewer_build="$build/tests/viewer"
+artifacts="$viewer_build/artifacts"
+mkdir -p "$artifacts"
+export NODE_PATH="$viewer_build/node_modules"
+chromium=${CHROMIUM:-/usr/bin/chromium}
+for need in "$viewer_build/viewer_test_server" "$NODE_PATH/playwright-core" "$chromium"; do
+  if [ ! -e "$need" ]; then
+    echo "FAIL: $need is missing (build the tests: ninja viewer_test_server viewer_browser_test_deps; apt-get install chromium)" >&2
+    exit 1
+  fi
+done
+
+# browse URL NAME ARGS...: the browser checks on one page, screenshot NAME.png.
+browse() {
+  local url=$1 name=$2
+  shift 2
+  if node "$here/../viewer/browser_test.js" "$url" "$artifacts/$name.png" "$@" >"$WORK/$name.log" 2>&1; then
+    pass "$name: $(grep -c '^ok:' "$WORK/$name.log") browser checks ($(grep -o 'drawn in [0-9]* ms' "$WORK/$name.log"))"
+  else
+    fail "$name: $(grep 'FAIL' "$WORK/$name.log" | head -5)"
+  fi
+}
+
+# The daemon: an incident that fires at once, with a short window.
+cat >"$WORK/flightrec.yaml" <<YAML
+incidents:
+  dir: $WORK/incidents
+triggers:
+  - name: always
+    signal: memory_used_bytes
+    op: ">"
+    value: 0
+    pre: 2s
+    post: 500ms
+YAML
+start_daemon --config.file="$WORK/flightrec.yaml"
+id=""
+for _ in $(seq 100); do
+  id=$(curl -s "${URL}incidents" | python3 -c "import json, sys
+print(next((i['id'] for i in json.load(sys.stdin) if i['status'] == 'written'), ''))")
+  [ -n "$id" ] && break
+  sleep 0.1
+done
+[ -n "$id" ] || fail "the daemon wrote no incident in 10 s"
+# Its file, for the test server to serve next to the synthetic one: real series, real devices.
+mkdir -p "$WORK/served-incidents"
+curl -s -o "$WORK/served-incidents/$id.flightrec" "${URL}incidents/$id?format=raw"
+if grep -q 'id="flightrec-data"' "$FLIGHTREC"; then
+  browse "${URL}incidents/$id/view" daemon-incident --trigger
+  browse "${URL}dump?format=html&from=-2s" daemon-dump
+else
+  echo "SKIP: $FLIGHTREC does not embed the viewer yet (routes not wired in exporter/src/daemon.cpp)"
+fi
+stop_daemon
+
+"$viewer_build/viewer_test_server" "$WORK/served-incidents" >"$WORK/server.out" 2>"$WORK/server.log" &
+server_pid=$!
+for _ in $(seq 100); do
+  grep -q '^url=' "$WORK/server.out" && break
+  sleep 0.1
+done
+server_url=$(sed -n 's/^url=\([^ ]*\) .*/\1/p' "$WORK/server.out")
+incident=$(sed -n 's/.* incident=//p' "$WORK/server.out")
+if [ -z "$server_url" ]; then
+  fail "the viewer test server did not start: $(cat "$WORK/server.log")"
+else
+  # The synthetic incident file holds no process frames (IncidentStore::write takes blocks only).
+  browse "${server_url}incidents/$incident/view" fixture-incident --trigger
+  browse "${server_url}dump?format=html" fixture-dump --processes 3 --comm '</script><b>'
+  [ -n "$id" ] && browse "${server_url}incidents/$id/view" recorded-incident --trigger
+fi
+kill "$server_pid"
+wait "$server_pid" 2>/dev/null || true
+
+finish

@@ -1,0 +1,114 @@
+#include "flightrec/exporter/top.h"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+using namespace flightrec;
+using exporter::parse_top_args;
+using exporter::render_top;
+using exporter::TopContext;
+using sampler::process::NetCounters;
+using sampler::process::ProcessFrame;
+using sampler::process::ProcessRow;
+
+namespace {
+
+ProcessRow row(int32_t pid, const char* comm, uint64_t cpu_ns,
+               std::optional<NetCounters> net = std::nullopt) {
+  ProcessRow r;
+  r.pid = pid;
+  r.comm = comm;
+  r.state = 'S';
+  r.cpu_user_ns = cpu_ns;
+  r.rss_bytes = 1 << 20;
+  r.net = net;
+  return r;
+}
+
+sampler::process::UserNames fixed_users() {
+  return sampler::process::UserNames([](uint32_t uid) -> std::optional<std::string> {
+    return uid == 0 ? std::optional<std::string>("root") : std::nullopt;
+  });
+}
+
+// The data lines of a screen (after the column header), first word and last word of each.
+std::vector<std::pair<std::string, std::string>> table(const std::string& screen) {
+  std::istringstream in(screen);
+  std::string line;
+  std::vector<std::pair<std::string, std::string>> out;
+  bool past_header = false;
+  while (std::getline(in, line)) {
+    if (line.find("PID") != std::string::npos) {
+      past_header = true;
+      continue;
+    }
+    if (!past_header) continue;
+    std::istringstream words(line);
+    std::string first, word, last;
+    words >> first;
+    while (words >> word) last = word;
+    out.emplace_back(first, last);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("top sorts processes by the CPU they used between two frames", "[top]") {
+  ProcessFrame before, now;
+  before.time_unix_ns = 0;
+  before.processes = {row(1, "init", 0), row(2, "busy", 0), row(3, "half", 0)};
+  now.time_unix_ns = 1'000'000'000;
+  now.processes = {row(1, "init", 0), row(2, "busy", 900'000'000), row(3, "half", 400'000'000)};
+  auto users = fixed_users();
+  const std::string screen = render_top(&before, now, false, {}, users);
+  const auto lines = table(screen);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == std::pair<std::string, std::string>{"2", "busy"});
+  CHECK(lines[1].first == "3");
+  CHECK(screen.find(" 90.0 ") != std::string::npos);
+  CHECK(screen.find("Tasks: 3 total") != std::string::npos);
+}
+
+TEST_CASE("top --net lists only processes that moved traffic, biggest first, with totals",
+          "[top]") {
+  ProcessFrame before, now;
+  before.time_unix_ns = 0;
+  before.processes = {row(10, "idle", 0, NetCounters{100, 100, 1, 1}),
+                      row(11, "small", 0, NetCounters{0, 0, 0, 0})};
+  now.time_unix_ns = 2'000'000'000;
+  now.processes = {row(10, "idle", 0, NetCounters{100, 100, 1, 1}),
+                   row(11, "small", 0, NetCounters{2048, 0, 2, 0}),
+                   row(12, "big", 0, NetCounters{0, 10240, 0, 8})};
+  now.unattributed = NetCounters{0, 512, 0, 1};
+  TopContext context;
+  context.backend = "ebpf";
+  auto users = fixed_users();
+  const std::string screen = render_top(&before, now, true, context, users);
+  const auto lines = table(screen);
+  REQUIRE(lines.size() == 4);  // big, small, TOTAL, UNATTRIBUTED; idle moved nothing
+  CHECK(lines[0].first == "12");
+  CHECK(lines[1].first == "11");
+  CHECK(screen.find("backend: ebpf") != std::string::npos);
+  // small sent 2 KiB in 2 s: 2.0 KB and 1.0 KB/s.
+  CHECK(screen.find("       2.0        0.0        1.0        0.0 small") != std::string::npos);
+  CHECK(lines[2].second == "(attributed)");
+  CHECK(lines[3].second == "UNATTRIBUTED");
+}
+
+TEST_CASE("top's flags are checked and name what was wrong", "[top]") {
+  auto ok = parse_top_args({"--net", "--batch", "-n", "3", "-d", "0.5", "--backend=sock_diag"});
+  REQUIRE(ok.options);
+  CHECK(ok.options->net);
+  CHECK(ok.options->batch);
+  CHECK(ok.options->iterations == 3);
+  CHECK(ok.options->delay == std::chrono::milliseconds(500));
+  CHECK(ok.options->backend == "sock_diag");
+  CHECK(parse_top_args({"-n", "x"}).error == "top: -n \"x\" is not a whole number");
+  CHECK(parse_top_args({"-d", "0"}).error == "top: -d \"0\" is not a delay between 10ms and 1h");
+  CHECK(parse_top_args({"--backend", "pcap"}).error ==
+        "top: --backend \"pcap\" is not auto, ebpf or sock_diag");
+  CHECK(parse_top_args({"--frobnicate"}).error ==
+        "top: unknown flag --frobnicate (see flightrec --help)");
+  CHECK(parse_top_args({"-n"}).error == "top: -n needs a value");
+}

@@ -1,0 +1,105 @@
+// Feeds arbitrary bytes to ProcessBlock::parse and the frame decoder behind it. Whatever they
+// accept must decode, and re-encoding what they decoded must give the same frames back. The first
+// input byte picks the mode, since random bytes rarely get past a CRC and a zlib stream:
+//   0: the rest is a block, parsed as it is;
+//   1: the rest is a block whose CRC is rewritten first (reaches the checks behind the CRC);
+//   2: the rest is an uncompressed payload, decoded frame by frame (reaches every delta check).
+#include <zlib.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "../../store/src/process_codec.h"
+#include "flightrec/store/process_block.h"
+
+namespace {
+
+using flightrec::sampler::process::ProcessFrame;
+using flightrec::store::ProcessBlock;
+
+// Frames materialised at once, so a tiny input cannot make the fuzzer run out of memory.
+constexpr uint64_t kMaxRowsToCompare = 1 << 16;
+
+void rewrite_crc(std::vector<uint8_t>& bytes) {
+  constexpr size_t kSizeAt = 8;
+  if (bytes.size() < kSizeAt + 4) return;
+  uint32_t total = 0;
+  std::memcpy(&total, bytes.data() + kSizeAt, 4);
+  if (total < kSizeAt + 4 || total > bytes.size()) return;
+  const auto crc = static_cast<uint32_t>(
+      crc32(crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(total - 4)));
+  std::memcpy(bytes.data() + total - 4, &crc, 4);
+}
+
+// Frames that a decoder produced must encode, and decode back equal.
+void check_round_trip(const std::vector<ProcessFrame>& frames) {
+  if (frames.empty()) return;
+  for (size_t i = 1; i < frames.size(); ++i) {
+    // Decoded tables are pid-ordered by construction; only time order is the input's choice.
+    if (!ProcessBlock::frame_error(frames[i], frames[i - 1].time_unix_ns).empty()) return;
+  }
+  const auto block = ProcessBlock::encode(frames);
+  const auto parsed = ProcessBlock::parse(block->bytes());
+  if (!parsed) __builtin_trap();
+  std::vector<ProcessFrame> again;
+  parsed.block->decode(again);
+  if (again != frames) __builtin_trap();
+}
+
+void fuzz_block(std::vector<uint8_t> bytes, bool rewrite) {
+  if (rewrite) rewrite_crc(bytes);
+  const auto parsed = ProcessBlock::parse(bytes);
+  if (!parsed) {
+    if (parsed.error.empty()) __builtin_trap();
+    return;
+  }
+  const auto& block = *parsed.block;
+  if (block.bytes().size() != parsed.consumed) __builtin_trap();
+  uint32_t frames = 0;
+  block.for_each_frame([&frames](const ProcessFrame&) {
+    ++frames;
+    return true;
+  });
+  if (frames != block.frames()) __builtin_trap();
+  if (block.process_rows() + block.socket_rows() <= kMaxRowsToCompare) {
+    std::vector<ProcessFrame> decoded;
+    block.decode(decoded);
+    if (decoded.front().time_unix_ns != block.first_time_ns() ||
+        decoded.back().time_unix_ns != block.last_time_ns()) {
+      __builtin_trap();
+    }
+    check_round_trip(decoded);
+  }
+}
+
+void fuzz_payload(const uint8_t* data, size_t size) {
+  flightrec::store::detail::ProcessFrameDecoder decoder({data, size});
+  std::vector<ProcessFrame> frames;
+  uint64_t rows = 0;
+  for (uint32_t i = 0; i < 64 && !decoder.at_end(); ++i) {
+    if (!decoder.next(i).empty()) return;
+    const auto& frame = decoder.current();
+    rows += frame.processes.size() + frame.sockets.size();
+    if (rows > kMaxRowsToCompare) return;
+    frames.push_back(frame);
+  }
+  check_round_trip(frames);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  switch (data[0] % 3) {
+    case 0:
+    case 1:
+      fuzz_block(std::vector<uint8_t>(data + 1, data + size), data[0] % 3 == 1);
+      break;
+    default:
+      fuzz_payload(data + 1, size - 1);
+      break;
+  }
+  return 0;
+}

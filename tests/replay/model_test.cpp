@@ -1,0 +1,223 @@
+#include "flightrec/replay/model.h"
+
+#include <catch2/catch.hpp>
+
+#include "replay_fixture.h"
+
+using namespace flightrec::replay;
+using namespace flightrec::replay::testing;
+
+namespace {
+
+size_t sample_at(const Model& model, int64_t offset_ns) {
+  return model.timeline().at_or_before(kStartNs + offset_ns);
+}
+
+}  // namespace
+
+TEST_CASE("timelineStepsBySamplesAndTimeClampedToTheWindow", "[replay][timeline]") {
+  const Timeline timeline({0, 10, 20, 30, 100, 110});
+  CHECK(timeline.at_or_before(-5) == 0);
+  CHECK(timeline.at_or_before(25) == 2);
+  CHECK(timeline.at_or_before(1000) == 5);
+  CHECK(timeline.step(1, -3) == 0);
+  CHECK(timeline.step(1, 2) == 3);
+  CHECK(timeline.step(4, 10) == 5);
+  CHECK(timeline.step_time(0, 20) == 2);
+  // A gap longer than the step still moves the cursor, by one sample.
+  CHECK(timeline.step_time(3, 20) == 4);
+  CHECK(timeline.step_time(4, -20) == 3);
+}
+
+TEST_CASE("rateIntervalStartsAnIntervalBackOrAtTheFirstSample", "[replay][timeline]") {
+  const Timeline timeline({0, 10, 20, 30, 40});
+  CHECK_FALSE(timeline.interval_start(0, 10).has_value());
+  CHECK(timeline.interval_start(4, 0) == 3u);
+  CHECK(timeline.interval_start(4, 20) == 2u);
+  CHECK(timeline.interval_start(4, 15) == 2u);
+  CHECK(timeline.interval_start(2, 1000) == 0u);
+}
+
+TEST_CASE("systemViewDerivesCpuBusyFromTickDeltasPerCpu", "[replay][system]") {
+  const Model model(fixture(), fixture_users());
+  const auto view = model.system(sample_at(model, 3'000'000'000), 1'000'000'000);
+  REQUIRE(view.cpus.size() == 2);
+  CHECK(view.cpus[0].cpu == "0");
+  CHECK(view.cpus[0].ratio == Approx(0.75));
+  CHECK(view.cpus[1].ratio == Approx(1.0));
+  CHECK(view.cpu_total == Approx(0.875));
+  CHECK(view.interval_ns == 1'000'000'000);
+  // Before cpu1 started working it was idle.
+  const auto early = model.system(sample_at(model, 800'000'000), 500'000'000);
+  CHECK(early.cpus[1].ratio == Approx(0.0));
+}
+
+TEST_CASE("systemViewGivesMemoryDiskNetAndPressureAtTheCursor", "[replay][system]") {
+  const Model model(fixture(), fixture_users());
+  const size_t at = sample_at(model, 3'000'000'000);
+  const auto view = model.system(at, 1'000'000'000);
+  CHECK(view.mem_total_bytes == Approx(static_cast<double>(kMemTotal)));
+  CHECK(view.mem_used_bytes ==
+        Approx(static_cast<double>(kMemTotal - 3584 * kMiB + leak_rss(300))));
+  CHECK(view.swap_used_bytes == Approx(64.0 * static_cast<double>(kMiB)));
+  CHECK(view.load1 == Approx(3.5));
+  CHECK(view.disk_read_bps == Approx(static_cast<double>(kDiskReadPerFrame) * 100));
+  // lo is left out of the network rate.
+  CHECK(view.net_rx_bps == Approx(static_cast<double>(kNetRxPerFrame) * 100));
+  REQUIRE(view.pressure.size() == 1);
+  CHECK(view.pressure[0].resource == "memory");
+  CHECK(view.pressure[0].some == Approx(0.25));
+  CHECK_FALSE(view.pressure[0].full.has_value());
+}
+
+TEST_CASE("ratesOverOneSampleUseTheSampleBefore", "[replay][system]") {
+  const Model model(fixture(), fixture_users());
+  const auto view = model.system(sample_at(model, 3'000'000'000), 0);
+  CHECK(view.interval_ns == kRateNs);
+  CHECK(view.disk_read_bps == Approx(static_cast<double>(kDiskReadPerFrame) * 100));
+  // One 10 ms frame of cpu0 is either wholly busy or wholly idle.
+  REQUIRE(view.cpus[0].ratio.has_value());
+  CHECK((*view.cpus[0].ratio == 0.0 || *view.cpus[0].ratio == 1.0));
+}
+
+TEST_CASE("absentValuesAndTheFirstSampleGiveNoValueNotZero", "[replay][system]") {
+  const Model model(fixture(), fixture_users());
+  const auto first = model.system(0, 1'000'000'000);
+  CHECK(first.interval_ns == 0);
+  CHECK_FALSE(first.cpu_total.has_value());
+  CHECK_FALSE(first.disk_read_bps.has_value());
+  CHECK(first.mem_total_bytes.has_value());  // gauges need no earlier sample
+  const auto gap = model.system(static_cast<size_t>(kSwapAbsentFrame), 1'000'000'000);
+  CHECK_FALSE(gap.swap_used_bytes.has_value());
+  CHECK(gap.swap_total_bytes.has_value());
+}
+
+TEST_CASE("aCounterThatWentBackwardsGivesNoRate", "[replay][system]") {
+  ReplayData data;
+  flightrec::recording::Metadata meta;
+  meta.rate_ns = kRateNs;
+  meta.series = {{"disk_read_bytes_total",
+                  {{"device", "sda"}},
+                  "bytes",
+                  flightrec::sampler::SeriesKind::counter,
+                  1.0,
+                  "fixture"}};
+  const std::vector<flightrec::sampler::FrameHeader> headers{
+      {0, 0, kStartNs}, {1, kRateNs, kStartNs + kRateNs}, {2, 2 * kRateNs, kStartNs + 2 * kRateNs}};
+  const std::vector<int64_t> values{100, 50, 150};  // a reset between the first two
+  data.meta = meta;
+  data.blocks = {flightrec::store::Block::encode(headers, values, 1, kRateNs)};
+  const Model model(std::move(data), fixture_users());
+  CHECK_FALSE(model.system(1, 0).disk_read_bps.has_value());
+  CHECK(model.system(2, 0).disk_read_bps == Approx(100.0 / 0.01));
+}
+
+TEST_CASE("processesAtTheCursorComeFromTheNewestFrameAtOrBeforeIt", "[replay][processes]") {
+  const Model model(fixture(), fixture_users());
+  // 1.3 s: the frame of 1.25 s, which has the short-lived pid 203.
+  const auto at = model.processes(sample_at(model, 1'300'000'000), 0);
+  REQUIRE(at.frame != nullptr);
+  CHECK(at.frame->time_unix_ns == kStartNs + 5 * kProcessPeriodNs);
+  REQUIRE(at.previous != nullptr);
+  CHECK(at.previous->time_unix_ns == kStartNs + 4 * kProcessPeriodNs);
+  const auto short_lived = std::find_if(at.rows.begin(), at.rows.end(),
+                                        [](const ProcessRates& r) { return r.row->pid == 203; });
+  REQUIRE(short_lived != at.rows.end());
+  CHECK_FALSE(short_lived->cpu.has_value());  // no earlier sample of it: no rate
+}
+
+TEST_CASE("processRatesComeFromCounterDeltasOverTheInterval", "[replay][processes]") {
+  const Model model(fixture(), fixture_users());
+  const auto at = model.processes(sample_at(model, 3'000'000'000), 1'000'000'000);
+  REQUIRE(at.previous != nullptr);
+  CHECK(at.previous->time_unix_ns == kStartNs + 2'000'000'000);
+  const auto row = [&](int32_t pid) {
+    return *std::find_if(at.rows.begin(), at.rows.end(),
+                         [&](const ProcessRates& r) { return r.row->pid == pid; });
+  };
+  CHECK(row(202).cpu == Approx(1.0));
+  CHECK(row(201).cpu == Approx(0.2));
+  CHECK(row(201).mem ==
+        Approx(static_cast<double>(leak_rss(300)) / static_cast<double>(kMemTotal)));
+  CHECK(row(201).write_bps == Approx(4.0 * static_cast<double>(kMiB)));
+  CHECK(row(300).tx_bps == Approx(200'000.0));
+  CHECK(row(300).rx_pps == Approx(120.0));
+  CHECK_FALSE(row(2).read_bps.has_value());  // no /proc/<pid>/io for it
+  CHECK(at.unattributed_tx_bps == Approx(4000.0));
+}
+
+TEST_CASE("aReusedPidGetsNoRateFromTheOldProcess", "[replay][processes]") {
+  ReplayData data = fixture();
+  for (auto& row : data.process_frames.back().processes) {
+    if (row.pid == 202) row.start_time_unix_ns += 1;
+  }
+  const Model model(std::move(data), fixture_users());
+  const auto at = model.processes(model.timeline().size() - 1, 0);
+  const auto burn = std::find_if(at.rows.begin(), at.rows.end(),
+                                 [](const ProcessRates& r) { return r.row->pid == 202; });
+  REQUIRE(burn != at.rows.end());
+  CHECK_FALSE(burn->cpu.has_value());
+}
+
+TEST_CASE("theTimelineFallsBackToProcessFramesWithoutSystemSeries", "[replay][timeline]") {
+  ReplayData data = fixture();
+  data.blocks.clear();
+  const Model model(std::move(data), fixture_users());
+  CHECK(model.timeline().size() == static_cast<size_t>(kProcessFrames));
+  const auto at = model.processes(3, 0);
+  REQUIRE(at.frame != nullptr);
+  CHECK(at.frame->time_unix_ns == kStartNs + 3 * kProcessPeriodNs);
+  CHECK(model.system(3, 0).cpus.empty());
+}
+
+TEST_CASE("triggersComeFromIncidentMetadata", "[replay][model]") {
+  const Model model(fixture(), fixture_users());
+  REQUIRE(model.triggers().size() == 1);
+  CHECK(model.triggers()[0].time_ns == kTriggerNs);
+  CHECK(model.triggers()[0].label == "memory_available_bytes < 2e9 (value 1975517184)");
+  CHECK(triggers_of(flightrec::recording::Metadata{}).empty());
+}
+
+TEST_CASE("cursorTimesAcceptOffsetsAbsoluteTimesAndWords", "[replay][model]") {
+  const int64_t end = kStartNs + 3'000'000'000;
+  CHECK(parse_cursor_time("+2.5s", kStartNs, end).time_ns == kStartNs + 2'500'000'000);
+  CHECK(parse_cursor_time("-1s", kStartNs, end).time_ns == end - 1'000'000'000);
+  CHECK(parse_cursor_time("+250ms", kStartNs, end).time_ns == kStartNs + 250'000'000);
+  CHECK(parse_cursor_time("2025-11-30T05:00:01.5Z", kStartNs, end).time_ns ==
+        kStartNs + 1'500'000'000);
+  CHECK(parse_cursor_time("1764478801", kStartNs, end).time_ns == kStartNs + 1'000'000'000);
+  CHECK(parse_cursor_time("start", kStartNs, end).time_ns == kStartNs);
+  CHECK(parse_cursor_time("end", kStartNs, end).time_ns == end);
+  const auto bad = parse_cursor_time("yesterday", kStartNs, end);
+  CHECK_FALSE(bad.ok());
+  CHECK_THAT(bad.error, Catch::Contains("\"yesterday\""));
+  CHECK_FALSE(parse_cursor_time("+soon", kStartNs, end).ok());
+}
+
+TEST_CASE("intervalsParseDurationsAndSample", "[replay][model]") {
+  CHECK(parse_interval("sample") == 0);
+  CHECK(parse_interval("10ms") == 10'000'000);
+  CHECK(parse_interval("1s") == 1'000'000'000);
+  CHECK_FALSE(parse_interval("-1s").has_value());
+  CHECK_FALSE(parse_interval("fast").has_value());
+}
+
+TEST_CASE("deviceRatesSumTheDevicesThatHaveValues", "[replay][system]") {
+  ReplayData data;
+  data.meta.rate_ns = kRateNs;
+  for (const char* device : {"sda", "(unbound 1)"}) {
+    data.meta.series.push_back({"disk_read_bytes_total",
+                                {{"device", device}},
+                                "bytes",
+                                flightrec::sampler::SeriesKind::counter,
+                                1.0,
+                                "fixture"});
+  }
+  const std::vector<flightrec::sampler::FrameHeader> headers{{0, 0, kStartNs},
+                                                             {1, kRateNs, kStartNs + kRateNs}};
+  const int64_t absent = flightrec::sampler::kAbsent;
+  const std::vector<int64_t> values{100, absent, 300, absent};
+  data.blocks = {flightrec::store::Block::encode(headers, values, 2, kRateNs)};
+  const Model model(std::move(data), fixture_users());
+  CHECK(model.system(1, 0).disk_read_bps == Approx(200.0 / 0.01));
+}

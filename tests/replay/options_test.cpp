@@ -1,0 +1,53 @@
+#include "flightrec/replay/options.h"
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+using namespace flightrec::replay;
+
+namespace {
+
+ReplayArgs parse(std::vector<std::string_view> args) { return parse_replay_args(args); }
+
+}  // namespace
+
+TEST_CASE("replayArgsTakeASourceAndBatchFlags", "[replay][options]") {
+  const auto parsed =
+      parse({"incident.fltrec", "--batch", "--at", "+2.5s", "--tab=network", "--sort", "MEM%",
+             "--format=json", "--interval=100ms", "--tree", "--filter", "nginx", "--reverse"});
+  REQUIRE(parsed.options);
+  const ReplayOptions& o = *parsed.options;
+  CHECK(o.source == "incident.fltrec");
+  CHECK(o.batch);
+  CHECK(o.at == "+2.5s");
+  CHECK(o.tab == Tab::network);
+  CHECK(o.sort == "MEM%");
+  CHECK(o.format == BatchFormat::json);
+  CHECK(o.interval_ns == 100'000'000);
+  CHECK(o.tree);
+  CHECK(o.reverse);
+  CHECK(o.filter == "nginx");
+}
+
+TEST_CASE("replayArgsDefaultToTheInteractiveProcessesView", "[replay][options]") {
+  const auto parsed = parse({"http://127.0.0.1:9717/incidents/x"});
+  REQUIRE(parsed.options);
+  CHECK_FALSE(parsed.options->batch);
+  CHECK(parsed.options->tab == Tab::processes);
+  CHECK(parsed.options->interval_ns == kDefaultIntervalNs);
+}
+
+TEST_CASE("replayArgsErrorsNameTheFlagOrValue", "[replay][options]") {
+  CHECK(parse({}).error == "replay needs a SOURCE (a recording file or an http:// URL)");
+  CHECK(parse({"a", "b"}).error == "unexpected argument \"b\"");
+  CHECK(parse({"a", "--tab=disks"}).error ==
+        "--tab: \"disks\" is not one of processes, network, connections, listening, sessions");
+  CHECK(parse({"a", "--batch", "--format=xml"}).error == "--format: \"xml\" is not text or json");
+  CHECK(parse({"a", "--format=json"}).error == "--format only applies with --batch");
+  CHECK(parse({"a", "--at"}).error == "flag --at needs a value");
+  CHECK(parse({"a", "--batch=yes"}).error == "--batch takes no value");
+  CHECK(parse({"a", "--speed=2"}).error == "unknown flag --speed (see flightrec replay --help)");
+  CHECK_THAT(parse({"a", "--interval=soon"}).error, Catch::StartsWith("--interval: \"soon\""));
+  CHECK(parse({"a", "--help"}).help);
+  CHECK_THAT(replay_usage(), Catch::Contains("--batch"));
+}

@@ -1,0 +1,209 @@
+#include "flightrec/replay/session.h"
+
+#include <catch2/catch.hpp>
+
+#include "flightrec/replay/screen.h"
+#include "replay_fixture.h"
+
+using namespace flightrec::replay;
+using namespace flightrec::replay::testing;
+
+namespace {
+
+void type(Session& session, std::string_view text) {
+  for (const char c : text) session.handle_key(c);
+}
+
+int64_t offset(const Session& session) {
+  return session.model().timeline().time(session.cursor()) - kStartNs;
+}
+
+}  // namespace
+
+TEST_CASE("bracketsStepOneSampleAndBracesOneSecond", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, 0, Tab::processes, 1'000'000'000);
+  session.handle_key(']');
+  CHECK(offset(session) == kRateNs);
+  session.handle_key('}');
+  CHECK(offset(session) == kRateNs + 1'000'000'000);
+  session.handle_key('[');
+  CHECK(offset(session) == 1'000'000'000);
+  session.handle_key('{');
+  CHECK(offset(session) == 0);
+  session.handle_key('[');
+  CHECK(offset(session) == 0);  // clamped at the start
+  session.handle_key(keys::kEnd);
+  CHECK(offset(session) == 3'000'000'000);
+  session.handle_key(keys::kHome);
+  CHECK(offset(session) == 0);
+}
+
+TEST_CASE("theTableFollowsTheCursor", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, 0, Tab::processes, 1'000'000'000);
+  CHECK(session.table().rows.size() == 7);
+  session.handle_key('}');
+  session.handle_key('}');
+  session.handle_key('[');  // 1.99 s: the frame of 1.75 s, where pid 203 has exited
+  const auto& rows = session.table().rows;
+  CHECK(std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.pid == 203; }));
+  session.handle_key(keys::kEnd);
+  CHECK(session.table().rows.front().pid == 202);
+}
+
+TEST_CASE("sortKeysChangeTheOrder", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  CHECK(session.table().rows.front().pid == 202);
+  session.handle_key('M');
+  CHECK(session.table().rows.front().pid == 201);
+  session.handle_key('I');
+  CHECK(session.table().rows.front().pid == 2);  // smallest RSS first
+  session.handle_key('P');
+  CHECK(session.table().rows.front().pid == 202);
+  const size_t before = session.sort_column();
+  session.handle_key('>');
+  CHECK(session.sort_column() == before + 1);
+  session.handle_key(keys::kF6);
+  CHECK(session.sort_column() == before + 2);
+  session.handle_key('<');
+  CHECK(session.sort_column() == before + 1);
+}
+
+TEST_CASE("tabSwitchesTabsAndEachKeepsItsSort", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  session.handle_key('M');
+  session.handle_key(keys::kTab);
+  CHECK(session.tab() == Tab::network);
+  CHECK(session.table().rows.front().pid == 300);
+  session.handle_key(keys::kBackTab);
+  CHECK(session.tab() == Tab::processes);
+  CHECK(session.table().rows.front().pid == 201);
+  for (int i = 0; i < 5; ++i) session.handle_key(keys::kTab);
+  CHECK(session.tab() == Tab::processes);
+}
+
+TEST_CASE("searchSelectsTheNextMatchingRow", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  session.handle_key('/');
+  CHECK(session.mode() == Mode::search);
+  type(session, "nginx");
+  session.handle_key(keys::kEnter);
+  CHECK(session.mode() == Mode::normal);
+  CHECK(session.table().rows[session.selected()].pid == 300);
+  session.handle_key(keys::kF3);
+  type(session, "no such thing");
+  session.handle_key(keys::kEnter);
+  CHECK(session.message() == "no row matches \"no such thing\"");
+  CHECK(session.table().rows[session.selected()].pid == 300);
+}
+
+TEST_CASE("theSelectionFollowsItsProcessAcrossTime", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  session.handle_key(keys::kDown);
+  const int32_t pid = session.table().rows[session.selected()].pid;
+  session.handle_key('{');
+  session.handle_key('{');
+  CHECK(session.table().rows[session.selected()].pid == pid);
+}
+
+TEST_CASE("filterPromptFiltersAsYouTypeAndEscapeClears", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  session.handle_key('\\');
+  type(session, "python");
+  CHECK(session.table().rows.size() == 1);
+  session.handle_key(keys::kEnter);
+  CHECK(session.filter() == "python");
+  session.handle_key(keys::kF4);
+  session.handle_key(keys::kEscape);
+  CHECK(session.filter().empty());
+  CHECK(session.table().rows.size() == 7);
+}
+
+TEST_CASE("treeKeyTogglesTheTreeOnProcessesOnly", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  session.handle_key('t');
+  CHECK(session.tree());
+  CHECK(session.table().rows.front().pid == 1);
+  session.handle_key(keys::kF5);
+  CHECK_FALSE(session.tree());
+  session.handle_key(keys::kTab);
+  session.handle_key('t');
+  CHECK_FALSE(session.tree());
+  CHECK(session.message() == "tree view is for the Processes tab");
+}
+
+TEST_CASE("goToAcceptsTimesAndReportsBadOnes", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, 0, Tab::processes, 1'000'000'000);
+  session.handle_key('g');
+  type(session, "+1.5s");
+  session.handle_key(keys::kEnter);
+  CHECK(offset(session) == 1'500'000'000);
+  session.handle_key('g');
+  type(session, "later");
+  session.handle_key(keys::kEnter);
+  CHECK(offset(session) == 1'500'000'000);
+  CHECK_THAT(session.message(), Catch::Contains("\"later\""));
+}
+
+TEST_CASE("iJumpsToTheTriggerPoint", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, 0, Tab::processes, 1'000'000'000);
+  session.handle_key('i');
+  CHECK(offset(session) == kTriggerNs - kStartNs);
+  CHECK_THAT(session.message(), Catch::Contains("memory_available_bytes < 2e9"));
+}
+
+TEST_CASE("spacePlaysAtTheChosenSpeedUntilTheEnd", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, 0, Tab::processes, 1'000'000'000);
+  CHECK_FALSE(session.advance(100'000'000));  // paused
+  session.handle_key(' ');
+  CHECK(session.playing());
+  CHECK(session.advance(100'000'000));
+  CHECK(offset(session) == 100'000'000);
+  session.handle_key('+');
+  CHECK(session.speed() == 2);
+  session.advance(100'000'000);
+  CHECK(offset(session) == 300'000'000);
+  session.handle_key('-');
+  session.handle_key('-');
+  CHECK(session.speed() == 0.5);
+  session.advance(10'000'000'000);
+  CHECK(offset(session) == 3'000'000'000);
+  CHECK_FALSE(session.playing());
+}
+
+TEST_CASE("rCyclesTheRateInterval", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  session.handle_key('r');
+  CHECK(session.interval_ns() == 0);
+  CHECK(session.system().interval_ns == kRateNs);
+  session.handle_key('r');
+  CHECK(session.interval_ns() == 10'000'000);
+}
+
+TEST_CASE("helpShowsEveryKeyAndAnyKeyCloses", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, 0, Tab::processes, 1'000'000'000);
+  session.handle_key(keys::kF1);
+  CHECK(session.mode() == Mode::help);
+  std::string help;
+  for (const auto& line : render_screen(session, 80, 24)) help += line.text + "\n";
+  for (const char* key : {"F1", "F3 /", "F4 \\", "F5 t", "F6 < >", "M P", "[ ]", "{ }", "Home End",
+                          "space", "+ -", "g ", "i ", "Tab", "q "}) {
+    CHECK_THAT(help, Catch::Contains(key));
+  }
+  session.handle_key('x');
+  CHECK(session.mode() == Mode::normal);
+  session.handle_key('q');
+  CHECK(session.quit());
+}

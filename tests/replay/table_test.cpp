@@ -1,0 +1,130 @@
+#include <catch2/catch.hpp>
+
+#include "flightrec/replay/model.h"
+#include "replay_fixture.h"
+
+using namespace flightrec::replay;
+using namespace flightrec::replay::testing;
+
+namespace {
+
+std::vector<int32_t> pids(const Table& table) {
+  std::vector<int32_t> out;
+  for (const auto& row : table.rows) out.push_back(row.pid);
+  return out;
+}
+
+const Cell& cell(const Table& table, size_t row, std::string_view column) {
+  return table.rows.at(row).cells.at(*column_named(table, column));
+}
+
+Table at_end(const Model& model, Tab tab, Arrangement how = {}) {
+  return model.table(model.timeline().size() - 1, 1'000'000'000, tab, how);
+}
+
+}  // namespace
+
+TEST_CASE("processesSortByCpuByDefaultBiggestFirst", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  const Table table = at_end(model, Tab::processes);
+  REQUIRE(table.rows.size() == 7);
+  CHECK(pids(table).front() == 202);
+  CHECK(pids(table)[1] == 201);
+  CHECK(cell(table, 0, "CPU%").text == "100.0");
+  CHECK(cell(table, 0, "USER").text == "alice");
+  CHECK(cell(table, 0, "COMMAND").text == "stress --cpu 1");
+}
+
+TEST_CASE("processesSortByAnyColumnAndReverse", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  Arrangement by_memory;
+  by_memory.sort_column = *column_named(at_end(model, Tab::processes), "mem%");
+  CHECK(pids(at_end(model, Tab::processes, by_memory)).front() == 201);
+  Arrangement by_pid;
+  by_pid.sort_column = *column_named(at_end(model, Tab::processes), "PID");
+  CHECK(pids(at_end(model, Tab::processes, by_pid)) ==
+        std::vector<int32_t>{1, 2, 100, 200, 201, 202, 300});
+  by_pid.reverse = true;
+  CHECK(pids(at_end(model, Tab::processes, by_pid)).front() == 300);
+}
+
+TEST_CASE("processesShowKernelThreadsAndExitedProcessesPlainly", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  Arrangement by_pid;
+  by_pid.sort_column = 0;
+  const Table table = model.table(model.timeline().at_or_before(kStartNs + 1'750'000'000), 0,
+                                  Tab::processes, by_pid);
+  CHECK(cell(table, 1, "COMMAND").text == "[kthreadd]");
+  const auto exited =
+      std::find_if(table.rows.begin(), table.rows.end(), [](const Row& r) { return r.pid == 203; });
+  REQUIRE(exited != table.rows.end());
+  CHECK(exited->cells.back().text == "make -j2 (exited)");
+}
+
+TEST_CASE("filterKeepsMatchingRowsCaseInsensitively", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  Arrangement how;
+  how.filter = "NGINX";
+  CHECK(pids(at_end(model, Tab::processes, how)) == std::vector<int32_t>{300});
+  how.filter = "alice";  // alice's three processes by user, sshd by its command line
+  CHECK(pids(at_end(model, Tab::processes, how)) == std::vector<int32_t>{202, 201, 100, 200});
+}
+
+TEST_CASE("treeNestsChildrenUnderParentsInSortOrder", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  Arrangement how;
+  how.tree = true;
+  const Table table = at_end(model, Tab::processes, how);
+  // Roots (init, kthreadd) by CPU, then each parent's children by CPU.
+  CHECK(pids(table) == std::vector<int32_t>{1, 300, 100, 200, 202, 201, 2});
+  CHECK(table.rows[4].depth == 3);
+  CHECK(table.rows[4].cells.back().text == "    `- stress --cpu 1");
+}
+
+TEST_CASE("networkTabListsPerProcessTrafficNettopStyle", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  const Table table = at_end(model, Tab::network);
+  REQUIRE(table.rows.size() == 2);
+  CHECK(table.rows[0].pid == 300);
+  CHECK(cell(table, 0, "DEV").text == "eth0");
+  CHECK(cell(table, 0, "XMIT_PK").text == std::to_string(12 * 40));
+  CHECK(cell(table, 0, "XMIT_KB").text == std::to_string(12 * 50'000 / 1024));
+  CHECK(cell(table, 0, "TX/s").number == Approx(200'000.0));
+  CHECK(cell(table, 1, "COMMAND").text == "(unattributed)");
+}
+
+TEST_CASE("connectionsAndListeningSplitTheSocketTable", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  const Table connections = at_end(model, Tab::connections);
+  REQUIRE(connections.rows.size() == 2);
+  CHECK(cell(connections, 0, "REMOTE").text == "10.0.0.2:51000");
+  CHECK(cell(connections, 0, "STATE").text == "ESTAB");
+  CHECK(cell(connections, 0, "COMMAND").text == "nginx: worker process");
+  const Table listening = at_end(model, Tab::listening);
+  REQUIRE(listening.rows.size() == 3);
+  CHECK(cell(listening, 0, "LOCAL").text == "0.0.0.0:22");
+  CHECK(cell(listening, 1, "PROTO").text == "udp");
+}
+
+TEST_CASE("sessionsGroupProcessesBySessionAndUser", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  const Table table = at_end(model, Tab::sessions);
+  // Session 200 (alice on pts/0) holds bash, the leak and the burner; kernel threads are left out.
+  REQUIRE(table.rows.size() == 4);
+  CHECK(table.rows[0].pid == 200);
+  CHECK(cell(table, 0, "USER").text == "alice");
+  CHECK(cell(table, 0, "TTY").text == "pts/0");
+  CHECK(cell(table, 0, "PROCS").text == "3");
+  CHECK(cell(table, 0, "CPU%").number == Approx(120.0));
+  CHECK(cell(table, 0, "LEADER").text == "-bash");
+}
+
+TEST_CASE("tabsAndColumnsAreFoundByName", "[replay][table]") {
+  CHECK(tab_named("Network") == Tab::network);
+  CHECK_FALSE(tab_named("disks").has_value());
+  const Model model(fixture(), fixture_users());
+  const Table table = at_end(model, Tab::processes);
+  CHECK(column_named(table, "cpu%").has_value());
+  CHECK(column_named(table, "cpu_percent") == column_named(table, "CPU%"));
+  CHECK_FALSE(column_named(table, "XMIT_PK").has_value());
+}

@@ -1,0 +1,108 @@
+#include "flightrec/viewer/page.h"
+
+#include <catch2/catch.hpp>
+
+#include "synthetic_recording.h"
+
+namespace flightrec::viewer {
+namespace {
+
+using testing::kHostileCmdline;
+using testing::kHostileComm;
+using testing::synthetic_recording;
+
+size_t count(std::string_view text, std::string_view needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string_view::npos;
+       at = text.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+std::string_view between(std::string_view text, std::string_view open, std::string_view close) {
+  const size_t from = text.find(open);
+  REQUIRE(from != std::string_view::npos);
+  const size_t begin = from + open.size();
+  const size_t end = text.find(close, begin);
+  REQUIRE(end != std::string_view::npos);
+  return text.substr(begin, end - begin);
+}
+
+TEST_CASE("shouldNeverLetRecordedStringsCloseTheDataScript") {
+  const auto rec = synthetic_recording(2'000, 1'000);
+  const ViewOptions options{.title = "</script> title",
+                            .details = {{"rule", "<!-- & </SCRIPT"}},
+                            .trigger_ns = rec.trigger_ns};
+  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_frames, options);
+  // Exactly the page's own three scripts close: the data, uPlot and the viewer's.
+  CHECK(count(page, "</script") == 3);
+  CHECK(count(page, "<!--") == 0);
+  const auto data =
+      between(page, "<script type=\"application/json\" id=\"flightrec-data\">", "</script>");
+  CHECK(data.find('<') == std::string_view::npos);
+  CHECK(data.find('>') == std::string_view::npos);
+  CHECK(data.find('&') == std::string_view::npos);
+  // The strings are still there, \u-escaped, for the page to show as text.
+  CHECK(data.find(R"("comm":"\u003c/script\u003e\u003cb\u003e")") != std::string_view::npos);
+  CHECK(data.find(R"(sh -c '\u003c/script\u003e\u003cscript\u003ealert(1))") !=
+        std::string_view::npos);
+  CHECK(between(page, "<title>", "</title>") == "&lt;/script&gt; title - flightrec");
+}
+
+TEST_CASE("shouldEscapeHtmlSpecialCharacters") {
+  CHECK(escape_html(R"(a<b>&"c'd)") == "a&lt;b&gt;&amp;&quot;c&#39;d");
+  CHECK(escape_html("plain") == "plain");
+}
+
+TEST_CASE("shouldWriteTimesAsSecondsFromT0AndTheTriggerAsUnixSeconds") {
+  const auto rec = synthetic_recording(3, 1);
+  const auto window = key_signals(rec.metadata, rec.blocks);
+  const auto json = view_json(rec.metadata, window, {}, {.trigger_ns = rec.trigger_ns});
+  CHECK(json.find("\"t0\":1764478800,\n\"t\":[0,0.001,0.002]") != std::string::npos);
+  CHECK(json.find("\"trigger\":1764478800.001") != std::string::npos);
+  CHECK(json.find("\"resolution_seconds\":0.001,\"frames\":3,\"bucket_ticks\":1") !=
+        std::string::npos);
+  // The first tick has no rate yet: null, not NaN (which JSON cannot hold).
+  CHECK(json.find("{\"label\":\"total\",\"values\":[null,") != std::string::npos);
+  CHECK(json.find("NaN") == std::string::npos);
+  CHECK(view_json(rec.metadata, window, {}, {}).find("\"trigger\":null") != std::string::npos);
+}
+
+TEST_CASE("shouldRoundRatiosToFourDecimalsAndBytesToWholeNumbers") {
+  SignalWindow window;
+  window.times_ns = {0, 1};
+  window.charts = {{"cpu", "CPU busy", "ratio", {{"total", {0.123456, -0.0}}}},
+                   {"disk", "Disk", "bytes/s", {{"sda read", {1234.56, 1e9}}}}};
+  const auto json = view_json({}, window, {}, {});
+  CHECK(json.find("\"values\":[0.1235,0]") != std::string::npos);
+  CHECK(json.find("\"values\":[1235,1000000000]") != std::string::npos);
+}
+
+TEST_CASE("shouldListTheTopProcessesAroundTheTrigger") {
+  const auto rec = synthetic_recording(2'000, 1'000);
+  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_frames,
+                                     {.trigger_ns = rec.trigger_ns + 1'000'000});
+  // Frames at 1000 and 1250 ms: the burner used two CPUs throughout.
+  const auto processes = between(page, "\"processes\":{", "]}");
+  CHECK(processes.find("\"from\":1764478801,\"to\":1764478801.25") != std::string_view::npos);
+  CHECK(processes.find("{\"pid\":400,") < processes.find("{\"pid\":900,"));
+  CHECK(processes.find("\"cpu\":2,") != std::string_view::npos);
+}
+
+TEST_CASE("shouldLookAtTheCpuPeakWithoutATrigger") {
+  const auto rec = synthetic_recording(3'000, 2'000);
+  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_frames, {});
+  CHECK(page.find("\"trigger\":null") != std::string::npos);
+  CHECK(between(page, "\"processes\":{", ",\"rows\"") ==
+        "\"from\":1764478802,\"to\":1764478802.25");
+}
+
+TEST_CASE("shouldSayThereAreNoProcessesWhenTheRecordingHasNone") {
+  const auto rec = synthetic_recording(100, 50);
+  const auto page = render_view_page(rec.metadata, rec.blocks, {}, {});
+  CHECK(page.find("\"processes\":{\"from\":null,\"to\":null,\"rows\":[]}") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace flightrec::viewer

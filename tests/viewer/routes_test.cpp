@@ -1,0 +1,107 @@
+#include "flightrec/viewer/routes.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "curl.h"
+#include "flightrec/incidents/handlers.h"
+#include "synthetic_recording.h"
+
+namespace flightrec::viewer {
+namespace {
+
+using flightrec::testing::curl;
+using testing::synthetic_recording;
+
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    char name[] = "/tmp/flightrec-viewer-XXXXXX";
+    path = ::mkdtemp(name);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+struct ViewerServer {
+  TempDir dir;
+  testing::SyntheticRecording rec = synthetic_recording(3'000, 1'500);
+  incidents::IncidentStore store{{.dir = dir.path / "incidents"}};
+  std::string id;
+  std::unique_ptr<http::Server> server;
+
+  explicit ViewerServer(uint64_t max_file_bytes = kDefaultMaxViewFileBytes) {
+    id = store
+             .write({.rule = "cpu_burst", .value = 0.97, .fired_at_ns = rec.trigger_ns},
+                    rec.metadata, rec.blocks)
+             .id;
+    recording::DumpSource dump{.blocks = [this] { return rec.blocks; },
+                               .metadata = [this] { return rec.metadata; }};
+    server = std::make_unique<http::Server>(
+        http::ServerOptions{.listen_address = "127.0.0.1:0"},
+        std::vector<http::Route>{{.path = "/incidents",
+                                  .handler = incidents_handler_with_view(
+                                      store, incidents::incidents_handler(store), max_file_bytes),
+                                  .prefix = true},
+                                 {.path = "/dump",
+                                  .handler = dump_handler_with_view(
+                                      dump, recording::dump_handler(dump),
+                                      [this](store::TimeRange) { return rec.process_frames; })}});
+  }
+  [[nodiscard]] std::string get(const std::string& path, const std::string& args = "") const {
+    return curl(args + " '" + server->url() + path.substr(1) + "'");
+  }
+};
+
+TEST_CASE("shouldServeAnIncidentAsAPageWithItsTrigger") {
+  ViewerServer s;
+  const auto response = s.get("/incidents/" + s.id + "/view", "-i");
+  CHECK(response.find("HTTP/1.1 200") == 0);
+  CHECK(response.find("Content-Type: text/html; charset=utf-8") != std::string::npos);
+  CHECK(response.find("Content-Security-Policy: default-src 'none'") != std::string::npos);
+  CHECK(response.find("<title>Incident " + s.id + " - flightrec</title>") != std::string::npos);
+  CHECK(response.find("\"trigger\":1764478801.5") != std::string::npos);
+  // No series was recorded for it, so none is listed.
+  CHECK(response.find("\"details\":[[\"rule\",\"cpu_burst\"],[\"value\",\"0.97\"],") !=
+        std::string::npos);
+}
+
+TEST_CASE("shouldCompressThePageWhenTheClientAcceptsGzip") {
+  ViewerServer s;
+  const auto headers =
+      s.get("/incidents/" + s.id + "/view", "-D - -o /dev/null -H 'Accept-Encoding: gzip'");
+  CHECK(headers.find("Content-Encoding: gzip") != std::string::npos);
+  const auto page = s.get("/incidents/" + s.id + "/view", "--compressed");
+  CHECK(page.find("</html>") != std::string::npos);
+}
+
+TEST_CASE("shouldPassOtherIncidentPathsToTheIncidentsHandler") {
+  ViewerServer s;
+  CHECK(s.get("/incidents").find("\"id\":\"" + s.id + "\"") != std::string::npos);
+  CHECK(s.get("/incidents/" + s.id + "?format=csv").find("time,") == 0);
+}
+
+TEST_CASE("shouldAnswerUnknownBadAndOversizedIncidentsWithTheirStatus") {
+  ViewerServer s;
+  CHECK(s.get("/incidents/20990101T000000.000Z-none/view", "-w ' %{http_code}'").ends_with(" 404"));
+  CHECK(s.get("/incidents/bad%20id/view", "-w ' %{http_code}'").ends_with(" 400"));
+  ViewerServer small(1024);
+  const auto refused = small.get("/incidents/" + small.id + "/view", "-w ' %{http_code}'");
+  CHECK(refused.ends_with(" 413"));
+  CHECK(refused.find("more than the viewer reads (1024 bytes)") != std::string::npos);
+}
+
+TEST_CASE("shouldServeTheDumpWindowAsAPageAndOtherFormatsAsBefore") {
+  ViewerServer s;
+  const auto page = s.get("/dump?format=html&from=1764478801&to=1764478802", "-i");
+  CHECK(page.find("HTTP/1.1 200") == 0);
+  CHECK(page.find("\"frames\":1001,") != std::string::npos);
+  CHECK(page.find("\"pid\":400,") != std::string::npos);
+  CHECK(s.get("/dump?format=csv&from=1764478801&to=1764478801").find("time,") == 0);
+  const auto bad = s.get("/dump?format=html&from=yesterday", "-w ' %{http_code}'");
+  CHECK(bad.find("from: \"yesterday\" is not a time") != std::string::npos);
+  CHECK(bad.ends_with(" 400"));
+  CHECK(s.get("/dump?format=html&form=1", "-w ' %{http_code}'").ends_with(" 400"));
+}
+
+}  // namespace
+}  // namespace flightrec::viewer

@@ -1,0 +1,64 @@
+// The viewer's pages over a synthetic incident, for the browser test: writes the incident into
+// DIR with the real IncidentStore (an atomically written recording file), serves
+// /incidents[/{id}[/view]] and /dump[?format=html] on a free loopback port, and prints
+// "url=<base url> incident=<id>" once it listens. Runs until killed.
+#include <signal.h>
+
+#include <iostream>
+
+#include "flightrec/http/server.h"
+#include "flightrec/incidents/handlers.h"
+#include "flightrec/incidents/incident_store.h"
+#include "flightrec/recording/dump_handler.h"
+#include "flightrec/viewer/routes.h"
+#include "synthetic_recording.h"
+
+using namespace flightrec;
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: viewer_test_server DIR\n";
+    return 2;
+  }
+  // Blocked before the server's threads start, so that they inherit the mask and sigwait gets them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // 60 s at 1 ms, the trigger at 30 s: the full-resolution case the page must carry.
+  const auto rec = viewer::testing::synthetic_recording(60'000, 30'000);
+  incidents::IncidentStore store({.dir = argv[1]});
+  const auto entry = store.write({.rule = "cpu_burst",
+                                  .value = 1.0,
+                                  .series = "cpu_busy_ratio{cpu=\"total\"}",
+                                  .fired_at_ns = rec.trigger_ns,
+                                  .window_from_ns = viewer::testing::kStartNs,
+                                  .window_to_ns = rec.trigger_ns + 30'000'000'000},
+                                 rec.metadata, rec.blocks);
+  if (entry.status != incidents::IncidentStatus::written) {
+    std::cerr << "writing the incident failed: " << entry.error << '\n';
+    return 1;
+  }
+  recording::DumpSource dump{.blocks = [&rec] { return rec.blocks; },
+                             .metadata = [&rec] { return rec.metadata; }};
+  const auto processes = [&rec](store::TimeRange range) {
+    std::vector<sampler::process::ProcessFrame> frames;
+    for (const auto& frame : rec.process_frames) {
+      if (range.contains(frame.time_unix_ns)) frames.push_back(frame);
+    }
+    return frames;
+  };
+  http::Server server(
+      {.listen_address = "127.0.0.1:0"},
+      {{.path = "/incidents",
+        .handler = viewer::incidents_handler_with_view(store, incidents::incidents_handler(store)),
+        .prefix = true},
+       {.path = "/dump",
+        .handler =
+            viewer::dump_handler_with_view(dump, recording::dump_handler(dump), processes)}});
+  std::cout << "url=" << server.url() << " incident=" << entry.id << std::endl;
+  int received = 0;
+  sigwait(&signals, &received);
+  return 0;
+}

@@ -1,0 +1,111 @@
+#include "flightrec/viewer/top_processes.h"
+
+#include <catch2/catch.hpp>
+
+namespace flightrec::viewer {
+namespace {
+
+using sampler::process::NetCounters;
+using sampler::process::ProcessFrame;
+using sampler::process::ProcessRow;
+
+constexpr int64_t kSecond = 1'000'000'000;
+
+ProcessRow row(int32_t pid, uint64_t cpu_ns, uint64_t rss = 0, int64_t started = 0) {
+  ProcessRow r;
+  r.pid = pid;
+  r.comm = "p" + std::to_string(pid);
+  r.cpu_user_ns = cpu_ns / 2;
+  r.cpu_system_ns = cpu_ns - cpu_ns / 2;
+  r.rss_bytes = rss;
+  r.start_time_unix_ns = started;
+  return r;
+}
+
+ProcessFrame frame(int64_t time, std::vector<ProcessRow> rows) {
+  return {.time_unix_ns = time, .processes = std::move(rows)};
+}
+
+std::vector<int32_t> pids(const TopProcesses& top) {
+  std::vector<int32_t> out;
+  for (const auto& r : top.rows) out.push_back(r.pid);
+  return out;
+}
+
+TEST_CASE("shouldCompareTheFramesAroundTheMoment") {
+  const std::vector<ProcessFrame> frames{
+      frame(0, {row(1, 0), row(2, 0)}),
+      frame(1 * kSecond, {row(1, 100'000'000), row(2, 0)}),
+      frame(2 * kSecond, {row(1, 200'000'000), row(2, 1'500'000'000)}),
+      frame(3 * kSecond, {row(1, 300'000'000), row(2, 1'500'000'000)}),
+  };
+  const auto top = top_processes(frames, kSecond + kSecond / 2, 10);
+  CHECK(top.from_ns == 1 * kSecond);
+  CHECK(top.to_ns == 2 * kSecond);
+  REQUIRE(pids(top) == std::vector<int32_t>{2, 1});
+  CHECK(*top.rows[0].cpu_ratio == Approx(1.5));  // two threads: more than one CPU
+  CHECK(*top.rows[1].cpu_ratio == Approx(0.1));
+}
+
+TEST_CASE("shouldClampTheMomentToTheRecordingsEnds") {
+  const std::vector<ProcessFrame> frames{frame(0, {row(1, 0)}), frame(kSecond, {row(1, 10)}),
+                                         frame(2 * kSecond, {row(1, 20)})};
+  const auto before = top_processes(frames, -5 * kSecond, 10);
+  CHECK(before.from_ns == 0);
+  CHECK(before.to_ns == kSecond);
+  const auto after = top_processes(frames, 9 * kSecond, 10);
+  CHECK(after.from_ns == kSecond);
+  CHECK(after.to_ns == 2 * kSecond);
+}
+
+TEST_CASE("shouldMeasureANewProcessFromZeroAndAReusedPidNotAtAll") {
+  const std::vector<ProcessFrame> frames{
+      frame(0, {row(7, 900'000'000, 0, -kSecond)}),
+      frame(kSecond, {row(7, 200'000'000, 0, kSecond / 2),  // pid 7 reused by a new process
+                      row(8, 300'000'000, 0, kSecond / 4)}),
+  };
+  const auto top = top_processes(frames, 0, 10);
+  REQUIRE(pids(top) == std::vector<int32_t>{8, 7});
+  CHECK(*top.rows[0].cpu_ratio == Approx(0.3));
+  CHECK(*top.rows[1].cpu_ratio == Approx(0.2));
+  const std::vector<ProcessFrame> unknown_start{frame(0, {}), frame(kSecond, {row(9, 5, 0, -1)})};
+  CHECK_FALSE(top_processes(unknown_start, 0, 10).rows[0].cpu_ratio.has_value());
+}
+
+TEST_CASE("shouldDeriveIoAndNetworkRatesWhereBothSidesAreKnown") {
+  auto a = row(1, 0);
+  auto b = row(1, 0);
+  a.io_read_bytes = 1000;
+  b.io_read_bytes = 3000;
+  b.io_write_bytes = 50;  // not known before: no rate
+  a.net = NetCounters{.tx_bytes = 10, .rx_bytes = 500};
+  b.net = NetCounters{.tx_bytes = 410, .rx_bytes = 100};  // rx went backwards: no rate
+  const std::vector<ProcessFrame> frames{frame(0, {a}), frame(2 * kSecond, {b})};
+  const auto usage = top_processes(frames, 0, 10).rows.at(0);
+  CHECK(*usage.read_bytes_per_second == Approx(1000.0));
+  CHECK_FALSE(usage.write_bytes_per_second.has_value());
+  CHECK(*usage.transmit_bytes_per_second == Approx(200.0));
+  CHECK_FALSE(usage.receive_bytes_per_second.has_value());
+}
+
+TEST_CASE("shouldKeepTheLimitOrderingTiesByMemory") {
+  const std::vector<ProcessFrame> frames{
+      frame(0, {row(1, 0, 10), row(2, 0, 30), row(3, 0, 20)}),
+      frame(kSecond, {row(1, 0, 10), row(2, 0, 30), row(3, 0, 20)}),
+  };
+  CHECK(pids(top_processes(frames, 0, 2)) == std::vector<int32_t>{2, 3});
+}
+
+TEST_CASE("shouldShowASingleFrameWithoutRates") {
+  const std::vector<ProcessFrame> frames{frame(5, {row(1, 100, 4096)})};
+  const auto top = top_processes(frames, 0, 10);
+  CHECK(top.from_ns == 5);
+  CHECK(top.to_ns == 5);
+  REQUIRE(top.rows.size() == 1);
+  CHECK(top.rows[0].rss_bytes == 4096);
+  CHECK_FALSE(top.rows[0].cpu_ratio.has_value());
+  CHECK(top_processes({}, 0, 10).rows.empty());
+}
+
+}  // namespace
+}  // namespace flightrec::viewer

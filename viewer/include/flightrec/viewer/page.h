@@ -1,0 +1,48 @@
+#pragma once
+// The incident viewer page: one self-contained HTML document (uPlot, its CSS and the page's script
+// are embedded at build time; the data is inline JSON) that plots a recording's key signals with
+// the trigger marked and lists the top processes around it. Nothing is fetched at run time.
+// See docs/VIEWER.md.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "flightrec/recording/metadata.h"
+#include "flightrec/recording/recording_file.h"
+#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/store/block.h"
+#include "flightrec/store/cursor.h"
+#include "flightrec/viewer/key_signals.h"
+#include "flightrec/viewer/top_processes.h"
+
+namespace flightrec::viewer {
+
+struct ViewOptions {
+  std::string title;  // e.g. "Incident 20261130T052811.123Z-cpu_busy"
+  // Shown under the title in this order, e.g. {"rule", "cpu_busy"}, {"value", "0.97"}.
+  std::vector<std::pair<std::string, std::string>> details;
+  store::TimeRange range;             // frames outside it are left out
+  std::optional<int64_t> trigger_ns;  // marked on every chart
+  size_t max_values = kDefaultMaxValues;
+  size_t top_processes = 15;
+};
+
+// The page's data as JSON (layout in docs/VIEWER.md). Safe inside a <script> element whatever the
+// strings hold: every '<', '>' and '&' is written as a \u escape, so no "</script>" can appear.
+std::string view_json(const recording::Metadata& metadata, const SignalWindow& window,
+                      const TopProcesses& top, const ViewOptions& options);
+
+// The top processes are taken around the trigger, or around the CPU peak without one.
+std::string render_view_page(const recording::Metadata& metadata,
+                             std::span<const std::shared_ptr<const store::Block>> blocks,
+                             std::span<const sampler::process::ProcessFrame> process_frames,
+                             const ViewOptions& options);
+
+// Text for HTML element content and attribute values: & < > " ' escaped.
+std::string escape_html(std::string_view text);
+
+}  // namespace flightrec::viewer

@@ -1,0 +1,40 @@
+#pragma once
+// The processes that used the most CPU around a moment: two consecutive process frames, the one at
+// or before the moment and the next, compared process by process.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "flightrec/sampler/process/process_frame.h"
+
+namespace flightrec::viewer {
+
+struct ProcessUsage {
+  int32_t pid = 0;
+  std::string comm;
+  std::string cmdline;
+  char state = '?';
+  // CPU time over wall time between the two frames: 1.0 is one CPU busy throughout. Empty when the
+  // process has no earlier sample to compare with (it was not seen in the first frame).
+  std::optional<double> cpu_ratio;
+  uint64_t rss_bytes = 0;
+  std::optional<double> read_bytes_per_second;  // storage I/O, /proc/<pid>/io
+  std::optional<double> write_bytes_per_second;
+  std::optional<double> transmit_bytes_per_second;  // network backend
+  std::optional<double> receive_bytes_per_second;
+};
+
+struct TopProcesses {
+  int64_t from_ns = 0;  // the two frames compared; equal when the recording holds only one
+  int64_t to_ns = 0;
+  std::vector<ProcessUsage> rows;  // most CPU first, then most memory; at most `limit`
+};
+
+// `frames` in time order. Empty rows when there is no frame. A process is matched across the two
+// frames by pid and start time; one that started after the first frame is measured from zero.
+TopProcesses top_processes(std::span<const sampler::process::ProcessFrame> frames, int64_t at_ns,
+                           size_t limit);
+
+}  // namespace flightrec::viewer

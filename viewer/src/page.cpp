@@ -1,0 +1,274 @@
+#include "flightrec/viewer/page.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "assets.h"
+#include "flightrec/snapshot/json_writer.h"
+
+namespace flightrec::viewer {
+namespace {
+
+constexpr int64_t kNsPerSecond = 1'000'000'000;
+
+// A JSON string that cannot end the <script> element it sits in, nor open a comment there.
+void append_string(std::string& out, std::string_view text) {
+  std::string quoted;
+  snapshot::append_json_string(quoted, text);
+  for (const char c : quoted) {
+    switch (c) {
+      case '<':
+        out += "\\u003c";
+        break;
+      case '>':
+        out += "\\u003e";
+        break;
+      case '&':
+        out += "\\u0026";
+        break;
+      default:
+        out += c;
+    }
+  }
+}
+
+void append_shortest(std::string& out, double value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+}
+
+// `value` rounded to `decimals` places, in its shortest form; null when it is not a number.
+void append_rounded(std::string& out, double value, int decimals) {
+  constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
+  if (!std::isfinite(value)) {
+    out += "null";
+    return;
+  }
+  if (decimals == 0 && std::abs(value) < kExactIntegers) {
+    out += std::to_string(std::llround(value));  // 1000000000, not 1e+09
+    return;
+  }
+  const double factor = std::pow(10.0, decimals);
+  append_shortest(out, std::round(value * factor) / factor + 0.0);  // + 0.0: no "-0"
+}
+
+void append_optional(std::string& out, const std::optional<double>& value, int decimals) {
+  append_rounded(out, value.value_or(std::nan("")), decimals);
+}
+
+// Ratios keep 0.01 % steps; byte values and rates whole bytes.
+int decimals_for(std::string_view unit) { return unit == "ratio" ? 4 : 0; }
+
+// Unix seconds, exact to the nanosecond and without trailing zeros: "1764478802.25" (a double
+// divided by 1e9 would print 1764478802.2499998).
+void append_seconds(std::string& out, int64_t unix_ns) {
+  int64_t seconds = unix_ns / kNsPerSecond;
+  int64_t fraction = unix_ns % kNsPerSecond;
+  if (fraction < 0) {
+    seconds -= 1;
+    fraction += kNsPerSecond;
+  }
+  out += std::to_string(seconds);
+  if (fraction == 0) return;
+  std::string digits = std::to_string(fraction);
+  digits.insert(0, 9 - digits.size(), '0');
+  digits.erase(digits.find_last_not_of('0') + 1);
+  out += '.';
+  out += digits;
+}
+
+void append_times(std::string& out, const SignalWindow& window) {
+  const int64_t t0_seconds = window.times_ns.empty() ? 0 : window.times_ns.front() / kNsPerSecond;
+  out += ",\n\"t0\":" + std::to_string(t0_seconds) + ",\n\"t\":[";
+  for (size_t i = 0; i < window.times_ns.size(); ++i) {
+    if (i > 0) out += ',';
+    const int64_t micros = (window.times_ns[i] - t0_seconds * kNsPerSecond) / 1000;
+    append_shortest(out, static_cast<double>(micros) / 1e6);
+  }
+  out += ']';
+}
+
+void append_charts(std::string& out, const SignalWindow& window) {
+  out += ",\n\"charts\":[";
+  for (size_t c = 0; c < window.charts.size(); ++c) {
+    const auto& chart = window.charts[c];
+    out += c > 0 ? ",\n{\"id\":" : "\n{\"id\":";
+    append_string(out, chart.id);
+    out += ",\"title\":";
+    append_string(out, chart.title);
+    out += ",\"unit\":";
+    append_string(out, chart.unit);
+    out += ",\"lines\":[";
+    const int decimals = decimals_for(chart.unit);
+    for (size_t l = 0; l < chart.lines.size(); ++l) {
+      out += l > 0 ? ",\n{\"label\":" : "\n{\"label\":";
+      append_string(out, chart.lines[l].label);
+      out += ",\"values\":[";
+      for (size_t i = 0; i < chart.lines[l].values.size(); ++i) {
+        if (i > 0) out += ',';
+        append_rounded(out, chart.lines[l].values[i], decimals);
+      }
+      out += "]}";
+    }
+    out += "]}";
+  }
+  out += ']';
+}
+
+void append_processes(std::string& out, const TopProcesses& top) {
+  out += ",\n\"processes\":{\"from\":";
+  if (top.rows.empty()) {
+    out += "null,\"to\":null";
+  } else {
+    append_seconds(out, top.from_ns);
+    out += ",\"to\":";
+    append_seconds(out, top.to_ns);
+  }
+  out += ",\"rows\":[";
+  for (size_t i = 0; i < top.rows.size(); ++i) {
+    const auto& row = top.rows[i];
+    out += i > 0 ? ",\n{\"pid\":" : "\n{\"pid\":";
+    out += std::to_string(row.pid);
+    out += ",\"comm\":";
+    append_string(out, row.comm);
+    out += ",\"cmdline\":";
+    append_string(out, row.cmdline);
+    out += ",\"state\":";
+    append_string(out, std::string_view(&row.state, 1));
+    out += ",\"cpu\":";
+    append_optional(out, row.cpu_ratio, 4);
+    out += ",\"rss\":" + std::to_string(row.rss_bytes);
+    out += ",\"read\":";
+    append_optional(out, row.read_bytes_per_second, 0);
+    out += ",\"write\":";
+    append_optional(out, row.write_bytes_per_second, 0);
+    out += ",\"tx\":";
+    append_optional(out, row.transmit_bytes_per_second, 0);
+    out += ",\"rx\":";
+    append_optional(out, row.receive_bytes_per_second, 0);
+    out += '}';
+  }
+  out += "]}";
+}
+
+// Where to look at processes when nothing fired: the busiest moment of the first CPU line.
+int64_t peak_cpu_time(const SignalWindow& window) {
+  if (window.times_ns.empty()) return 0;
+  const auto cpu = std::find_if(window.charts.begin(), window.charts.end(),
+                                [](const Chart& chart) { return chart.id == "cpu"; });
+  if (cpu == window.charts.end() || cpu->lines.empty()) return window.times_ns.back();
+  const auto& values = cpu->lines.front().values;
+  size_t peak = 0;
+  for (size_t i = 1; i < values.size(); ++i) {
+    if (values[i] > values[peak] || std::isnan(values[peak])) peak = i;
+  }
+  return window.times_ns[peak];
+}
+
+}  // namespace
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string view_json(const recording::Metadata& metadata, const SignalWindow& window,
+                      const TopProcesses& top, const ViewOptions& options) {
+  std::string out;
+  out.reserve(64 + window.times_ns.size() * 8 * 16);
+  out += "{\"title\":";
+  append_string(out, options.title);
+  out += ",\"details\":[";
+  for (size_t i = 0; i < options.details.size(); ++i) {
+    if (i > 0) out += ',';
+    out += '[';
+    append_string(out, options.details[i].first);
+    out += ',';
+    append_string(out, options.details[i].second);
+    out += ']';
+  }
+  out += "],\n\"host\":";
+  append_string(out, metadata.host);
+  out += ",\"flightrec_version\":";
+  append_string(out, metadata.flightrec_version);
+  out += ",\"resolution_seconds\":";
+  append_shortest(out, static_cast<double>(metadata.rate_ns) / 1e9);
+  out += ",\"frames\":" + std::to_string(window.frames);
+  out += ",\"bucket_ticks\":" + std::to_string(window.bucket_ticks);
+  out += ",\"trigger\":";
+  if (options.trigger_ns) {
+    append_seconds(out, *options.trigger_ns);
+  } else {
+    out += "null";
+  }
+  append_times(out, window);
+  append_charts(out, window);
+  append_processes(out, top);
+  out += "}\n";
+  return out;
+}
+
+std::string render_view_page(const recording::Metadata& metadata,
+                             std::span<const std::shared_ptr<const store::Block>> blocks,
+                             std::span<const sampler::process::ProcessFrame> process_frames,
+                             const ViewOptions& options) {
+  const auto window = key_signals(metadata, blocks, options.range, options.max_values);
+  const int64_t focus = options.trigger_ns.value_or(peak_cpu_time(window));
+  const auto top = top_processes(process_frames, focus, options.top_processes);
+  const std::string json = view_json(metadata, window, top, options);
+
+  std::string page;
+  page.reserve(json.size() + assets::kUplotJs.size() + assets::kViewerJs.size() + 8192);
+  page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  // An inline icon: otherwise the browser asks the server for /favicon.ico.
+  page += "<link rel=\"icon\" href=\"data:,\">\n";
+  page += "<title>" + escape_html(options.title) + " - flightrec</title>\n";
+  page += "<style>";
+  page += assets::kUplotCss;
+  page += "</style>\n<style>";
+  page += assets::kViewerCss;
+  page += "</style>\n</head>\n<body>\n";
+  page +=
+      "<header><h1 id=\"title\"></h1><dl id=\"details\"></dl><p id=\"note\"></p>"
+      "<p class=\"help\">Drag across a chart to zoom (all charts follow), double-click to zoom "
+      "out.</p></header>\n<main id=\"charts\"></main>\n"
+      "<section id=\"processes\"><h2>Top processes</h2><p id=\"processes-note\"></p>"
+      "<table id=\"processes-table\"><thead><tr><th>PID</th><th>Command</th><th>State</th>"
+      "<th>CPU</th><th>RSS</th><th>Disk read/s</th><th>Disk write/s</th><th>Net tx/s</th>"
+      "<th>Net rx/s</th><th>Command line</th></tr></thead><tbody></tbody></table></section>\n";
+  page += "<script type=\"application/json\" id=\"flightrec-data\">";
+  page += json;
+  page += "</script>\n<script>";
+  page += assets::kUplotJs;
+  page += "</script>\n<script>";
+  page += assets::kViewerJs;
+  page += "</script>\n</body>\n</html>\n";
+  return page;
+}
+
+}  // namespace flightrec::viewer

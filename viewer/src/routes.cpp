@@ -1,0 +1,196 @@
+#include "flightrec/viewer/routes.h"
+
+#include <time.h>
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include "flightrec/incidents/incident_file.h"
+#include "flightrec/incidents/incident_id.h"
+#include "flightrec/recording/gzip_sink.h"
+#include "flightrec/recording/recording_file.h"
+#include "flightrec/recording/time_param.h"
+#include "flightrec/snapshot/time_format.h"
+#include "flightrec/viewer/page.h"
+
+namespace flightrec::viewer {
+namespace {
+
+constexpr std::string_view kText = "text/plain; charset=utf-8";
+constexpr std::string_view kHtml = "text/html; charset=utf-8";
+constexpr std::string_view kIncidentsPrefix = "/incidents/";
+constexpr std::string_view kViewSuffix = "/view";
+
+// The page may run its own inline script and styles and draw data: images, nothing else: no
+// request can leave it, which also enforces "nothing fetched at run time".
+const std::vector<http::Header> kPageHeaders{
+    {"Content-Security-Policy",
+     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"},
+    {"Cache-Control", "no-store"},
+    {"Vary", "Accept-Encoding"}};
+
+std::string shortest(double value) {
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, result.ptr);
+}
+
+// The page, gzip-compressed when the client accepts it (its JSON shrinks ~6x).
+void send_page(const http::Request& request, http::Response& response, const std::string& page) {
+  const auto accept = request.header("Accept-Encoding");
+  if (!accept || !recording::accepts_gzip_encoding(*accept)) {
+    response.send(200, kHtml, page, kPageHeaders);
+    return;
+  }
+  std::string compressed;
+  recording::GzipSink gzip([&compressed](std::string_view bytes) {
+    compressed += bytes;
+    return true;
+  });
+  gzip.write(page);
+  gzip.finish();
+  auto headers = kPageHeaders;
+  headers.emplace_back("Content-Encoding", "gzip");
+  response.send(200, kHtml, compressed, headers);
+}
+
+ViewOptions incident_options(const std::string& id, const recording::Metadata& metadata) {
+  const auto info = incidents::incident_fields(metadata);
+  ViewOptions options{.title = "Incident " + id};
+  options.details = {{"rule", info.rule}};
+  if (!info.series.empty()) options.details.emplace_back("series", info.series);
+  if (!std::isnan(info.value)) options.details.emplace_back("value", shortest(info.value));
+  if (info.fired_at_ns != 0) {
+    options.details.emplace_back("fired at", snapshot::format_rfc3339_ms(info.fired_at_ns));
+    options.trigger_ns = info.fired_at_ns;
+  }
+  options.details.emplace_back("window", snapshot::format_rfc3339_ms(info.window_from_ns) + " to " +
+                                             snapshot::format_rfc3339_ms(info.window_to_ns));
+  options.details.emplace_back("host", metadata.host);
+  return options;
+}
+
+void send_incident_view(const incidents::IncidentStore& store, std::string_view id,
+                        uint64_t max_file_bytes, const http::Request& request,
+                        http::Response& response) {
+  if (!incidents::is_valid_incident_id(id)) {
+    response.send(400, kText, "invalid incident id: ids are 1 to 128 of [A-Za-z0-9_.-]\n");
+    return;
+  }
+  const std::string name(id);
+  const auto path = store.file_of(id);
+  if (!path) {
+    response.send(404, kText, "no written incident " + name + "\n");
+    return;
+  }
+  std::error_code error;
+  const auto size = std::filesystem::file_size(*path, error);
+  if (error) {  // deleted by retention between the lookup and here
+    response.send(404, kText, "incident " + name + " is no longer stored\n");
+    return;
+  }
+  if (size > max_file_bytes) {
+    response.send(413, kText,
+                  "incident " + name + " takes " + std::to_string(size) +
+                      " bytes, more than the viewer reads (" + std::to_string(max_file_bytes) +
+                      " bytes): use /incidents/" + name + "?format=raw and flightrec replay\n");
+    return;
+  }
+  if (request.method() == "HEAD") {
+    response.send(200, kHtml, "", kPageHeaders);
+    return;
+  }
+  const auto read = recording::read_recording(*path);
+  if (!read.ok()) {
+    response.send(500, kText, "incident " + name + ": " + read.error + "\n");
+    return;
+  }
+  const auto& rec = read.recording;
+  send_page(
+      request, response,
+      render_view_page(rec.meta, rec.blocks, rec.process_frames, incident_options(name, rec.meta)));
+}
+
+int64_t realtime_now_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
+// from= and to= as /dump reads them; an error message for a 400 otherwise.
+std::string parse_window(const http::Request& request, int64_t now_ns, store::TimeRange& range) {
+  for (std::string_view query = request.query(); !query.empty();) {
+    const size_t amp = query.find('&');
+    const auto name = query.substr(0, std::min(amp, query.find('=')));
+    if (!name.empty() && name != "from" && name != "to" && name != "format") {
+      return "unknown parameter \"" + std::string(name) + "\" (allowed: from, to, format)";
+    }
+    query = amp == std::string_view::npos ? "" : query.substr(amp + 1);
+  }
+  for (const auto* name : {"from", "to"}) {
+    const auto text = request.param(name);
+    if (!text) continue;
+    const auto time = recording::parse_time_param(name, *text, now_ns);
+    if (!time.ok()) return time.error;
+    (std::string_view(name) == "from" ? range.from_real_ns : range.to_real_ns) = time.real_ns;
+  }
+  if (range.from_real_ns > range.to_real_ns) return "from is after to";
+  return {};
+}
+
+void send_dump_view(const recording::DumpSource& source, const ProcessFramesSource& processes,
+                    const http::Request& request, http::Response& response) {
+  const int64_t now_ns = source.now_real_ns ? source.now_real_ns() : realtime_now_ns();
+  store::TimeRange range;
+  if (const auto error = parse_window(request, now_ns, range); !error.empty()) {
+    response.send(400, kText, error + "\n");
+    return;
+  }
+  if (request.method() == "HEAD") {
+    response.send(200, kHtml, "", kPageHeaders);
+    return;
+  }
+  const auto metadata = source.metadata();
+  const auto blocks = source.blocks();
+  const auto frames = processes ? processes(range) : std::vector<sampler::process::ProcessFrame>{};
+  ViewOptions options{.title = "flightrec on " + metadata.host, .range = range};
+  options.details = {{"host", metadata.host},
+                     {"from", request.param("from").value_or("start of the buffer")},
+                     {"to", request.param("to").value_or("now")}};
+  send_page(request, response, render_view_page(metadata, blocks, frames, options));
+}
+
+}  // namespace
+
+http::Handler incidents_handler_with_view(const incidents::IncidentStore& store,
+                                          http::Handler incidents, uint64_t max_file_bytes) {
+  return [&store, incidents = std::move(incidents), max_file_bytes](const http::Request& request,
+                                                                    http::Response& response) {
+    const std::string_view path = request.path();
+    if (path.starts_with(kIncidentsPrefix) && path.ends_with(kViewSuffix) &&
+        path.size() > kIncidentsPrefix.size() + kViewSuffix.size()) {
+      const auto id = path.substr(kIncidentsPrefix.size(),
+                                  path.size() - kIncidentsPrefix.size() - kViewSuffix.size());
+      send_incident_view(store, id, max_file_bytes, request, response);
+      return;
+    }
+    incidents(request, response);
+  };
+}
+
+http::Handler dump_handler_with_view(recording::DumpSource source, http::Handler dump,
+                                     ProcessFramesSource processes) {
+  return [source = std::move(source), dump = std::move(dump), processes = std::move(processes)](
+             const http::Request& request, http::Response& response) {
+    if (request.param("format") == "html") {
+      send_dump_view(source, processes, request, response);
+    } else {
+      dump(request, response);
+    }
+  };
+}
+
+}  // namespace flightrec::viewer

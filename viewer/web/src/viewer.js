@@ -1,0 +1,204 @@
+// The incident viewer page. Reads the inline JSON (#flightrec-data, layout in docs/VIEWER.md),
+// draws one uPlot chart per signal group with the trigger marked, zooms every chart together and
+// fills the process table. Recorded strings (process names, command lines) only ever reach the
+// page as text (textContent), never as HTML.
+(function () {
+  'use strict';
+
+  const data = JSON.parse(document.getElementById('flightrec-data').textContent);
+  const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f',
+    '#bcbd22', '#17becf', '#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173'];
+  const TRIGGER_COLOR = '#d62728';
+  const CHART_HEIGHT = 240;
+
+  // What the browser test and a curious user can inspect: every chart and its uPlot instance.
+  const state = { charts: [], trigger: data.trigger, markerDraws: 0, ready: false };
+  window.flightrecViewer = state;
+
+  const times = new Float64Array(data.t.length);
+  for (let i = 0; i < data.t.length; i++) times[i] = data.t0 + data.t[i];
+
+  const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  function byteUnit(value) {
+    let unit = 0;
+    for (let v = Math.abs(value); v >= 1024 && unit < BYTE_UNITS.length - 1; v /= 1024) unit++;
+    return unit;
+  }
+
+  // `digits` decimals, or one below 100 of a unit (none for plain bytes) when not given.
+  function formatBytes(value, unit = byteUnit(value), digits) {
+    const v = value / Math.pow(1024, unit);
+    const places = digits != null ? digits : unit === 0 || Math.abs(v) >= 100 ? 0 : 1;
+    return v.toFixed(places) + ' ' + BYTE_UNITS[unit];
+  }
+
+  // Axis labels share one unit and enough decimals to tell neighbouring ticks apart
+  // (1.62, 1.64, 1.66 GiB rather than 1.6 GiB three times).
+  function axisValues(unit, splits) {
+    if (unit !== 'bytes' && unit !== 'bytes/s') return splits.map((v) => formatValue(unit, v));
+    const byteUnitOfAxis = byteUnit(Math.max(...splits.map(Math.abs)));
+    const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) / Math.pow(1024, byteUnitOfAxis) : 1;
+    const digits = Math.min(3, Math.max(0, Math.ceil(-Math.log10(step))));
+    const suffix = unit === 'bytes/s' ? '/s' : '';
+    return splits.map((v) => formatBytes(v, byteUnitOfAxis, digits) + suffix);
+  }
+
+  function formatValue(unit, value) {
+    if (value == null || Number.isNaN(value)) return '–';
+    if (unit === 'ratio') return (value * 100).toFixed(value !== 0 && value < 0.1 ? 1 : 0) + ' %';
+    if (unit === 'bytes') return formatBytes(value);
+    if (unit === 'bytes/s') return formatBytes(value) + '/s';
+    return String(value);
+  }
+
+  // "2026-11-30 05:28:11.123" (UTC), the precision of a 1 ms recording.
+  function formatTime(seconds) {
+    if (seconds == null) return '–';
+    return new Date(Math.round(seconds * 1000)).toISOString().replace('T', ' ').slice(0, 23);
+  }
+
+  function element(tag, text, className) {
+    const node = document.createElement(tag);
+    if (text != null) node.textContent = text;
+    if (className) node.className = className;
+    return node;
+  }
+
+  function fillHeader() {
+    document.getElementById('title').textContent = data.title;
+    const details = document.getElementById('details');
+    for (const [key, value] of data.details) {
+      details.appendChild(element('dt', key));
+      details.appendChild(element('dd', value));
+    }
+    let note = data.frames + ' frames at ' + data.resolution_seconds * 1000 + ' ms';
+    if (data.bucket_ticks > 1) {
+      note += '; downsampled to fit the page: each point is the maximum over ' +
+        data.bucket_ticks + ' ticks (narrow the window for full resolution)';
+    } else {
+      note += ', full resolution';
+    }
+    note += '. Times are UTC; flightrec ' + data.flightrec_version + ' on ' + data.host + '.';
+    document.getElementById('note').textContent = note;
+  }
+
+  function drawTrigger(u) {
+    if (data.trigger == null) return;
+    const x = u.valToPos(data.trigger, 'x', true);
+    const { left, top, width, height } = u.bbox;
+    if (!(x >= left && x <= left + width)) return;
+    const ratio = window.devicePixelRatio || 1;
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.strokeStyle = TRIGGER_COLOR;
+    ctx.lineWidth = 2 * ratio;
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, top + height);
+    ctx.stroke();
+    ctx.fillStyle = TRIGGER_COLOR;
+    ctx.font = 12 * ratio + 'px sans-serif';
+    ctx.fillText('trigger', x + 4 * ratio, top + 14 * ratio);
+    ctx.restore();
+    state.markerDraws++;
+  }
+
+  // Rates from zero (ratios up to 100 %), levels (memory) around their own span; with a margin so
+  // that a line resting at an end is drawn inside the plot rather than on its edge.
+  function valueRange(unit, min, max) {
+    if (unit === 'bytes' && min != null && max != null) {
+      const margin = Math.max((max - min) * 0.05, Math.abs(max) * 0.001, 1);
+      return [min - margin, max + margin];
+    }
+    const top = unit === 'ratio' ? 1 : max > 0 ? max : 1;
+    return [-0.02 * top, 1.04 * top];
+  }
+
+  let syncing = false;
+  function followZoom(source) {
+    if (syncing) return;
+    syncing = true;
+    const { min, max } = source.scales.x;
+    for (const chart of state.charts) {
+      if (chart.plot !== source) chart.plot.setScale('x', { min, max });
+    }
+    syncing = false;
+  }
+
+  function chartWidth() {
+    return Math.max(320, document.getElementById('charts').clientWidth - 8);
+  }
+
+  function drawCharts() {
+    const container = document.getElementById('charts');
+    for (const chart of data.charts) {
+      const section = element('section', null, 'chart');
+      section.id = 'chart-' + chart.id;
+      section.appendChild(element('h2', chart.title));
+      container.appendChild(section);
+      const series = [{ value: (u, v) => formatTime(v) }];
+      chart.lines.forEach((line, i) => series.push({
+        label: line.label,
+        stroke: COLORS[i % COLORS.length],
+        width: 1,
+        points: { show: false },
+        value: (u, v) => formatValue(chart.unit, v),
+      }));
+      const plot = new uPlot({
+        width: chartWidth(),
+        height: CHART_HEIGHT,
+        series,
+        scales: { x: { time: true }, y: { range: (u, min, max) => valueRange(chart.unit, min, max) } },
+        axes: [{}, { size: 80, values: (u, splits) => axisValues(chart.unit, splits) }],
+        cursor: { sync: { key: 'flightrec' }, drag: { x: true, y: false } },
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'),
+        hooks: {
+          draw: [drawTrigger],
+          setScale: [(u, key) => { if (key === 'x') followZoom(u); }],
+        },
+      }, [times].concat(chart.lines.map((line) => line.values)), section);
+      state.charts.push({ id: chart.id, plot, lines: chart.lines.length });
+    }
+    window.addEventListener('resize', () => {
+      for (const chart of state.charts) chart.plot.setSize({ width: chartWidth(), height: CHART_HEIGHT });
+    });
+  }
+
+  function fillProcesses() {
+    const processes = data.processes;
+    const note = document.getElementById('processes-note');
+    const table = document.getElementById('processes-table');
+    if (processes.rows.length === 0) {
+      note.textContent = 'No process samples in this recording.';
+      table.hidden = true;
+      return;
+    }
+    note.textContent = 'Compared between ' + formatTime(processes.from) + ' and ' +
+      formatTime(processes.to) + ' UTC' + (data.trigger == null ? ' (around the CPU peak)' : ' (around the trigger)') +
+      '. CPU 100 % is one CPU busy throughout.';
+    const body = table.querySelector('tbody');
+    for (const row of processes.rows) {
+      const tr = document.createElement('tr');
+      const cells = [
+        [String(row.pid), 'number'],
+        [row.comm, 'comm'],
+        [row.state, ''],
+        [formatValue('ratio', row.cpu), 'number'],
+        [formatBytes(row.rss), 'number'],
+        [formatValue('bytes/s', row.read), 'number'],
+        [formatValue('bytes/s', row.write), 'number'],
+        [formatValue('bytes/s', row.tx), 'number'],
+        [formatValue('bytes/s', row.rx), 'number'],
+        [row.cmdline, 'cmdline'],
+      ];
+      for (const [text, className] of cells) tr.appendChild(element('td', text, className));
+      tr.lastChild.title = row.cmdline;
+      body.appendChild(tr);
+    }
+  }
+
+  fillHeader();
+  drawCharts();
+  fillProcesses();
+  state.ready = true;
+})();
