@@ -93,6 +93,11 @@ const std::vector<KeySpec>& table() {
        CountRule{[](Config& c) -> uint32_t& { return c.processes.max_count; }, 1, 1000000},
        "Most processes recorded per process tick (lowest PIDs first); the rest are counted in "
        "`flightrec_process_tier_dropped_total`."},
+      {"processes.short_lived",
+       BoolRule{[](Config& c) -> bool& { return c.processes.short_lived; }},
+       "Also record processes that start and exit between two process ticks, from the kernel's "
+       "report of each exit (an eBPF program on sched_process_exit; needs CAP_BPF and "
+       "CAP_PERFMON). They appear once, marked exited, with their CPU totals and peak RSS."},
       {"network.backend",
        ChoiceRule{[](Config& c) -> std::string& { return c.network.backend; }, kNetworkBackends},
        "How per-process traffic is counted: `ebpf` (socket-layer BPF programs, needs CAP_BPF and "

@@ -42,6 +42,11 @@ ProcessTier::ProcessTier(const config::Config& config, const sampler::ProcRoot& 
       backend_(open_backend(config.network.backend, root, backend_name_)),
       ring_(ring),
       metrics_(config.export_.window, config.export_.top_processes, backend_name_) {
+  if (config.processes.short_lived) {
+    std::string why_not;
+    exits_ = network::make_process_exit_watcher(why_not);
+    if (!exits_) log::info("short-lived processes not recorded", {{"reason", why_not}});
+  }
   // The sock_diag backend already dumps every socket each tick; only the others need a table.
   if (dynamic_cast<network::SockDiagBackend*>(backend_.get()) == nullptr) {
     try {
@@ -80,6 +85,13 @@ void ProcessTier::run(const StopSignal& stop) {
 void ProcessTier::tick(sampler::process::ProcessFrame& frame) {
   const int64_t started = monotonic_ns();
   sampler_.sample(frame);
+  if (exits_) {
+    exited_.clear();
+    exits_->drain(exited_);
+    stats_.short_lived_total.fetch_add(network::attach_exits(frame, exited_),
+                                       std::memory_order_relaxed);
+    stats_.exits_lost_total.store(exits_->dropped(), std::memory_order_relaxed);
+  }
   std::string error;
   if (backend_) {
     if (backend_->read(reading_, error)) {

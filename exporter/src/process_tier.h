@@ -11,6 +11,7 @@
 #include "flightrec/config/config.h"
 #include "flightrec/exporter/metrics/process_metrics.h"
 #include "flightrec/exporter/process_tier_stats.h"
+#include "flightrec/network/process_exits.h"
 #include "flightrec/network/socket_table.h"
 #include "flightrec/network/traffic_backend.h"
 #include "flightrec/sampler/process/process_sampler.h"
@@ -39,7 +40,9 @@ class ProcessTier {
   sampler::process::ProcessSampler sampler_;
   std::string backend_name_;  // before backend_: opening the backend sets it
   std::unique_ptr<network::TrafficBackend> backend_;
-  std::unique_ptr<network::SocketTable> sockets_;  // null when the backend gives its own table
+  std::unique_ptr<network::SocketTable> sockets_;       // null when the backend gives its own table
+  std::unique_ptr<network::ProcessExitWatcher> exits_;  // null without eBPF
+  std::vector<network::ExitedProcess> exited_;
   store::ProcessRing& ring_;
   metrics::ProcessMetrics metrics_;
   ProcessTierStats stats_;

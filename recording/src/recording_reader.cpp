@@ -134,48 +134,43 @@ bool RecordingReader::read_record_bytes(std::string_view name, std::string& byte
   return read_exactly(length, bytes, name);
 }
 
-RecordingRecord RecordingReader::read_block(const std::string& name) {
+template <typename BlockType>
+std::shared_ptr<const BlockType> RecordingReader::read_whole_block(const std::string& name) {
   std::string bytes;
-  if (!read_record_bytes(name, bytes)) return {};
+  if (!read_record_bytes(name, bytes)) return nullptr;
   const auto parsed =
-      store::Block::parse(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+      BlockType::parse(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
   if (!parsed) {
     fail(name + ": " + parsed.error);
-    return {};
+    return nullptr;
   }
   if (parsed.consumed != bytes.size()) {
     fail(name + ": the block takes " + std::to_string(parsed.consumed) + " of its " +
          std::to_string(bytes.size()) + " bytes");
-    return {};
+    return nullptr;
   }
-  const auto& block = *parsed.block;
-  if (block.series() != metadata_.series.size() || block.rate_ns() != metadata_.rate_ns) {
-    fail(name + ": " + std::to_string(block.series()) + " series at " +
-         std::to_string(block.rate_ns()) + " ns, but the metadata describes " +
+  return parsed.block;
+}
+
+RecordingRecord RecordingReader::read_block(const std::string& name) {
+  auto block = read_whole_block<store::Block>(name);
+  if (block == nullptr) return {};
+  if (block->series() != metadata_.series.size() || block->rate_ns() != metadata_.rate_ns) {
+    fail(name + ": " + std::to_string(block->series()) + " series at " +
+         std::to_string(block->rate_ns()) + " ns, but the metadata describes " +
          std::to_string(metadata_.series.size()) + " series at " +
          std::to_string(metadata_.rate_ns) + " ns");
     return {};
   }
   ++blocks_;
-  return {.block = parsed.block};
+  return {.block = std::move(block)};
 }
 
 RecordingRecord RecordingReader::read_process_block(const std::string& name) {
-  std::string bytes;
-  if (!read_record_bytes(name, bytes)) return {};
-  const auto parsed = store::ProcessBlock::parse(
-      std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
-  if (!parsed) {
-    fail(name + ": " + parsed.error);
-    return {};
-  }
-  if (parsed.consumed != bytes.size()) {
-    fail(name + ": the block takes " + std::to_string(parsed.consumed) + " of its " +
-         std::to_string(bytes.size()) + " bytes");
-    return {};
-  }
+  auto block = read_whole_block<store::ProcessBlock>(name);
+  if (block == nullptr) return {};
   ++process_blocks_;
-  return {.process_block = parsed.block};
+  return {.process_block = std::move(block)};
 }
 
 bool RecordingReader::read_trailer(uint64_t trailer_at) {

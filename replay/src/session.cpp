@@ -41,6 +41,8 @@ void Session::set_sort(std::optional<size_t> column, bool reverse) {
   sort_[tab_index(tab_)] = column;
   reverse_[tab_index(tab_)] = reverse;
   rebuild();
+  // A new order is asked for to see its top: go there, as htop does when a sort key is pressed.
+  select(0);
 }
 
 void Session::set_filter(std::string filter) {

@@ -1,26 +1,23 @@
 #include "flightrec/store/block.h"
 
-#include <zlib.h>
-
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 
+#include "block_framing.h"
 #include "flightrec/store/detail/bit_stream.h"
 #include "flightrec/store/detail/column_codec.h"
 
 namespace flightrec::store {
 namespace {
 
-constexpr uint32_t kMagic = 0x4B425246;  // "FRBK" as little-endian bytes
+using detail::get_le;
+using detail::kCrcBytes;
+using detail::put_le;
+
 constexpr uint32_t kCheckpointEvery = 16;
 
-// Fixed header layout (little-endian); see docs/STORAGE.md.
-constexpr size_t kMagicAt = 0;
-constexpr size_t kVersionAt = 4;
-constexpr size_t kFlagsAt = 6;
-constexpr size_t kSizeAt = 8;
+// Fixed header layout after the shared framing (little-endian); see docs/STORAGE.md.
 constexpr size_t kFramesAt = 12;
 constexpr size_t kSeriesAt = 16;
 constexpr size_t kFirstTickAt = 20;
@@ -29,18 +26,11 @@ constexpr size_t kBaseMonoAt = 36;
 constexpr size_t kBaseRealAt = 44;
 constexpr size_t kRateAt = 52;
 constexpr size_t kHeaderBytes = 60;
-constexpr size_t kCrcBytes = 4;
-
-template <typename T>
-void put(std::vector<uint8_t>& out, size_t at, T value) {
-  std::memcpy(out.data() + at, &value, sizeof(T));
-}
-template <typename T>
-T get(std::span<const uint8_t> in, size_t at) {
-  T value;
-  std::memcpy(&value, in.data() + at, sizeof(T));
-  return value;
-}
+constexpr detail::FramingSpec kFraming{.magic = 0x4B425246,  // "FRBK" as little-endian bytes
+                                       .magic_name = "FRBK",
+                                       .version = kBlockVersion,
+                                       // at least the tick column's size
+                                       .min_bytes = kHeaderBytes + 1 + kCrcBytes};
 
 void put_varint(std::vector<uint8_t>& out, uint32_t value) {
   while (value >= 0x80) {
@@ -63,11 +53,6 @@ bool get_varint(std::span<const uint8_t> in, size_t& at, size_t end, uint32_t& v
     }
   }
   return false;
-}
-
-uint32_t crc_of(std::span<const uint8_t> bytes) {
-  return static_cast<uint32_t>(
-      crc32(crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(bytes.size())));
 }
 
 // Grid time with wrapping arithmetic: a corrupt-but-CRC-valid header must not cause UB.
@@ -131,20 +116,16 @@ std::shared_ptr<const Block> Block::encode(std::span<const sampler::FrameHeader>
   if (total > std::numeric_limits<uint32_t>::max()) {
     throw std::invalid_argument("Block::encode: block larger than 4 GiB");
   }
-  put<uint32_t>(out, kMagicAt, kMagic);
-  put<uint16_t>(out, kVersionAt, kBlockVersion);
-  put<uint16_t>(out, kFlagsAt, 0);
-  put<uint32_t>(out, kSizeAt, static_cast<uint32_t>(total));
-  put<uint32_t>(out, kFramesAt, static_cast<uint32_t>(frames.size()));
-  put<uint32_t>(out, kSeriesAt, series);
-  put<uint64_t>(out, kFirstTickAt, first);
-  put<uint64_t>(out, kLastTickAt, frames.back().tick);
-  put<int64_t>(out, kBaseMonoAt, base_mono);
-  put<int64_t>(out, kBaseRealAt, base_real);
-  put<int64_t>(out, kRateAt, rate_ns);
-  const uint32_t crc = crc_of(out);
+  detail::write_framing(out, kFraming, static_cast<uint32_t>(total));
+  put_le<uint32_t>(out, kFramesAt, static_cast<uint32_t>(frames.size()));
+  put_le<uint32_t>(out, kSeriesAt, series);
+  put_le<uint64_t>(out, kFirstTickAt, first);
+  put_le<uint64_t>(out, kLastTickAt, frames.back().tick);
+  put_le<int64_t>(out, kBaseMonoAt, base_mono);
+  put_le<int64_t>(out, kBaseRealAt, base_real);
+  put_le<int64_t>(out, kRateAt, rate_ns);
   out.resize(total);
-  put<uint32_t>(out, total - kCrcBytes, crc);
+  detail::seal_crc(out);
   out.resize(total + detail::kReadPadding, 0);
 
   block->size_ = total;
@@ -160,40 +141,19 @@ std::shared_ptr<const Block> Block::encode(std::span<const sampler::FrameHeader>
 }
 
 ParsedBlock Block::parse(std::span<const uint8_t> bytes) {
-  constexpr size_t kSmallest = kHeaderBytes + 1 + kCrcBytes;  // at least the tick column's size
   auto fail = [](std::string why) { return ParsedBlock{nullptr, 0, "block: " + std::move(why)}; };
-  if (bytes.size() < kSmallest) {
-    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, a block needs at least " +
-                std::to_string(kSmallest));
-  }
-  if (get<uint32_t>(bytes, kMagicAt) != kMagic) return fail("bad magic, not a flightrec block");
-  const uint32_t total = get<uint32_t>(bytes, kSizeAt);
-  if (total < kSmallest) return fail("size field " + std::to_string(total) + " too small");
-  if (total > bytes.size()) {
-    return fail("truncated: header says " + std::to_string(total) + " bytes, only " +
-                std::to_string(bytes.size()) + " present");
-  }
-  const uint32_t stored_crc = get<uint32_t>(bytes, total - kCrcBytes);
-  const uint32_t computed_crc = crc_of(bytes.first(total - kCrcBytes));
-  if (stored_crc != computed_crc) {
-    return fail("CRC mismatch (stored " + std::to_string(stored_crc) + ", computed " +
-                std::to_string(computed_crc) + "): block was never completely written");
-  }
-  const auto version = get<uint16_t>(bytes, kVersionAt);
-  if (version != kBlockVersion) {
-    return fail("unsupported version " + std::to_string(version) + " (this build reads " +
-                std::to_string(kBlockVersion) + ")");
-  }
-  if (get<uint16_t>(bytes, kFlagsAt) != 0) return fail("unknown flags set");
+  const auto framing = detail::check_framing(bytes, kFraming);
+  if (!framing.error.empty()) return fail(framing.error);
+  const uint32_t total = framing.size;
 
   auto block = std::shared_ptr<Block>(new Block());
-  block->frames_ = get<uint32_t>(bytes, kFramesAt);
-  block->series_ = get<uint32_t>(bytes, kSeriesAt);
-  block->first_tick_ = get<uint64_t>(bytes, kFirstTickAt);
-  block->last_tick_ = get<uint64_t>(bytes, kLastTickAt);
-  block->base_mono_ns_ = get<int64_t>(bytes, kBaseMonoAt);
-  block->base_real_ns_ = get<int64_t>(bytes, kBaseRealAt);
-  block->rate_ns_ = get<int64_t>(bytes, kRateAt);
+  block->frames_ = get_le<uint32_t>(bytes, kFramesAt);
+  block->series_ = get_le<uint32_t>(bytes, kSeriesAt);
+  block->first_tick_ = get_le<uint64_t>(bytes, kFirstTickAt);
+  block->last_tick_ = get_le<uint64_t>(bytes, kLastTickAt);
+  block->base_mono_ns_ = get_le<int64_t>(bytes, kBaseMonoAt);
+  block->base_real_ns_ = get_le<int64_t>(bytes, kBaseRealAt);
+  block->rate_ns_ = get_le<int64_t>(bytes, kRateAt);
   if (block->frames_ == 0 || block->frames_ > kMaxBlockFrames) {
     return fail("frame count " + std::to_string(block->frames_) + " out of range");
   }

@@ -2,23 +2,21 @@
 
 #include <zlib.h>
 
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 
+#include "block_framing.h"
 #include "process_codec.h"
 
 namespace flightrec::store {
 
 namespace {
 
-constexpr uint32_t kMagic = 0x42505246;  // "FRPB" as little-endian bytes
+using detail::get_le;
+using detail::kCrcBytes;
+using detail::put_le;
 
-// Fixed header layout (little-endian); see docs/STORAGE.md.
-constexpr size_t kMagicAt = 0;
-constexpr size_t kVersionAt = 4;
-constexpr size_t kFlagsAt = 6;
-constexpr size_t kSizeAt = 8;
+// Fixed header layout after the shared framing (little-endian); see docs/STORAGE.md.
 constexpr size_t kFramesAt = 12;
 constexpr size_t kFirstTimeAt = 16;
 constexpr size_t kLastTimeAt = 24;
@@ -26,27 +24,14 @@ constexpr size_t kPayloadSizeAt = 32;
 constexpr size_t kProcessRowsAt = 36;
 constexpr size_t kSocketRowsAt = 40;
 constexpr size_t kHeaderBytes = 44;
-constexpr size_t kCrcBytes = 4;
+constexpr detail::FramingSpec kFraming{.magic = 0x42505246,  // "FRPB" as little-endian bytes
+                                       .magic_name = "FRPB",
+                                       .version = kProcessBlockVersion,
+                                       .min_bytes = kHeaderBytes + kCrcBytes};
 // Deflate cannot expand data more than ~1032 times: a header claiming more is lying, and
 // refusing it up front keeps a few hostile bytes from reserving 64 MiB.
 constexpr uint64_t kMaxInflateRatio = 1032;
 constexpr int kDeflateLevel = 6;
-
-template <typename T>
-void put(std::vector<uint8_t>& out, size_t at, T value) {
-  std::memcpy(out.data() + at, &value, sizeof(T));
-}
-template <typename T>
-T get(std::span<const uint8_t> in, size_t at) {
-  T value;
-  std::memcpy(&value, in.data() + at, sizeof(T));
-  return value;
-}
-
-uint32_t crc_of(std::span<const uint8_t> bytes) {
-  return static_cast<uint32_t>(
-      crc32(crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(bytes.size())));
-}
 
 // Inflates exactly `size` bytes from `compressed`, all of which must be used; empty on error.
 bool inflate_exactly(std::span<const uint8_t> compressed, size_t size, std::vector<uint8_t>& out) {
@@ -129,17 +114,14 @@ std::shared_ptr<const ProcessBlock> ProcessBlock::encode_frames(size_t count, Fr
   block->last_time_ns_ = frame_at(count - 1).time_unix_ns;
   block->process_rows_ = process_rows;
   block->socket_rows_ = socket_rows;
-  put<uint32_t>(out, kMagicAt, kMagic);
-  put<uint16_t>(out, kVersionAt, kProcessBlockVersion);
-  put<uint16_t>(out, kFlagsAt, 0);
-  put<uint32_t>(out, kSizeAt, static_cast<uint32_t>(out.size()));
-  put<uint32_t>(out, kFramesAt, block->frames_);
-  put<int64_t>(out, kFirstTimeAt, block->first_time_ns_);
-  put<int64_t>(out, kLastTimeAt, block->last_time_ns_);
-  put<uint32_t>(out, kPayloadSizeAt, static_cast<uint32_t>(payload.size()));
-  put<uint32_t>(out, kProcessRowsAt, static_cast<uint32_t>(process_rows));
-  put<uint32_t>(out, kSocketRowsAt, static_cast<uint32_t>(socket_rows));
-  put<uint32_t>(out, out.size() - kCrcBytes, crc_of(std::span(out).first(out.size() - kCrcBytes)));
+  detail::write_framing(out, kFraming, static_cast<uint32_t>(out.size()));
+  put_le<uint32_t>(out, kFramesAt, block->frames_);
+  put_le<int64_t>(out, kFirstTimeAt, block->first_time_ns_);
+  put_le<int64_t>(out, kLastTimeAt, block->last_time_ns_);
+  put_le<uint32_t>(out, kPayloadSizeAt, static_cast<uint32_t>(payload.size()));
+  put_le<uint32_t>(out, kProcessRowsAt, static_cast<uint32_t>(process_rows));
+  put_le<uint32_t>(out, kSocketRowsAt, static_cast<uint32_t>(socket_rows));
+  detail::seal_crc(out);
   return block;
 }
 
@@ -156,42 +138,18 @@ ParsedProcessBlock ProcessBlock::parse(std::span<const uint8_t> bytes) {
   auto error = [](std::string message) -> ParsedProcessBlock {
     return {.error = fail_parse(std::move(message))};
   };
-  constexpr size_t kMinBytes = kHeaderBytes + kCrcBytes;
-  if (bytes.size() < kMinBytes) {
-    return error("truncated: " + std::to_string(bytes.size()) + " bytes, a block takes at least " +
-                 std::to_string(kMinBytes));
-  }
-  if (get<uint32_t>(bytes, kMagicAt) != kMagic) return error("no FRPB magic at offset 0");
-  const uint32_t size = get<uint32_t>(bytes, kSizeAt);
-  if (size < kMinBytes) {
-    return error("size field " + std::to_string(size) + " is below the " +
-                 std::to_string(kMinBytes) + "-byte minimum");
-  }
-  if (size > bytes.size()) {
-    return error("truncated: header says " + std::to_string(size) + " bytes, only " +
-                 std::to_string(bytes.size()) + " present");
-  }
+  const auto framing = detail::check_framing(bytes, kFraming);
+  if (!framing.error.empty()) return error(framing.error);
+  const uint32_t size = framing.size;
   const auto block_bytes = bytes.first(size);
-  const uint32_t stored_crc = get<uint32_t>(block_bytes, size - kCrcBytes);
-  const uint32_t crc = crc_of(block_bytes.first(size - kCrcBytes));
-  if (stored_crc != crc) {
-    return error("CRC mismatch (stored " + std::to_string(stored_crc) + ", computed " +
-                 std::to_string(crc) + "): block was never completely written");
-  }
-  if (const auto version = get<uint16_t>(bytes, kVersionAt); version != kProcessBlockVersion) {
-    return error("unsupported version " + std::to_string(version));
-  }
-  if (const auto flags = get<uint16_t>(bytes, kFlagsAt); flags != 0) {
-    return error("unknown flags " + std::to_string(flags));
-  }
   auto block = std::shared_ptr<ProcessBlock>(new ProcessBlock());
-  block->frames_ = get<uint32_t>(bytes, kFramesAt);
-  block->first_time_ns_ = get<int64_t>(bytes, kFirstTimeAt);
-  block->last_time_ns_ = get<int64_t>(bytes, kLastTimeAt);
-  block->process_rows_ = get<uint32_t>(bytes, kProcessRowsAt);
-  block->socket_rows_ = get<uint32_t>(bytes, kSocketRowsAt);
-  const uint32_t payload_size = get<uint32_t>(bytes, kPayloadSizeAt);
-  const auto compressed = block_bytes.subspan(kHeaderBytes, size - kMinBytes);
+  block->frames_ = get_le<uint32_t>(bytes, kFramesAt);
+  block->first_time_ns_ = get_le<int64_t>(bytes, kFirstTimeAt);
+  block->last_time_ns_ = get_le<int64_t>(bytes, kLastTimeAt);
+  block->process_rows_ = get_le<uint32_t>(bytes, kProcessRowsAt);
+  block->socket_rows_ = get_le<uint32_t>(bytes, kSocketRowsAt);
+  const uint32_t payload_size = get_le<uint32_t>(bytes, kPayloadSizeAt);
+  const auto compressed = block_bytes.subspan(kHeaderBytes, size - kFraming.min_bytes);
   if (block->frames_ == 0 || block->frames_ > kMaxProcessBlockFrames) {
     return error(std::to_string(block->frames_) + " frames, expected 1.." +
                  std::to_string(kMaxProcessBlockFrames));
@@ -252,7 +210,7 @@ std::vector<uint8_t> ProcessBlock::inflate_payload() const {
   const auto bytes = this->bytes();
   std::vector<uint8_t> payload;
   inflate_exactly(bytes.subspan(kHeaderBytes, bytes.size() - kHeaderBytes - kCrcBytes),
-                  get<uint32_t>(bytes, kPayloadSizeAt), payload);
+                  get_le<uint32_t>(bytes, kPayloadSizeAt), payload);
   return payload;
 }
 

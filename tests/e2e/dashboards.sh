@@ -7,14 +7,10 @@
 source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-PROM_PID=""
-trap 'if [ -n "$PROM_PID" ]; then kill "$PROM_PID" 2>/dev/null || true; wait "$PROM_PID" 2>/dev/null || true; fi; cleanup' EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-value() { python3 "$here/promql.py" "http://127.0.0.1:$prom_port" "$1" | head -1 | cut -f2; }
 check_dashboards() {
-  python3 "$here/dashboard_queries.py" --prometheus "http://127.0.0.1:$prom_port" \
-    --scrape-interval 1 --range "$(($(date +%s) - prom_started))" "$@"
+  python3 "$here/dashboard_queries.py" --prometheus "$PROM_URL" \
+    --scrape-interval 1 --range "$(($(date +%s) - PROM_STARTED))" "$@"
 }
 
 # A 2 s export window so the window aggregates move between the 1 s scrapes.
@@ -23,28 +19,7 @@ start_daemon --config.file="$WORK/flightrec.yaml"
 target=${URL#http://}
 target=${target%/}
 
-prom_port=$(free_port)
-cat >"$WORK/prometheus.yml" <<YAML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: flightrec
-    static_configs:
-      - targets: ["$target"]
-YAML
-prom_started=$(date +%s)
-prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
-  --web.listen-address="127.0.0.1:$prom_port" --log.level=warn 2>"$WORK/prometheus.log" &
-PROM_PID=$!
-
-up=""
-for _ in $(seq 60); do
-  up=$(value 'up{job="flightrec"}' 2>/dev/null || true)
-  [ "$up" = 1 ] && break
-  sleep 0.5
-done
-expect_eq "$up" 1 "Prometheus scrapes flightrec: up == 1"
+start_prometheus "$target"
 
 # An incident, so the incident panels and annotations have something to show (written once its 5 s
 # post window has passed).
@@ -53,12 +28,12 @@ expect_contains "$(curl -s -X POST "${URL}-/trigger?reason=dashboards")" "incide
 
 samples=0
 for _ in $(seq 60); do
-  samples=$(value 'count_over_time(flightrec_sampler_ticks_total[1m])' 2>/dev/null || echo 0)
+  samples=$(prom_value 'count_over_time(flightrec_sampler_ticks_total[1m])' 2>/dev/null || echo 0)
   [ "${samples:-0}" -ge 25 ] && break
   sleep 1
 done
 if [ "${samples:-0}" -ge 25 ]; then pass "Prometheus holds $samples scrapes"; else fail "only ${samples:-0} scrapes after 60 s"; fi
-expect_eq "$(value 'sum(flightrec_incidents_total{status="written"})')" 1 "the incident was written"
+expect_eq "$(prom_value 'sum(flightrec_incidents_total{status="written"})')" 1 "the incident was written"
 
 if check_dashboards "$repo"/dashboards/*.json >"$WORK/dashboards.out"; then
   pass "every query of every dashboard returns data; uids, panel ids and data sources are right"
@@ -87,9 +62,7 @@ expect_contains "$broken" "'Misspelt metric' target A: returned no data" "a quer
 expect_contains "$broken" "undefined variable(s) \$nosuchvar" "an undefined variable is caught"
 expect_contains "$broken" "'No query' has no query" "a panel without a query is caught"
 
-kill "$PROM_PID"
-wait "$PROM_PID" 2>/dev/null || true
-PROM_PID=""
+stop_prometheus
 stop_daemon
 expect_eq "$STOP_STATUS" 0 "daemon exits 0"
 finish

@@ -4,24 +4,9 @@
 # serving, and the next incident after space is freed is written.
 source "$(dirname "$0")/lib.sh"
 
-# A rule that holds all the time, so incidents are written every ~1.2 s.
-always_firing() {
-  cat <<YAML
-incidents:
-  dir: $1
-triggers:
-  - name: always
-    signal: memory_used_bytes
-    op: ">"
-    value: 0
-    pre: 2s
-    post: 100ms
-    cooldown: 1s
-YAML
-}
-
-# 1. kill -9 at random moments while incidents are being written.
-always_firing "$WORK/killed" >"$WORK/killed.yaml"
+# 1. kill -9 at random moments while incidents are being written (one every ~1.2 s: a 100 ms post
+# window, then a 1 s cooldown).
+always_firing_config "$WORK/killed" 100ms 1s >"$WORK/killed.yaml"
 for round in $(seq 8); do
   start_daemon --config.file="$WORK/killed.yaml"
   sleep "1.$((RANDOM % 10))$((RANDOM % 10))"
@@ -53,7 +38,7 @@ fi
 mkdir -p "$WORK/small"
 mount -t tmpfs -o size=2m tmpfs "$WORK/small"
 trap 'umount "$WORK/small" 2>/dev/null || true; cleanup' EXIT
-always_firing "$WORK/small/incidents" >"$WORK/small.yaml"
+always_firing_config "$WORK/small/incidents" 100ms 1s >"$WORK/small.yaml"
 mkdir -p "$WORK/small/incidents"
 dd if=/dev/zero of="$WORK/small/filler" bs=1k count=2048 status=none 2>/dev/null || true  # fills it
 start_daemon --config.file="$WORK/small.yaml"

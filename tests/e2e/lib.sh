@@ -3,11 +3,23 @@
 set -euo pipefail
 FLIGHTREC=${1:?usage: $0 path/to/flightrec}
 WORK=$(mktemp -d)
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DAEMON_PID=""
+PROM_PID=""
 failures=0
+
+# stop_prometheus: stops the Prometheus start_prometheus started, if it runs.
+stop_prometheus() {
+  if [ -n "$PROM_PID" ]; then
+    kill "$PROM_PID" 2>/dev/null || true
+    wait "$PROM_PID" 2>/dev/null || true
+    PROM_PID=""
+  fi
+}
 
 cleanup() {
   if [ -n "$DAEMON_PID" ] && kill -0 "$DAEMON_PID" 2>/dev/null; then kill -9 "$DAEMON_PID"; fi
+  stop_prometheus
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -55,6 +67,57 @@ stop_daemon() {
   STOP_MS=$(((end - begin) / 1000000))
   DAEMON_PID=""
 }
+
+# always_firing_config INCIDENTS_DIR POST [COOLDOWN]: a config whose one rule holds all the time,
+# so an incident is written as soon as its POST window has passed (and again after COOLDOWN).
+always_firing_config() {
+  cat <<YAML
+incidents:
+  dir: $1
+triggers:
+  - name: always
+    signal: memory_used_bytes
+    op: ">"
+    value: 0
+    pre: 2s
+    post: $2
+YAML
+  if [ $# -ge 3 ]; then echo "    cooldown: $3"; fi
+}
+
+# start_prometheus TARGET: Debian's Prometheus on a free loopback port, scraping TARGET (host:port)
+# every second as job "flightrec"; returns once it has scraped TARGET, with PROM_URL set and
+# PROM_STARTED the second it started at.
+start_prometheus() {
+  local port
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  PROM_URL="http://127.0.0.1:$port"
+  cat >"$WORK/prometheus.yml" <<YAML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 900ms
+scrape_configs:
+  - job_name: flightrec
+    static_configs:
+      - targets: ["$1"]
+YAML
+  PROM_STARTED=$(date +%s)
+  prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
+    --web.listen-address="127.0.0.1:$port" --log.level=warn 2>"$WORK/prometheus.log" &
+  PROM_PID=$!
+  local up=""
+  for _ in $(seq 60); do
+    up=$(prom_value 'up{job="flightrec"}' 2>/dev/null || true)
+    [ "$up" = 1 ] && break
+    sleep 0.5
+  done
+  expect_eq "$up" 1 "Prometheus scrapes flightrec: up == 1"
+}
+
+# prom_query PROMQL: one line per result of an instant query, `labels<TAB>value`.
+prom_query() { python3 "$E2E_DIR/promql.py" "$PROM_URL" "$1"; }
+# prom_value PROMQL: the value of the first result.
+prom_value() { prom_query "$1" | head -1 | cut -f2; }
 
 finish() {
   if [ "$failures" -ne 0 ]; then

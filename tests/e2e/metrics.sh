@@ -5,8 +5,9 @@ source "$(dirname "$0")/lib.sh"
 golden="$(dirname "$0")/../golden/metrics_fixture.prom"
 fixture="$FLIGHTREC_FIXTURES/proc-debian12-vm"
 
-# No per-process traffic: the network backends watch the live kernel, not the fixture.
-printf 'incidents:\n  dir: %s/incidents\nnetwork:\n  backend: "off"\n' "$WORK" >"$WORK/fixture.yaml"
+# No per-process traffic or exit reports: they come from the live kernel, not the fixture.
+printf 'incidents:\n  dir: %s/incidents\nprocesses:\n  short_lived: false\nnetwork:\n  backend: "off"\n' \
+  "$WORK" >"$WORK/fixture.yaml"
 start_daemon --path.procfs="$fixture" --path.cgroupfs="$FLIGHTREC_FIXTURES/sys-debian12-vm/fs/cgroup" \
   --config.file="$WORK/fixture.yaml"
 for _ in $(seq 50); do

@@ -4,13 +4,6 @@
 # 50 ms CPU burst made between two scrapes shows in the window max and in the per-tick histogram
 # while the window mean stays low: the spike is not averaged away.
 source "$(dirname "$0")/lib.sh"
-here=$(cd "$(dirname "$0")" && pwd)
-PROM_PID=""
-trap 'if [ -n "$PROM_PID" ]; then kill "$PROM_PID" 2>/dev/null || true; wait "$PROM_PID" 2>/dev/null || true; fi; cleanup' EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-query() { python3 "$here/promql.py" "http://127.0.0.1:$prom_port" "$1"; }
-value() { query "$1" | head -1 | cut -f2; }
 # burn_cpu MS: every CPU busy for MS milliseconds.
 burn_cpu() {
   local pids=() n
@@ -28,27 +21,7 @@ start_daemon --config.file="$WORK/flightrec.yaml"
 target=${URL#http://}
 target=${target%/}
 
-prom_port=$(free_port)
-cat >"$WORK/prometheus.yml" <<YAML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: flightrec
-    static_configs:
-      - targets: ["$target"]
-YAML
-prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
-  --web.listen-address="127.0.0.1:$prom_port" --log.level=warn 2>"$WORK/prometheus.log" &
-PROM_PID=$!
-
-up=""
-for _ in $(seq 60); do
-  up=$(value 'up{job="flightrec"}' 2>/dev/null || true)
-  [ "$up" = 1 ] && break
-  sleep 0.5
-done
-expect_eq "$up" 1 "Prometheus scrapes flightrec: up == 1"
+start_prometheus "$target"
 
 # Quiet first: wait until the 2 s window max is below 0.9, so the burst is what moves it. (The test
 # runs alone under ctest; on a machine that stays busy for a minute it cannot show anything.)
@@ -63,15 +36,15 @@ done
 if ! awk -v m="${quiet:-1}" 'BEGIN { exit !(m < 0.9) }'; then
   fail "the machine never went quiet (window max $quiet for 60 s): something else is using the CPUs"
 fi
-before=$(value 'flightrec_cpu_busy_tick_ratio_count{cpu="total"} - ignoring(le) flightrec_cpu_busy_tick_ratio_bucket{cpu="total",le="0.75"}')
+before=$(prom_value 'flightrec_cpu_busy_tick_ratio_count{cpu="total"} - ignoring(le) flightrec_cpu_busy_tick_ratio_bucket{cpu="total",le="0.75"}')
 echo "window max before the burst: $quiet; ticks above 0.75 so far: $before"
 
 burn_cpu 50
 sleep 3.5  # at least two scrapes after the burst
 
-peak=$(value 'max_over_time(flightrec_cpu_busy_ratio{cpu="total",agg="max"}[4s])')
-mean=$(value 'max_over_time(flightrec_cpu_busy_ratio{cpu="total",agg="mean"}[4s])')
-after=$(value 'flightrec_cpu_busy_tick_ratio_count{cpu="total"} - ignoring(le) flightrec_cpu_busy_tick_ratio_bucket{cpu="total",le="0.75"}')
+peak=$(prom_value 'max_over_time(flightrec_cpu_busy_ratio{cpu="total",agg="max"}[4s])')
+mean=$(prom_value 'max_over_time(flightrec_cpu_busy_ratio{cpu="total",agg="mean"}[4s])')
+after=$(prom_value 'flightrec_cpu_busy_tick_ratio_count{cpu="total"} - ignoring(le) flightrec_cpu_busy_tick_ratio_bucket{cpu="total",le="0.75"}')
 echo "after the burst: window max $peak, window mean $mean, ticks above 0.75: $after"
 if awk -v p="$peak" 'BEGIN { exit !(p >= 0.9) }'; then pass "the burst shows in the window max ($peak)"; else fail "window max $peak < 0.9"; fi
 if awk -v m="$mean" 'BEGIN { exit !(m <= 0.4) }'; then pass "the window mean stays low ($mean)"; else fail "window mean $mean > 0.4"; fi
@@ -81,15 +54,13 @@ else
   fail "histogram ticks above 0.75 went $before -> $after (want +20)"
 fi
 
-om=$(value 'flightrec_scrapes_total{format="openmetrics-1.0.0"}')
+om=$(prom_value 'flightrec_scrapes_total{format="openmetrics-1.0.0"}')
 if awk -v n="$om" 'BEGIN { exit !(n >= 2) }'; then pass "Prometheus negotiated OpenMetrics ($om scrapes)"; else fail "OpenMetrics scrapes: $om"; fi
 text=$(curl -s "${URL}metrics" | sed -n 's/^flightrec_scrapes_total{format="text-0.0.4"} //p')
 expect_eq "$text" "$curls" "text 0.0.4 went only to this test's own curl requests"
-expect_eq "$(value 'count(flightrec_sampler_ticks_total) or vector(0)')" 1 "self-metrics are ingested"
+expect_eq "$(prom_value 'count(flightrec_sampler_ticks_total) or vector(0)')" 1 "self-metrics are ingested"
 
-kill "$PROM_PID"
-wait "$PROM_PID" 2>/dev/null || true
-PROM_PID=""
+stop_prometheus
 stop_daemon
 expect_eq "$STOP_STATUS" 0 "daemon exits 0"
 finish

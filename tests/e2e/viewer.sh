@@ -31,17 +31,7 @@ browse() {
 }
 
 # The daemon: an incident that fires at once, with a short window.
-cat >"$WORK/flightrec.yaml" <<YAML
-incidents:
-  dir: $WORK/incidents
-triggers:
-  - name: always
-    signal: memory_used_bytes
-    op: ">"
-    value: 0
-    pre: 2s
-    post: 500ms
-YAML
+always_firing_config "$WORK/incidents" 500ms >"$WORK/flightrec.yaml"
 start_daemon --config.file="$WORK/flightrec.yaml"
 id=""
 for _ in $(seq 100); do

@@ -4,14 +4,12 @@
 //   0: the rest is a block, parsed as it is;
 //   1: the rest is a block whose CRC is rewritten first (reaches the checks behind the CRC);
 //   2: the rest is an uncompressed payload, decoded frame by frame (reaches every delta check).
-#include <zlib.h>
-
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "../../store/src/process_codec.h"
+#include "block_crc.h"
 #include "flightrec/store/process_block.h"
 
 namespace {
@@ -21,17 +19,6 @@ using flightrec::store::ProcessBlock;
 
 // Frames materialised at once, so a tiny input cannot make the fuzzer run out of memory.
 constexpr uint64_t kMaxRowsToCompare = 1 << 16;
-
-void rewrite_crc(std::vector<uint8_t>& bytes) {
-  constexpr size_t kSizeAt = 8;
-  if (bytes.size() < kSizeAt + 4) return;
-  uint32_t total = 0;
-  std::memcpy(&total, bytes.data() + kSizeAt, 4);
-  if (total < kSizeAt + 4 || total > bytes.size()) return;
-  const auto crc = static_cast<uint32_t>(
-      crc32(crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(total - 4)));
-  std::memcpy(bytes.data() + total - 4, &crc, 4);
-}
 
 // Frames that a decoder produced must encode, and decode back equal.
 void check_round_trip(const std::vector<ProcessFrame>& frames) {
@@ -49,7 +36,7 @@ void check_round_trip(const std::vector<ProcessFrame>& frames) {
 }
 
 void fuzz_block(std::vector<uint8_t> bytes, bool rewrite) {
-  if (rewrite) rewrite_crc(bytes);
+  if (rewrite) flightrec::fuzz::rewrite_block_crc(bytes);
   const auto parsed = ProcessBlock::parse(bytes);
   if (!parsed) {
     if (parsed.error.empty()) __builtin_trap();

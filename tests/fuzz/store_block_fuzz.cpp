@@ -2,37 +2,20 @@
 // whose every column decodes and whose bytes are exactly those it consumed. The first input byte
 // chooses whether to rewrite the CRC first: without that, almost every input would stop at the
 // CRC check and the structural checks behind it would never be reached.
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
+#include "block_crc.h"
 #include "flightrec/store/block.h"
 #include "flightrec/store/cursor.h"
-
-namespace {
-
-void rewrite_crc(std::vector<uint8_t>& bytes) {
-  constexpr size_t kSizeAt = 8;
-  if (bytes.size() < kSizeAt + 4) return;
-  uint32_t total = 0;
-  std::memcpy(&total, bytes.data() + kSizeAt, 4);
-  if (total < kSizeAt + 4 || total > bytes.size()) return;
-  const auto crc = static_cast<uint32_t>(
-      crc32(crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(total - 4)));
-  std::memcpy(bytes.data() + total - 4, &crc, 4);
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using flightrec::store::Block;
   if (size == 0) return 0;
   std::vector<uint8_t> bytes(data + 1, data + size);
-  if ((data[0] & 1) != 0) rewrite_crc(bytes);
+  if ((data[0] & 1) != 0) flightrec::fuzz::rewrite_block_crc(bytes);
 
   const auto parsed = Block::parse(bytes);
   if (!parsed) {

@@ -181,6 +181,23 @@ int send_udp(uint16_t port) {
   return 0;
 }
 
+// The two children of one loopback exchange, both exited cleanly.
+struct Exchange {
+  pid_t sender;
+  pid_t receiver;
+};
+
+// Runs `receive` in one child and, once it has announced its port, `send` to that port in another.
+Exchange exchange(const std::function<int(const PortPipe&)>& receive,
+                  const std::function<int(uint16_t)>& send) {
+  PortPipe pipe;
+  const pid_t receiver = spawn([&] { return receive(pipe); });
+  const pid_t sender = spawn([&send, port = pipe.await()] { return send(port); });
+  require_clean_exit(sender);
+  require_clean_exit(receiver);
+  return {.sender = sender, .receiver = receiver};
+}
+
 }  // namespace
 
 TEST_CASE("ebpf backend charges TCP payload to the sending and the receiving process",
@@ -188,11 +205,7 @@ TEST_CASE("ebpf backend charges TCP payload to the sending and the receiving pro
   auto backend = backend_or_skip();
   if (backend == nullptr) return;
   CHECK(backend->name() == "ebpf");
-  PortPipe pipe;
-  const pid_t receiver = spawn([&] { return receive_tcp(pipe); });
-  const pid_t sender = spawn([port = pipe.await()] { return send_tcp(port); });
-  require_clean_exit(sender);
-  require_clean_exit(receiver);
+  const auto [sender, receiver] = exchange(receive_tcp, send_tcp);
 
   const TrafficReading reading = read_now(*backend);
   const ProcessTraffic* sent = find_pid(reading, sender);
@@ -220,11 +233,7 @@ TEST_CASE("ebpf backend charges UDP datagrams and their packets to the right pro
           "[network][ebpf]") {
   auto backend = backend_or_skip();
   if (backend == nullptr) return;
-  PortPipe pipe;
-  const pid_t receiver = spawn([&] { return receive_udp(pipe); });
-  const pid_t sender = spawn([port = pipe.await()] { return send_udp(port); });
-  require_clean_exit(sender);
-  require_clean_exit(receiver);
+  const auto [sender, receiver] = exchange(receive_udp, send_udp);
 
   const TrafficReading reading = read_now(*backend);
   const ProcessTraffic* sent = find_pid(reading, sender);
@@ -247,11 +256,7 @@ TEST_CASE("ebpf backend charges UDP datagrams and their packets to the right pro
 TEST_CASE("ebpf backend reports an exited process once and then forgets it", "[network][ebpf]") {
   auto backend = backend_or_skip();
   if (backend == nullptr) return;
-  PortPipe pipe;
-  const pid_t receiver = spawn([&] { return receive_udp(pipe); });
-  const pid_t sender = spawn([port = pipe.await()] { return send_udp(port); });
-  require_clean_exit(sender);
-  require_clean_exit(receiver);
+  const auto [sender, receiver] = exchange(receive_udp, send_udp);
 
   const TrafficReading first = read_now(*backend);
   const ProcessTraffic* reported = find_pid(first, sender);

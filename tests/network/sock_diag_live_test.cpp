@@ -93,6 +93,24 @@ size_t receive_all(int fd, size_t bytes) {
   return received;
 }
 
+// A TCP connection over loopback whose three sockets this process holds.
+struct LoopbackConnection {
+  Fd server = listener();
+  Fd client{connect_to(local_port(server))};
+  Fd accepted;
+  LoopbackConnection() {
+    REQUIRE(client);
+    accepted = Fd(::accept4(server.get(), nullptr, nullptr, SOCK_CLOEXEC));
+    REQUIRE(accepted);
+  }
+};
+
+// Sends `bytes` from the client end and receives them all at the accepting end.
+void transfer(const LoopbackConnection& connection, size_t bytes) {
+  REQUIRE(send_all(connection.client.get(), bytes));
+  REQUIRE(receive_all(connection.accepted.get(), bytes) == bytes);
+}
+
 const SocketRow* find(const std::vector<SocketRow>& rows, const std::string& local,
                       const std::string& remote) {
   const auto found = std::find_if(rows.begin(), rows.end(), [&](const SocketRow& row) {
@@ -128,12 +146,8 @@ TEST_CASE(
     "the socket table shows a loopback listener, both ends of its connection and a UDP "
     "socket, all owned by this process",
     "[sock_diag][live]") {
-  const Fd server = listener();
-  const uint16_t port = local_port(server);
-  const Fd client(connect_to(port));
-  REQUIRE(client);
-  const Fd accepted(::accept4(server.get(), nullptr, nullptr, SOCK_CLOEXEC));
-  REQUIRE(accepted);
+  const LoopbackConnection connection;
+  const uint16_t port = local_port(connection.server);
   const Fd udp = bound_socket(SOCK_DGRAM);
   const int32_t self = ::getpid();
 
@@ -149,7 +163,7 @@ TEST_CASE(
   CHECK(listening->state == network::kTcpListen);
   CHECK(listening->pid == self);
 
-  const std::string client_address = loopback(local_port(client));
+  const std::string client_address = loopback(local_port(connection.client));
   const SocketRow* outgoing = find(rows, client_address, loopback(port));
   REQUIRE(outgoing != nullptr);
   CHECK_FALSE(outgoing->listening);
@@ -235,13 +249,8 @@ TEST_CASE("the backend charges a child's sent bytes to the child and keeps them 
 
 TEST_CASE("sockets open at the first read count only what they move afterwards",
           "[sock_diag][live]") {
-  const Fd server = listener();
-  const Fd client(connect_to(local_port(server)));
-  REQUIRE(client);
-  const Fd accepted(::accept4(server.get(), nullptr, nullptr, SOCK_CLOEXEC));
-  REQUIRE(accepted);
-  REQUIRE(send_all(client.get(), kBytes));
-  REQUIRE(receive_all(accepted.get(), kBytes) == kBytes);
+  const LoopbackConnection connection;
+  transfer(connection, kBytes);
 
   network::SockDiagBackend backend{sampler::ProcRoot{}};
   const int32_t self = ::getpid();
@@ -250,10 +259,10 @@ TEST_CASE("sockets open at the first read count only what they move afterwards",
   network::TrafficReading reading;
   std::string error;
   network::SocketTable table{sampler::ProcRoot{}};
-  const std::string client_address = loopback(local_port(client));
+  const std::string client_address = loopback(local_port(connection.client));
   for (int attempt = 0; attempt < 200; ++attempt) {
     REQUIRE(table.read(rows, error));
-    const SocketRow* row = find(rows, client_address, loopback(local_port(server)));
+    const SocketRow* row = find(rows, client_address, loopback(local_port(connection.server)));
     REQUIRE(row != nullptr);
     if (row->tx_bytes.value_or(0) > kBytes) break;
     std::this_thread::sleep_for(10ms);
@@ -261,8 +270,7 @@ TEST_CASE("sockets open at the first read count only what they move afterwards",
   REQUIRE(backend.read(reading, error));
 
   constexpr size_t kMore = 3000;
-  REQUIRE(send_all(client.get(), kMore));
-  REQUIRE(receive_all(accepted.get(), kMore) == kMore);
+  transfer(connection, kMore);
   reading = read_until(backend, [&](const network::TrafficReading& r) {
     const ProcessTraffic* p = find(r, self);
     return p != nullptr && p->counters.tx_bytes >= kMore;
@@ -285,13 +293,8 @@ TEST_CASE("traffic of sockets no visible process holds is unattributed", "[sock_
   REQUIRE(backend.read(reading, error));
   const uint64_t before = reading.unattributed.value_or(network::NetCounters{}).rx_bytes;
 
-  const Fd server = listener();
-  const Fd client(connect_to(local_port(server)));
-  REQUIRE(client);
-  const Fd accepted(::accept4(server.get(), nullptr, nullptr, SOCK_CLOEXEC));
-  REQUIRE(accepted);
-  REQUIRE(send_all(client.get(), kBytes));
-  REQUIRE(receive_all(accepted.get(), kBytes) == kBytes);
+  const LoopbackConnection connection;
+  transfer(connection, kBytes);
   reading = read_until(backend, [&](const network::TrafficReading& r) {
     return r.unattributed && r.unattributed->rx_bytes >= before + kBytes;
   });

@@ -207,3 +207,12 @@ TEST_CASE("helpShowsEveryKeyAndAnyKeyCloses", "[replay][session]") {
   session.handle_key('q');
   CHECK(session.quit());
 }
+
+TEST_CASE("aNewSortSelectsTheTopRowEvenWhenTheSelectedProcessMovedDown", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  REQUIRE(session.selected() == 0);  // the CPU leader, which is not the memory leader
+  session.handle_key('M');
+  CHECK(session.selected() == 0);
+  CHECK(session.table().rows[session.selected()].pid == 201);
+}

@@ -19,7 +19,9 @@ struct Identity {
 };
 struct IdentityHash {
   size_t operator()(const Identity& id) const noexcept {
-    return std::hash<int64_t>{}(id.start_ns * 31 + id.pid);
+    // Unsigned: start times in ns overflow a signed multiply.
+    return std::hash<uint64_t>{}(static_cast<uint64_t>(id.start_ns) * 31U +
+                                 static_cast<uint32_t>(id.pid));
   }
 };
 

@@ -147,6 +147,13 @@ void collect_self(const CollectorInputs& in, const ScrapeCounts& scrapes,
     f.counter("flightrec_process_tier_vanished_total",
               "Processes that exited while the process tier was reading them.", "",
               as_double(tier.vanished_total.load()));
+    f.counter("flightrec_process_tier_short_lived_total",
+              "Processes that started and exited between two process ticks, known from the "
+              "kernel's exit report (eBPF).",
+              "", as_double(tier.short_lived_total.load()));
+    f.counter("flightrec_process_tier_exits_lost_total",
+              "Exit reports lost because the kernel's buffer was full between two ticks.", "",
+              as_double(tier.exits_lost_total.load()));
     f.counter("flightrec_process_tier_read_errors_total",
               "Per-process reads that failed for another reason than the process exiting.", "",
               as_double(tier.read_errors_total.load()));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "procfs_lines.h"
+
 namespace flightrec::sampler::process {
 namespace {
 
@@ -66,18 +68,15 @@ std::string container_id_from_cgroup(std::string_view path) {
 ParseResult<PidCgroup> parse_pid_cgroup(std::string_view bytes) {
   PidCgroup out;
   bool have_v2 = false;
-  size_t line_number = 0;
-  while (!bytes.empty()) {
-    ++line_number;
-    const size_t newline = bytes.find('\n');
-    const std::string_view line = bytes.substr(0, newline);
-    bytes = newline == std::string_view::npos ? std::string_view() : bytes.substr(newline + 1);
+  detail::LineSplitter lines(bytes);
+  std::string_view line;
+  while (lines.next(line)) {
     if (line.empty()) continue;
     // A path may itself hold ':', so only the first two separate fields.
     const size_t first = line.find(':');
     const size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
     if (second == std::string_view::npos) {
-      return ParseResult<PidCgroup>::failure("line " + std::to_string(line_number) + ": '" +
+      return ParseResult<PidCgroup>::failure("line " + std::to_string(lines.line_number()) + ": '" +
                                              std::string(line) +
                                              "' is not hierarchy:controllers:path");
     }

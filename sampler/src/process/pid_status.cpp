@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "numbers.h"
+#include "procfs_lines.h"
 
 namespace flightrec::sampler::process {
 namespace {
@@ -56,26 +57,21 @@ bool apply_line(std::string_view key, std::string_view value, PidStatus& out) {
 
 ParseResult<PidStatus> parse_pid_status(std::string_view bytes) {
   PidStatus status;
-  size_t line_number = 0;
-  while (!bytes.empty()) {
-    ++line_number;
-    const size_t newline = bytes.find('\n');
-    const std::string_view line = bytes.substr(0, newline);
-    bytes = newline == std::string_view::npos ? std::string_view() : bytes.substr(newline + 1);
-    const size_t colon = line.find(':');
-    if (colon == std::string_view::npos) continue;
-    const std::string_view key = line.substr(0, colon);
+  detail::LineSplitter lines(bytes);
+  std::string_view line;
+  while (lines.next(line)) {
+    const auto pair = detail::split_key_value(line);
+    if (!pair) continue;
     // Only the tab after the colon is a separator: a Name can start or end with spaces.
-    std::string_view value = line.substr(colon + 1);
-    if (key != "Name") {
+    std::string_view value = pair->value;
+    if (pair->key != "Name") {
       value = detail::trim(value);
     } else if (!value.empty() && value.front() == '\t') {
       value.remove_prefix(1);
     }
-    if (!apply_line(key, value, status)) {
-      return ParseResult<PidStatus>::failure("line " + std::to_string(line_number) + " (" +
-                                             std::string(key) + "): malformed value '" +
-                                             std::string(value) + "'");
+    if (!apply_line(pair->key, value, status)) {
+      return ParseResult<PidStatus>::failure(
+          detail::malformed_value_error(lines.line_number(), pair->key, value));
     }
   }
   return {std::move(status), {}};

@@ -92,6 +92,9 @@ struct Config {
         "((pass(word|wd)?|token|secret|api[-_]?key|credentials?)[=:]|--(pass(word|wd)?|token|"
         "secret|api[-_]?key)[= ])[^ ]+";
     uint32_t max_count = 8192;  // processes recorded per process tick; the rest are counted
+    // Record processes that start and exit between two process ticks, from the kernel's exit
+    // reports (eBPF).
+    bool short_lived = true;
     bool operator==(const Processes&) const = default;
   } processes;
 

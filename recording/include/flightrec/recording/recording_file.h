@@ -112,6 +112,10 @@ class RecordingReader {
  private:
   bool read_exactly(size_t size, std::string& out, std::string_view what);
   bool read_record_bytes(std::string_view name, std::string& bytes);
+  // Reads record `name` and parses it as one BlockType (store::Block or store::ProcessBlock) that
+  // must take all of its bytes; null, after fail(), when it does not.
+  template <typename BlockType>
+  std::shared_ptr<const BlockType> read_whole_block(const std::string& name);
   RecordingRecord read_block(const std::string& name);
   RecordingRecord read_process_block(const std::string& name);
   bool read_trailer(uint64_t trailer_at);

@@ -1,0 +1,26 @@
+/* The record network/bpf/exits.bpf.c puts into its ring buffer for every process (thread group)
+ * that ended, read by network/src/ebpf/exit_program.cpp: shared by the BPF program (built against
+ * vmlinux.h) and the C++ reader (built against <linux/types.h>). */
+#ifndef FLIGHTREC_NETWORK_BPF_EXIT_EVENT_H
+#define FLIGHTREC_NETWORK_BPF_EXIT_EVENT_H
+
+#define FLIGHTREC_EXIT_COMM_LEN 16
+/* Room for ~2,900 unread events: the reader drains at every process tick (250 ms). */
+#define FLIGHTREC_EXIT_RING_BYTES (256 * 1024)
+
+struct flightrec_exit_event {
+  __u64 start_boottime_ns; /* the group leader's start, CLOCK_BOOTTIME */
+  __u64 exit_boottime_ns;  /* when the group's last thread exited, CLOCK_BOOTTIME */
+  /* The kernel's tick-sampled split of CPU time (what getrusage scales, see runtime_ns). */
+  __u64 utime_ns;
+  __u64 stime_ns;
+  __u64 runtime_ns;     /* the scheduler's precise CPU time of the whole group */
+  __u64 peak_rss_pages; /* the kernel's maxrss bookkeeping, in pages; 0 when not known */
+  __u32 tgid;
+  __u32 ppid; /* tgid of the real parent at exit */
+  __u32 uid;  /* real uid, as seen from the initial user namespace */
+  __u32 reserved;
+  char comm[FLIGHTREC_EXIT_COMM_LEN]; /* the group leader's comm */
+};
+
+#endif

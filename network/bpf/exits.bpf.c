@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One event per process (thread group) that ends, with the totals the kernel still holds at that
+ * moment, so processes that live less than a process tick are not lost. See docs/PROCESS_TIER.md
+ * ("Short-lived processes").
+ *
+ * A tp_btf program like traffic.bpf.c: the kernels this runs on refuse trampoline programs and
+ * have no kprobes. */
+/* vmlinux.h first: the libbpf headers use its kernel types. */
+/* clang-format off */
+#include "vmlinux.h"
+/* clang-format on */
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "exit_event.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+  __uint(type, BPF_MAP_TYPE_RINGBUF);
+  __uint(max_entries, FLIGHTREC_EXIT_RING_BYTES);
+} events SEC(".maps");
+
+/* Events lost because the reader fell behind and the ring was full. */
+__u64 dropped = 0;
+
+/* A process identified across PID reuse. */
+struct process_key {
+  __u32 tgid;
+  __u32 reserved;
+  __u64 start_boottime_ns;
+};
+
+/* signal->live is read after the decrement, so threads exiting together can all find it at zero;
+ * the first of them to get here reports the process. Entries only need to outlive that moment:
+ * an LRU map forgets them by itself. */
+struct {
+  __uint(type, BPF_MAP_TYPE_LRU_HASH);
+  __uint(max_entries, 1024);
+  __type(key, struct process_key);
+  __type(value, __u8);
+} reported SEC(".maps");
+
+static __always_inline __u64 max_u64(__u64 a, __u64 b) { return a > b ? a : b; }
+
+static __always_inline __u64 positive(__s64 count) { return count > 0 ? (__u64)count : 0; }
+
+/* What the kernel's get_mm_hiwater_rss() computes; the counters' per-CPU remainders are not
+ * summed (neither does the kernel's maxrss). */
+static __always_inline __u64 mm_peak_rss_pages(const struct mm_struct* mm) {
+  __u64 rss = positive(BPF_CORE_READ(mm, rss_stat[MM_FILEPAGES].count)) +
+              positive(BPF_CORE_READ(mm, rss_stat[MM_ANONPAGES].count)) +
+              positive(BPF_CORE_READ(mm, rss_stat[MM_SHMEMPAGES].count));
+  return max_u64(rss, BPF_CORE_READ(mm, hiwater_rss));
+}
+
+/* CPU time of the whole group: threads already released were folded into the signal struct
+ * (__exit_signal); the exiting thread and an exited group leader (a zombie until the group is
+ * empty) were not. */
+static __always_inline void add_cpu_times(struct flightrec_exit_event* event,
+                                          const struct task_struct* task,
+                                          const struct task_struct* leader) {
+  const struct signal_struct* signal = BPF_CORE_READ(task, signal);
+  event->utime_ns = BPF_CORE_READ(signal, utime) + BPF_CORE_READ(task, utime);
+  event->stime_ns = BPF_CORE_READ(signal, stime) + BPF_CORE_READ(task, stime);
+  event->runtime_ns =
+      BPF_CORE_READ(signal, sum_sched_runtime) + BPF_CORE_READ(task, se.sum_exec_runtime);
+  if (leader != task) {
+    event->utime_ns += BPF_CORE_READ(leader, utime);
+    event->stime_ns += BPF_CORE_READ(leader, stime);
+    event->runtime_ns += BPF_CORE_READ(leader, se.sum_exec_runtime);
+  }
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(process_exited, struct task_struct* task) {
+  if (BPF_CORE_READ(task, signal, live.counter) != 0) return 0; /* other threads still run */
+  const struct task_struct* leader = BPF_CORE_READ(task, group_leader);
+  struct process_key key = {
+      .tgid = BPF_CORE_READ(task, tgid),
+      .start_boottime_ns = BPF_CORE_READ(leader, start_boottime),
+  };
+  const __u8 seen = 1;
+  if (bpf_map_update_elem(&reported, &key, &seen, BPF_NOEXIST) != 0) return 0;
+
+  struct flightrec_exit_event* event = bpf_ringbuf_reserve(&events, sizeof(*event), 0);
+  if (!event) {
+    __sync_fetch_and_add(&dropped, 1);
+    return 0;
+  }
+  event->start_boottime_ns = key.start_boottime_ns;
+  event->exit_boottime_ns = bpf_ktime_get_boot_ns();
+  add_cpu_times(event, task, leader);
+  /* The group's maxrss is updated when signal->live reaches zero; the mm is still there where the
+   * tracepoint runs before exit_mm() (recent kernels), gone where it runs after it. */
+  __u64 peak = BPF_CORE_READ(task, signal, maxrss);
+  const struct mm_struct* mm = BPF_CORE_READ(task, mm);
+  if (mm) peak = max_u64(peak, mm_peak_rss_pages(mm));
+  event->peak_rss_pages = peak;
+  event->tgid = key.tgid;
+  event->ppid = BPF_CORE_READ(task, real_parent, tgid);
+  event->uid = BPF_CORE_READ(task, real_cred, uid.val);
+  event->reserved = 0;
+  BPF_CORE_READ_STR_INTO(&event->comm, leader, comm);
+  bpf_ringbuf_submit(event, 0);
+  return 0;
+}

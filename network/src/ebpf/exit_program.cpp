@@ -1,0 +1,76 @@
+// Loads network/bpf/exits.bpf.c from the skeleton embedded at build time, attaches it and reads
+// its ring buffer.
+#if FLIGHTREC_HAVE_EBPF
+#include "exit_program.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include "exits.skel.h"
+
+namespace flightrec::network::ebpf {
+namespace {
+
+std::string describe(std::string_view step, int code) {
+  return std::string(step) + ": " + std::strerror(code < 0 ? -code : code);
+}
+
+}  // namespace
+
+std::unique_ptr<ExitProgram> ExitProgram::open(std::string& error) {
+  std::unique_ptr<ExitProgram> program(new ExitProgram());
+  program->skeleton_ = exits_bpf::open();
+  if (program->skeleton_ == nullptr) {
+    error = describe("opening the BPF object exits.bpf.o", errno);
+    return nullptr;
+  }
+  if (const int code = exits_bpf::load(program->skeleton_); code != 0) {
+    error = describe("loading the BPF program of exits.bpf.o", code);
+    return nullptr;
+  }
+  if (const int code = exits_bpf::attach(program->skeleton_); code != 0) {
+    error = describe("attaching BPF program process_exited (tp_btf/sched_process_exit)", code);
+    return nullptr;
+  }
+  program->ring_ = ring_buffer__new(bpf_map__fd(program->skeleton_->maps.events), on_event,
+                                    program.get(), nullptr);
+  if (program->ring_ == nullptr) {
+    error = describe("opening BPF ring buffer events", errno);
+    return nullptr;
+  }
+  return program;
+}
+
+ExitProgram::~ExitProgram() {
+  ring_buffer__free(ring_);
+  if (skeleton_ != nullptr) exits_bpf::destroy(skeleton_);  // detaches, then frees the maps
+}
+
+int ExitProgram::on_event(void* context, void* data, size_t size) {
+  auto* program = static_cast<ExitProgram*>(context);
+  // Every record is one whole event; a shorter one would be a program/reader mismatch.
+  if (size < sizeof(flightrec_exit_event)) return 0;
+  flightrec_exit_event event{};
+  std::memcpy(&event, data, sizeof(event));
+  program->sink_->push_back(event);
+  return 0;
+}
+
+bool ExitProgram::consume(std::vector<flightrec_exit_event>& out, std::string& error) {
+  sink_ = &out;
+  const int result = ring_buffer__consume(ring_);
+  sink_ = nullptr;
+  if (result < 0) {
+    error = describe("reading BPF ring buffer events", result);
+    return false;
+  }
+  return true;
+}
+
+uint64_t ExitProgram::dropped() const noexcept {
+  // Written by the program on any CPU; the skeleton maps the counter into our memory.
+  return __atomic_load_n(&skeleton_->bss->dropped, __ATOMIC_RELAXED);
+}
+
+}  // namespace flightrec::network::ebpf
+#endif

@@ -1,0 +1,109 @@
+// The process exit watcher: turns the events of network/bpf/exits.bpf.c into ExitedProcess rows.
+#include "flightrec/network/process_exits.h"
+
+#if FLIGHTREC_HAVE_EBPF
+#include <time.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "exit_program.h"
+#include "flightrec/common/log.h"
+#endif
+
+namespace flightrec::network {
+
+#if FLIGHTREC_HAVE_EBPF
+namespace {
+
+__extension__ typedef unsigned __int128 Wide;
+
+int64_t clock_ns(clockid_t clock) {
+  timespec now{};
+  clock_gettime(clock, &now);
+  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+// Added to a CLOCK_BOOTTIME time gives Unix time. Taken at each drain, so a step of the wall
+// clock moves later conversions as it moves /proc's boot time.
+int64_t boot_to_unix_ns() { return clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_BOOTTIME); }
+
+struct CpuSplit {
+  uint64_t user_ns = 0;
+  uint64_t system_ns = 0;
+};
+
+// The scheduler's runtime is exact but knows no user/system split; utime and stime are sampled at
+// timer ticks. Like the kernel's cputime_adjust() (getrusage, /proc/<pid>/stat), the exact total
+// is divided in the sampled proportion.
+CpuSplit split_runtime(const flightrec_exit_event& event) {
+  CpuSplit split;
+  if (event.stime_ns == 0) {
+    split.user_ns = event.runtime_ns;
+  } else if (event.utime_ns == 0) {
+    split.system_ns = event.runtime_ns;
+  } else {
+    split.system_ns = static_cast<uint64_t>(Wide{event.runtime_ns} * event.stime_ns /
+                                            (Wide{event.stime_ns} + event.utime_ns));
+    split.user_ns = event.runtime_ns - split.system_ns;
+  }
+  return split;
+}
+
+ExitedProcess to_exited_process(const flightrec_exit_event& event, int64_t boot_to_unix,
+                                uint64_t page_bytes) {
+  ExitedProcess process;
+  process.pid = static_cast<int32_t>(event.tgid);
+  process.ppid = static_cast<int32_t>(event.ppid);
+  process.uid = event.uid;
+  process.comm.assign(event.comm, strnlen(event.comm, sizeof(event.comm)));
+  process.start_time_unix_ns = static_cast<int64_t>(event.start_boottime_ns) + boot_to_unix;
+  process.exit_time_unix_ns = static_cast<int64_t>(event.exit_boottime_ns) + boot_to_unix;
+  const CpuSplit cpu = split_runtime(event);
+  process.cpu_user_ns = cpu.user_ns;
+  process.cpu_system_ns = cpu.system_ns;
+  process.rss_bytes = event.peak_rss_pages * page_bytes;
+  return process;
+}
+
+class EbpfProcessExitWatcher final : public ProcessExitWatcher {
+ public:
+  explicit EbpfProcessExitWatcher(std::unique_ptr<ebpf::ExitProgram> program)
+      : program_(std::move(program)), page_bytes_(static_cast<uint64_t>(sysconf(_SC_PAGESIZE))) {}
+
+  void drain(std::vector<ExitedProcess>& out) override {
+    events_.clear();
+    std::string error;
+    // Events read before a failure are still returned; the rest stay for the next drain.
+    if (!program_->consume(events_, error)) log::warn("process exit watcher", {{"error", error}});
+    const int64_t boot_to_unix = boot_to_unix_ns();
+    for (const flightrec_exit_event& event : events_)
+      out.push_back(to_exited_process(event, boot_to_unix, page_bytes_));
+  }
+
+  [[nodiscard]] uint64_t dropped() const override { return program_->dropped(); }
+
+ private:
+  std::unique_ptr<ebpf::ExitProgram> program_;
+  uint64_t page_bytes_;
+  std::vector<flightrec_exit_event> events_;  // reused between drains
+};
+
+}  // namespace
+
+std::unique_ptr<ProcessExitWatcher> make_process_exit_watcher(std::string& why_not) {
+  auto program = ebpf::ExitProgram::open(why_not);
+  if (program == nullptr) return nullptr;
+  return std::make_unique<EbpfProcessExitWatcher>(std::move(program));
+}
+
+#else
+
+std::unique_ptr<ProcessExitWatcher> make_process_exit_watcher(std::string& why_not) {
+  why_not = FLIGHTREC_EBPF_UNAVAILABLE;
+  return nullptr;
+}
+
+#endif
+
+}  // namespace flightrec::network
