@@ -27,4 +27,7 @@ printf 'ring: span %.0f s, %.1f MB held, %.1f MB encoded, %.4f bytes/value, %s b
   "$(metric flightrec_ring_span_seconds)" "$(awk -v b="$(metric flightrec_ring_bytes)" 'BEGIN { print b / 1e6 }')" \
   "$(awk -v b="$(metric flightrec_ring_encoded_bytes)" 'BEGIN { print b / 1e6 }')" \
   "$(metric flightrec_ring_encoded_bytes_per_value)" "$(metric flightrec_ring_dropped_blocks_total)"
+printf 'process ring: %s frames of %s processes, %.1f MB held\n' \
+  "$(metric flightrec_process_ring_frames)" "$(metric flightrec_process_tier_processes)" \
+  "$(awk -v b="$(metric flightrec_process_ring_bytes)" 'BEGIN { print b / 1e6 }')"
 echo "daemon RSS: $((rss_kb / 1024)) MiB now, $((hwm_kb / 1024)) MiB peak"

@@ -12,7 +12,6 @@
 namespace flightrec::viewer {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Frames before the range fed to the derivation so the first points already have a full trailing
 // window (the longest is 100 ms, recorder/signals.h).
 constexpr int64_t kWarmUpNs = 200'000'000;

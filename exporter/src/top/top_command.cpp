@@ -1,5 +1,6 @@
 // The loop of `flightrec top`: sample processes (and traffic), print a screen, sleep, repeat.
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -37,6 +38,29 @@ void pause_for(std::chrono::nanoseconds delay) {
     std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(
         std::chrono::milliseconds(20), until - std::chrono::steady_clock::now()));
   }
+}
+
+// The terminal's size, or 0x0 when standard output is not a terminal.
+winsize terminal_size() {
+  winsize size{};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return {};
+  return size;
+}
+
+// Cuts a screen to the terminal, as top does: long command lines would wrap and scroll the header
+// away. Batch output is never cut.
+std::string fit(const std::string& screen, winsize size) {
+  if (size.ws_col == 0 || size.ws_row == 0) return screen;
+  std::string out;
+  size_t lines = 0;
+  for (size_t begin = 0; begin < screen.size() && lines + 1 < size.ws_row; ++lines) {
+    size_t end = screen.find('\n', begin);
+    if (end == std::string::npos) end = screen.size();
+    out.append(screen, begin, std::min<size_t>(end - begin, size.ws_col));
+    out += '\n';
+    begin = end + 1;
+  }
+  return out;
 }
 
 }  // namespace
@@ -83,8 +107,12 @@ int run_top(const TopOptions& options) {
     if (interrupted.load()) break;
     take(now);
     // Clear and home the cursor between screens, as top does; batch output just follows on.
-    if (!options.batch) std::cout << "\x1b[H\x1b[2J";
-    std::cout << render_top(&before, now, options.net, context, users);
+    const std::string text = render_top(&before, now, options.net, context, users);
+    if (options.batch) {
+      std::cout << text;
+    } else {
+      std::cout << "\x1b[H\x1b[2J" << fit(text, terminal_size());
+    }
     if (options.batch) std::cout << '\n';
     std::cout.flush();
     if (!std::cout) return 1;

@@ -76,6 +76,8 @@ int pread_whole(int fd, std::vector<char>& buffer, std::string_view& out) {
 ProcessSampler::ProcessSampler(ProcRoot root, ProcessSamplerOptions options)
     : table_(root, options.units),
       lister_(root.procfs),
+      pid_watch_(root.procfs),
+      always_list_(options.always_list),
       redactor_(std::move(options.redact_cmdline)),
       max_count_(options.max_count),
       buffer_(kReadBufferBytes) {
@@ -92,8 +94,15 @@ void ProcessSampler::sample(ProcessFrame& out) {
   rows_ = 0;
   stats_.fd_fallbacks = 0;
 
-  // Without a listing, the processes already known are still re-read; only new ones are missed.
-  if (const int error = lister_.list(listed_); error != 0) {
+  // No PID allocated since the last tick means no new process: the known ones are the listing.
+  // (Not after a tick that dropped rows: the known processes are not all there are then.)
+  const bool list = always_list_ || stats_.dropped_last_tick || pid_watch_.maybe_new_pids();
+  if (!list) {
+    listed_.clear();
+    for (const auto& process : tracked_) listed_.push_back(process->pid());
+    ++stats_.listings_skipped_total;
+    // Without a listing, the processes already known are still re-read; only new ones are missed.
+  } else if (const int error = lister_.list(listed_); error != 0) {
     ++stats_.read_errors_total;
     stats_.last_error =
         "cannot list " + table_.root().procfs.string() + ": " + std::strerror(error);
@@ -127,6 +136,7 @@ void ProcessSampler::sample(ProcessFrame& out) {
   tracked_.swap(next_);
   next_.clear();
   out.processes.resize(rows_);
+  stats_.dropped_last_tick = out.processes_dropped != 0;
 
   stats_.processes = static_cast<uint32_t>(rows_);
   stats_.held = static_cast<uint32_t>(

@@ -23,6 +23,7 @@
 #include "flightrec/common/fd.h"
 #include "flightrec/sampler/proc_root.h"
 #include "flightrec/sampler/process/cmdline_redactor.h"
+#include "flightrec/sampler/process/pid_allocation_watch.h"
 #include "flightrec/sampler/process/pid_dir.h"
 #include "flightrec/sampler/process/pid_lister.h"
 #include "flightrec/sampler/process/pid_stat.h"
@@ -38,6 +39,9 @@ struct ProcessSamplerOptions {
   // File descriptors the sampler may keep open (3 per process). Empty: RLIMIT_NOFILE's soft limit
   // (raised to the hard limit) minus a reserve for the rest of the program.
   std::optional<size_t> max_held_fds;
+  // List <procfs> every tick even when no PID was allocated since the last one (benchmarks of the
+  // listing's cost use it; see PidAllocationWatch).
+  bool always_list = false;
 };
 
 struct ProcessSamplerStats {
@@ -47,6 +51,8 @@ struct ProcessSamplerStats {
   uint64_t vanished_total = 0;     // processes found gone (exited rows + gone before first read)
   uint64_t read_errors_total = 0;  // reads that failed for another reason than the process exiting
   std::string last_error;          // the latest of those, naming the file
+  uint64_t listings_skipped_total = 0;  // ticks that reused the known PIDs: none was allocated
+  bool dropped_last_tick = false;       // max_count left processes out of the last frame
   int64_t last_sample_duration_ns = 0;
 };
 
@@ -93,6 +99,8 @@ class ProcessSampler {
 
   ProcessTable table_;
   PidLister lister_;
+  PidAllocationWatch pid_watch_;
+  bool always_list_;
   CmdlineRedactor redactor_;
   uint32_t max_count_;
   size_t fd_budget_;
