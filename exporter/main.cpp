@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
           std::cerr << "flightrec: " << top.error << '\n';
           return 2;
         }
-        return run_top(*top.options);
+        return run_top(*top.options, *parsed.command);
       }
       case CommandKind::replay: {
         const std::vector<std::string_view> replay_args(parsed.command->command_args.begin(),

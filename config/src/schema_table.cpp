@@ -90,7 +90,7 @@ const std::vector<KeySpec>& table() {
        "recorded, exported or written to an incident (empty: record command lines as they are). "
        "The default hides values given to password, token, secret and API-key arguments."},
       {"processes.max_count",
-       CountRule{[](Config& c) -> uint32_t& { return c.processes.max_count; }, 1, 1000000},
+       CountRule{[](Config& c) -> uint32_t& { return c.processes.max_count; }, 1, 131072},
        "Most processes recorded per process tick (lowest PIDs first); the rest are counted in "
        "`flightrec_process_tier_dropped_total`."},
       {"processes.short_lived",

@@ -96,6 +96,7 @@ void ProcessTier::tick(sampler::process::ProcessFrame& frame) {
   if (backend_) {
     if (backend_->read(reading_, error)) {
       network::attach_traffic(frame, reading_);
+      keep_exited_traffic(frame);
     } else {
       stats_.traffic_failures_total.fetch_add(1, std::memory_order_relaxed);
       if (error != last_traffic_error_) log::warn("network backend read failed", {{"err", error}});
@@ -117,12 +118,41 @@ void ProcessTier::tick(sampler::process::ProcessFrame& frame) {
   stats_.read_errors_total.store(sampled.read_errors_total, std::memory_order_relaxed);
   stats_.dropped_total.fetch_add(frame.processes_dropped, std::memory_order_relaxed);
   metrics_.observe(frame);
-  // The ring keeps its own copy; the frame's buffers are reused next tick.
-  if (std::string refused = ring_.push(frame); !refused.empty()) {
+  // The ring keeps its own copy; the frame's buffers are reused next tick. A refusal is logged
+  // when its reason changes (a clock stepped back refuses every frame until it catches up).
+  std::string refused;
+  try {
+    refused = ring_.push(frame);
+  } catch (const std::exception& e) {  // a bug in the codec must not stop the daemon
+    refused = e.what();
+  }
+  if (!refused.empty()) stats_.frames_refused_total.fetch_add(1, std::memory_order_relaxed);
+  if (refused != last_refusal_ && !refused.empty()) {
     log::warn("process frame not stored", {{"err", refused}});
   }
+  last_refusal_ = std::move(refused);
   stats_.last_duration_ns.store(monotonic_ns() - started, std::memory_order_relaxed);
   stats_.samples.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ProcessTier::keep_exited_traffic(sampler::process::ProcessFrame& frame) {
+  // The backend reports a process's totals once, when it sees it exit; /proc may still show it
+  // for a few ticks (a zombie not yet reaped): those rows keep the final totals.
+  for (const auto& traffic : reading_.processes) {
+    if (traffic.exited) exited_traffic_[traffic.pid] = {traffic.counters, traffic.device};
+  }
+  if (exited_traffic_.empty()) return;
+  std::unordered_map<int32_t, std::pair<network::NetCounters, std::string>> still_shown;
+  for (auto& row : frame.processes) {
+    const auto it = exited_traffic_.find(row.pid);
+    if (it == exited_traffic_.end()) continue;
+    if (!row.net) {
+      row.net = it->second.first;
+      row.net_device = it->second.second;
+    }
+    still_shown.insert(*it);
+  }
+  exited_traffic_ = std::move(still_shown);
 }
 
 }  // namespace flightrec::exporter

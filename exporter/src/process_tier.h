@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/config/config.h"
@@ -35,6 +37,7 @@ class ProcessTier {
 
  private:
   void tick(sampler::process::ProcessFrame& frame);
+  void keep_exited_traffic(sampler::process::ProcessFrame& frame);
 
   std::chrono::nanoseconds period_;
   sampler::process::ProcessSampler sampler_;
@@ -49,6 +52,9 @@ class ProcessTier {
   network::TrafficReading reading_;
   std::string last_traffic_error_;
   std::string last_socket_error_;
+  std::string last_refusal_;
+  // Final totals of processes the backend saw exit, while /proc still lists them.
+  std::unordered_map<int32_t, std::pair<network::NetCounters, std::string>> exited_traffic_;
 };
 
 }  // namespace flightrec::exporter

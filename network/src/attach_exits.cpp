@@ -1,5 +1,6 @@
 // Merges the kernel's exit reports into a process frame.
 #include <algorithm>
+#include <cstdint>
 
 #include "flightrec/network/process_exits.h"
 
@@ -10,8 +11,12 @@ using sampler::process::ProcessRow;
 size_t attach_exits(sampler::process::ProcessFrame& frame, std::span<const ExitedProcess> exits) {
   auto& rows = frame.processes;
   const size_t listed = rows.size();
+  // At processes.max_count the frame holds only the lowest PIDs: an exit above its last row was a
+  // process left out anyway.
+  const int32_t cut = frame.processes_dropped > 0 && listed > 0 ? rows[listed - 1].pid : INT32_MAX;
   const auto by_pid = [](const ProcessRow& row, int32_t pid) { return row.pid < pid; };
   for (const ExitedProcess& exited : exits) {
+    if (exited.pid > cut) continue;
     const auto end = rows.begin() + static_cast<std::ptrdiff_t>(listed);
     const auto row = std::lower_bound(rows.begin(), end, exited.pid, by_pid);
     if (row != end && row->pid == exited.pid) {

@@ -1,5 +1,6 @@
 // Merges a backend's per-process counters into a process frame.
 #include <algorithm>
+#include <cstdint>
 
 #include "flightrec/network/traffic_backend.h"
 
@@ -11,6 +12,9 @@ void attach_traffic(sampler::process::ProcessFrame& frame, const TrafficReading&
   auto& rows = frame.processes;
   const auto by_pid = [](const ProcessRow& row, int32_t pid) { return row.pid < pid; };
   const size_t listed = rows.size();  // rows appended below are not searched again
+  // At processes.max_count the frame holds only the lowest PIDs: a PID above its last row may be
+  // alive and merely left out, so only PIDs below it are known to be gone.
+  const int32_t cut = frame.processes_dropped > 0 && listed > 0 ? rows[listed - 1].pid : INT32_MAX;
   for (const ProcessTraffic& traffic : reading.processes) {
     const auto end = rows.begin() + static_cast<std::ptrdiff_t>(listed);
     auto row = std::lower_bound(rows.begin(), end, traffic.pid, by_pid);
@@ -19,6 +23,7 @@ void attach_traffic(sampler::process::ProcessFrame& frame, const TrafficReading&
       row->net_device = traffic.device;
       continue;
     }
+    if (traffic.pid > cut) continue;
     // Gone from /proc (or never there: it lived between two process ticks), but the backend
     // still holds its totals: keep them, or its traffic would vanish from every sum.
     ProcessRow gone;

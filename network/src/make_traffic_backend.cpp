@@ -12,7 +12,7 @@ std::unique_ptr<TrafficBackend> make_traffic_backend(std::string_view choice,
   if (choice == "off") return nullptr;
   if (choice == "sock_diag") return make_sock_diag_backend(root, note);
   std::string why_not_ebpf;
-  auto ebpf = make_ebpf_backend(why_not_ebpf);
+  auto ebpf = make_ebpf_backend(root.cgroupfs, why_not_ebpf);
   if (ebpf || choice == "ebpf") {
     note = why_not_ebpf;
     return ebpf;

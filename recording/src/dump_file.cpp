@@ -42,11 +42,11 @@ int dump_file(const std::filesystem::path& path, std::string_view format, std::o
   }
   // Pass 1 checks every section; blocks are dropped as soon as they are verified.
   {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      err << path.string() << ": cannot open\n";
+    if (const auto reason = unopenable_reason(path); !reason.empty()) {
+      err << path.string() << ": " << reason << '\n';
       return 1;
     }
+    std::ifstream in(path, std::ios::binary);
     RecordingReader reader(in);
     if (reader.open()) {
       while (reader.next()) {

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <streambuf>
 
@@ -274,9 +276,19 @@ ReadResult read_recording(std::span<const uint8_t> bytes, uint64_t max_process_r
   return read_all(in, max_process_rows);
 }
 
+std::string unopenable_reason(const std::filesystem::path& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) return "is a directory, not a recording file";
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) return std::string("cannot open: ") + std::strerror(errno);
+  return {};
+}
+
 ReadResult read_recording(const std::filesystem::path& path, uint64_t max_process_rows) {
+  if (auto reason = unopenable_reason(path); !reason.empty()) {
+    return {.error = path.string() + ": " + reason};
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return {.error = path.string() + ": cannot open"};
   auto result = read_all(in, max_process_rows);
   if (!result.ok()) result.error = path.string() + ": " + result.error;
   return result;

@@ -3,21 +3,12 @@
 #include <cstdio>
 
 #include "flightrec/replay/format.h"
+#include "flightrec/replay/table_layout.h"
 #include "flightrec/snapshot/json_writer.h"
 #include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::replay {
 namespace {
-
-std::string pad(std::string text, size_t width, bool left) {
-  if (text.size() >= width) return text;
-  const std::string fill(width - text.size(), ' ');
-  return left ? text + fill : fill + text;
-}
-
-std::string cell_text(const Table& table, const Row* row, size_t column) {
-  return row == nullptr ? table.columns[column].name : row->cells[column].text;
-}
 
 std::string rate(std::optional<double> bps) { return format_bytes(bps) + "/s"; }
 
@@ -137,7 +128,8 @@ std::string json_view(const Model& model, const BatchView& view, const Table& ta
         } else if (cell.text == "-") {
           json.key(table.columns[c].key).null();
         } else {
-          json.key(table.columns[c].key).string(cell.text);
+          json.key(table.columns[c].key)
+              .string(cell.full_text.empty() ? cell.text : cell.full_text);
         }
       }
       if (table.tab == Tab::processes) json.key("depth").number(row.depth);
@@ -152,30 +144,11 @@ std::string json_view(const Model& model, const BatchView& view, const Table& ta
 
 }  // namespace
 
-std::string table_line(const Table& table, const Row* row, size_t width) {
-  std::string line;
-  for (size_t c = 0; c < table.columns.size() && line.size() < width; ++c) {
-    const Column& column = table.columns[c];
-    const bool last = c + 1 == table.columns.size();
-    std::string text = cell_text(table, row, c);
-    if (!last && text.size() > column.width) text.resize(column.width);
-    line += pad(std::move(text), last ? 0 : column.width, column.left);
-    if (!last) line += ' ';
-  }
-  if (line.size() > width) line.resize(width);
-  return line;
-}
-
 std::string render_table_text(const Table& table) {
+  const TableLayout layout = layout_table(table, kUnlimitedWidth);
   std::string out;
   const auto add = [&](const Row* row) {
-    std::string line;
-    for (size_t c = 0; c < table.columns.size(); ++c) {
-      const bool last = c + 1 == table.columns.size();
-      line +=
-          pad(cell_text(table, row, c), last ? 0 : table.columns[c].width, table.columns[c].left);
-      if (!last) line += ' ';
-    }
+    std::string line = layout_line(table, layout, row, Overflow::push);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + '\n';
   };

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "flightrec/recording/time_param.h"
+#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::replay {
 namespace {
@@ -17,6 +18,38 @@ std::vector<int64_t> process_times(const ReplayData& data) {
   std::vector<int64_t> times;
   for (const auto& frame : data.process_frames) times.push_back(frame.time_unix_ns);
   return times;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// "07:46:35" or "07:46:35.123": a time of day without a date.
+bool is_time_of_day(std::string_view text) {
+  if (text.size() < 8 || text[2] != ':' || text[5] != ':') return false;
+  for (size_t i = 0; i < 8; ++i) {
+    if (i != 2 && i != 5 && !is_digit(text[i])) return false;
+  }
+  return text.size() == 8 || (text[8] == '.' && text.size() > 9);
+}
+
+// The time of day on the recording's first date, else on its last date (a window that crosses
+// midnight), whichever falls inside the window; else the one nearer to it.
+recording::TimeParse time_of_day(std::string_view text, int64_t start_ns, int64_t end_ns) {
+  recording::TimeParse best;
+  int64_t best_distance = -1;
+  for (const int64_t day : {start_ns, end_ns}) {
+    const std::string date = snapshot::format_rfc3339_ms(day).substr(0, 10);
+    const auto parsed =
+        recording::parse_time_param("time", date + "T" + std::string(text) + "Z", 0);
+    if (!parsed.ok()) return parsed;
+    const int64_t distance = parsed.real_ns < start_ns ? start_ns - parsed.real_ns
+                             : parsed.real_ns > end_ns ? parsed.real_ns - end_ns
+                                                       : 0;
+    if (best_distance < 0 || distance < best_distance) {
+      best = parsed;
+      best_distance = distance;
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -62,13 +95,31 @@ CursorTime parse_cursor_time(std::string_view text, int64_t start_ns, int64_t en
     if (!back.ok()) return {0, "time: \"" + std::string(text) + "\" is not an offset like +2.5s"};
     return {start_ns - back.real_ns, {}};
   }
-  const auto parsed = recording::parse_time_param("time", text, end_ns);
+  auto parsed = is_time_of_day(text) ? time_of_day(text, start_ns, end_ns)
+                                     : recording::parse_time_param("time", text, end_ns);
+  if (!parsed.ok()) {
+    // RFC 3339 without a zone ("2026-11-30 07:46:36"): UTC, the zone replay shows times in.
+    const auto utc = recording::parse_time_param("time", std::string(text) + "Z", end_ns);
+    if (utc.ok()) parsed = utc;
+  }
   if (!parsed.ok()) {
     return {0, "time: \"" + std::string(text) +
-                   "\" is not a time (examples: 2026-11-30T05:00:00.250Z, 1764478800.25, +2.5s, "
-                   "-1s, start, end)"};
+                   "\" is not a time (examples: 2026-11-30T05:00:00.250Z, 2026-11-30 05:00:00, "
+                   "05:00:00.250, 1764478800.25, +2.5s, -1s, start, end)"};
   }
   return {parsed.real_ns, {}};
+}
+
+CursorPlace place_cursor(const Timeline& timeline, std::string_view text, int64_t time_ns) {
+  if (timeline.empty()) return {};
+  const size_t index = timeline.at_or_before(time_ns);
+  const bool before = time_ns < timeline.start();
+  if (!before && time_ns <= timeline.end()) return {index, {}};
+  const int64_t edge = before ? timeline.start() : timeline.end();
+  return {index, std::string(text) + " (" + snapshot::format_rfc3339_ms(time_ns) + ") is " +
+                     (before ? "before the recording's start " : "after the recording's end ") +
+                     snapshot::format_rfc3339_ms(edge) + ": showing its " +
+                     (before ? "start" : "end")};
 }
 
 std::optional<int64_t> parse_interval(std::string_view text) {

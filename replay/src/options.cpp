@@ -89,12 +89,16 @@ Travel through a recording in an htop-like view. SOURCE is an incident file, a
 
 Flags:
   --batch             Print the view at one time and exit (no terminal needed).
-  --at=TIME           Cursor time: RFC 3339, Unix seconds, start, end, +2.5s from
-                      the start or -1s from the end. Default: the trigger point if
-                      the recording has one, else the end.
+  --at=TIME           Cursor time: RFC 3339 (UTC without a zone; a space for the T
+                      works), a time of day (07:46:35.250, UTC, on the recording's
+                      date), Unix seconds, start, end, +2.5s from the start or -1s
+                      from the end; a time outside the recording shows its start or
+                      end, with a note. Default: the trigger point if the
+                      recording has one, else the end.
   --tab=TAB           processes, network, connections, listening or sessions.
   --sort=COLUMN       Sort by this column (its header, e.g. MEM% or PID).
-  --reverse           Reverse the column's natural order (numbers: smallest first).
+  --reverse           Reverse the column's natural order (numbers biggest first,
+                      text A to Z): numbers smallest first, text Z to A.
   --filter=TEXT       Only rows whose command, user or address contains TEXT.
   --tree              Show processes as a tree.
   --interval=DURATION What rates cover: sample, 10ms, 100ms, 1s (default 1s).

@@ -1,6 +1,7 @@
 #include "flightrec/replay/replay_data.h"
 
 #include <charconv>
+#include <cmath>
 #include <utility>
 
 namespace flightrec::replay {
@@ -10,6 +11,13 @@ namespace {
 constexpr std::string_view kFiredAtKey = "incident.fired_at_ns";
 constexpr std::string_view kRuleKey = "incident.rule";
 constexpr std::string_view kValueKey = "incident.value";
+
+// A rule's value worth printing: a manual incident writes "nan" (no rule measured anything).
+bool has_value(const std::string& text) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc{} && end == text.data() + text.size() && std::isfinite(value);
+}
 
 }  // namespace
 
@@ -35,7 +43,7 @@ std::vector<Trigger> triggers_of(const recording::Metadata& meta) {
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), fired_at);
     if (error != std::errc{} || end != text.data() + text.size()) continue;
     std::string label = rule.empty() ? std::string("trigger") : rule;
-    if (!value.empty()) label += " (value " + value + ")";
+    if (has_value(value)) label += " (value " + value + ")";
     triggers.push_back({fired_at, std::move(label)});
   }
   return triggers;

@@ -1,7 +1,5 @@
 #include "flightrec/replay/run.h"
 
-#include <unistd.h>
-
 #include <ostream>
 #include <vector>
 
@@ -20,21 +18,26 @@ LoadResult loaded(recording::ReadResult read, const std::string& prefix) {
   return {from_recording(std::move(read.recording)), {}};
 }
 
-// The cursor --at names, else the trigger point, else the end.
-std::optional<size_t> initial_cursor(const Model& model, const std::string& at,
-                                     std::string& error) {
+// The cursor --at names (with a note when it was outside the recording), else the trigger
+// point, else the end.
+std::optional<CursorPlace> initial_cursor(const Model& model, const std::string& at,
+                                          std::string& error) {
   const Timeline& timeline = model.timeline();
-  if (timeline.empty()) return 0;
+  if (timeline.empty()) return CursorPlace{};
   if (!at.empty()) {
     const auto time = parse_cursor_time(at, timeline.start(), timeline.end());
     if (!time.ok()) {
       error = "--at: " + time.error;
       return std::nullopt;
     }
-    return timeline.at_or_before(time.time_ns);
+    CursorPlace place = place_cursor(timeline, at, time.time_ns);
+    if (!place.note.empty()) place.note = "--at " + place.note;
+    return place;
   }
-  if (!model.triggers().empty()) return timeline.at_or_before(model.triggers().front().time_ns);
-  return timeline.size() - 1;
+  if (!model.triggers().empty()) {
+    return CursorPlace{timeline.at_or_before(model.triggers().front().time_ns), {}};
+  }
+  return CursorPlace{timeline.size() - 1, {}};
 }
 
 }  // namespace
@@ -65,10 +68,10 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
   const auto cursor = initial_cursor(model, options.at, error);
   if (!cursor) {
     err << "flightrec replay: " << error << '\n';
-    return 1;
+    return 2;
   }
-  // An unknown --sort column is an error rather than a silent default.
-  const Table columns = model.table(*cursor, options.interval_ns, options.tab, {});
+  // An unknown --sort column is a usage error rather than a silent default.
+  const Table columns = model.table(cursor->index, options.interval_ns, options.tab, {});
   std::optional<size_t> sort;
   if (!options.sort.empty()) {
     sort = column_named(columns, options.sort);
@@ -77,12 +80,13 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
       for (const auto& column : columns.columns) names += (names.empty() ? "" : ", ") + column.name;
       err << "flightrec replay: --sort: the " << tab_name(options.tab) << " tab has no column \""
           << options.sort << "\" (columns: " << names << ")\n";
-      return 1;
+      return 2;
     }
   }
   if (options.batch) {
+    if (!cursor->note.empty()) err << "flightrec replay: note: " << cursor->note << '\n';
     BatchView view;
-    view.cursor = *cursor;
+    view.cursor = cursor->index;
     view.interval_ns = options.interval_ns;
     view.tab = options.tab;
     view.arrangement = {sort, options.reverse, options.filter, options.tree};
@@ -90,10 +94,11 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     out.flush();
     return out ? 0 : 1;
   }
-  Session session(model, *cursor, options.tab, options.interval_ns);
+  Session session(model, cursor->index, options.tab, options.interval_ns);
   session.set_sort(sort, options.reverse);
   session.set_filter(options.filter);
   session.set_tree(options.tree && options.tab == Tab::processes);
+  session.show_message(cursor->note);
   return tui::run(session);
 }
 

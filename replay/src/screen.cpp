@@ -6,12 +6,31 @@
 
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/format.h"
+#include "flightrec/replay/table_layout.h"
 #include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::replay {
 namespace {
 
 constexpr size_t kMaxCpuRows = 4;
+
+// What the rates cover: "rate 1s" when that is the interval asked for, "rate 3ms/1s" near the
+// start of the window (covered/asked), "no rate" at the first sample.
+std::string rate_status(const Session& session) {
+  const int64_t covered = session.system().interval_ns;
+  const int64_t asked = session.interval_ns();
+  if (covered <= 0) return "no rate";
+  const std::string asked_text = asked == 0 ? "sample" : format_duration(asked);
+  // Sample times jitter: 1.000012s is the 1s asked for, as far as the status line can say.
+  const std::string covered_text = format_duration(covered);
+  if (covered_text == asked_text) return "rate " + asked_text;
+  return "rate " + covered_text + "/" + asked_text;
+}
+
+// `line` from character `from` on (the horizontal scroll).
+std::string from_column(const std::string& line, size_t from) {
+  return from < line.size() ? line.substr(from) : std::string();
+}
 
 std::string fit(std::string text, size_t width) {
   if (text.size() > width) text.resize(width);
@@ -141,9 +160,7 @@ void timeline(const Session& session, size_t width, std::vector<ScreenLine>& out
 
   const int64_t now = tl.time(session.cursor());
   std::string status = snapshot::format_rfc3339_ms(now) + " " + format_offset(now - tl.start()) +
-                       "/" + format_duration(tl.end() - tl.start()) + " rate " +
-                       (session.interval_ns() == 0 ? std::string("1 sample")
-                                                   : format_duration(session.interval_ns()));
+                       "/" + format_duration(tl.end() - tl.start()) + " " + rate_status(session);
   char speed[32];
   std::snprintf(speed, sizeof speed, " %s x%g", session.playing() ? "PLAY" : "PAUSED",
                 session.speed());
@@ -169,11 +186,13 @@ void tabs(const Session& session, size_t width, std::vector<ScreenLine>& out) {
 std::string key_bar(const Session& session) {
   switch (session.mode()) {
     case Mode::search:
-      return "Search: " + session.prompt() + "_   (Enter: keep, Esc: cancel)";
+      // htop marks a failed search in colour; here the words say it.
+      return "Search: " + session.prompt() + "_   " +
+             (session.message().empty() ? "(Enter: keep, Esc: cancel)" : session.message());
     case Mode::filter:
       return "Filter: " + session.prompt() + "_   (Enter: keep, Esc: clear)";
     case Mode::go_to:
-      return "Go to (RFC 3339, Unix s, +2.5s, -1s): " + session.prompt() + "_";
+      return "Go to (RFC 3339, 07:46:35, Unix s, +2.5s, -1s): " + session.prompt() + "_";
     case Mode::help:
     case Mode::normal:
       break;
@@ -196,17 +215,18 @@ std::vector<std::string> help_lines() {
       "  Home End    start / end of the recording",
       "  space       play / pause (in recording time x speed)",
       "  + -         playback speed up / down",
-      "  g           go to a time: RFC 3339, Unix seconds, +2.5s, -1s, start, end",
+      "  g           go to a time: RFC 3339, 07:46:35, Unix seconds, +2.5s, -1s, start, end",
       "  i           jump to the (next) trigger point, marked ! on the timeline",
       "  r           rate interval: 1 sample, 10ms, 100ms, 1s",
       "  Tab S-Tab   next / previous tab",
       "  F3 /        search (then n: next match)",
       "  F4 \\        filter rows (Esc in the prompt clears it)",
       "  F5 t        tree view (Processes)",
-      "  F6 < >      sort by the previous / next column",
+      "  F6 > <      sort by the next / previous column (selects the top row)",
       "  M P T       sort by MEM% / CPU% / TIME+",
       "  I           invert the sort order",
-      "  Up Down PgUp PgDn  move the selection",
+      "  Up Down PgUp PgDn  move the selection (it follows its process in time)",
+      "  Left Right  scroll the table sideways",
       "",
       "The timeline: # is the cursor, ! a trigger point. Bars show | and the value.",
   };
@@ -235,11 +255,16 @@ std::vector<ScreenLine> render_screen(const Session& session, size_t width, size
     if (session.sort_column() < header_only.columns.size()) {
       header_only.columns[session.sort_column()].name += session.sort_descending() ? "v" : "^";
     }
-    out.push_back(
-        {fit(table_line(header_only, nullptr, width), width), LineStyle::table_header, {}});
+    // Laid out from the rows (address widths), the header's sort mark aside.
+    const TableLayout layout = layout_table(table, width);
+    const auto line = [&](const Table& of, const Row* row) {
+      return fit(from_column(layout_line(of, layout, row, Overflow::cut), session.scroll_x()),
+                 width);
+    };
+    out.push_back({line(header_only, nullptr), LineStyle::table_header, {}});
     const size_t rows = table_rows(session, height);
     for (size_t i = session.scroll(); i < table.rows.size() && i < session.scroll() + rows; ++i) {
-      out.push_back({fit(table_line(table, &table.rows[i], width), width),
+      out.push_back({line(table, &table.rows[i]),
                      i == session.selected() ? LineStyle::selected : LineStyle::normal,
                      {}});
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "flightrec/replay/format.h"
+#include "flightrec/replay/table_layout.h"
 
 namespace flightrec::replay {
 namespace {
@@ -35,6 +36,23 @@ bool Session::sort_descending() const {
 void Session::set_page_rows(size_t rows) {
   page_rows_ = std::max<size_t>(rows, 1);
   select(selected_);
+}
+
+void Session::set_page_width(size_t width) {
+  page_width_ = std::max<size_t>(width, 1);
+  if (scroll_x_ > 0) scroll_x_ = std::min(scroll_x_, max_scroll_x());
+}
+
+void Session::show_message(std::string message) { message_ = std::move(message); }
+
+// Far enough for the widest line's end to reach the screen's right edge.
+size_t Session::max_scroll_x() const {
+  const TableLayout layout = layout_table(table_, page_width_);
+  size_t widest = layout_line(table_, layout, nullptr, Overflow::cut).size();
+  for (const Row& row : table_.rows) {
+    widest = std::max(widest, layout_line(table_, layout, &row, Overflow::cut).size());
+  }
+  return widest > page_width_ ? widest - page_width_ : 0;
 }
 
 void Session::set_sort(std::optional<size_t> column, bool reverse) {
@@ -105,7 +123,7 @@ void Session::find_next(bool include_current) {
       return;
     }
   }
-  message_ = "no row matches \"" + search_ + "\"";
+  message_ = "no match for \"" + search_ + "\"";
 }
 
 bool Session::advance(int64_t elapsed_ns) {
@@ -160,7 +178,9 @@ void Session::prompt_key(int key) {
         const auto& timeline = model_.timeline();
         const auto time = parse_cursor_time(prompt_, timeline.start(), timeline.end());
         if (time.ok()) {
-          move_cursor(timeline.at_or_before(time.time_ns));
+          const CursorPlace place = place_cursor(timeline, prompt_, time.time_ns);
+          move_cursor(place.index);
+          message_ = place.note;
         } else {
           message_ = time.error;
         }
@@ -286,9 +306,15 @@ void Session::normal_key(int key) {
       tab_ = kTabs[key == keys::kTab ? (now + 1) % count : (now + count - 1) % count];
       selected_ = 0;
       scroll_ = 0;
+      scroll_x_ = 0;
       rebuild();
       break;
     }
+    case keys::kLeft:
+    case keys::kRight:
+      scroll_x_ = key == keys::kRight ? std::min(scroll_x_ + kSidewaysStep, max_scroll_x())
+                                      : scroll_x_ - std::min(scroll_x_, kSidewaysStep);
+      break;
     case keys::kUp:
       select(selected_ == 0 ? 0 : selected_ - 1);
       break;

@@ -20,11 +20,17 @@ using sampler::process::ProcessRow;
 using sampler::process::SocketProtocol;
 using sampler::process::SocketRow;
 
-Cell text_cell(std::string text) { return {printable(text), std::nullopt, {}}; }
+// The widest address a socket row holds: "[ffff:...:ffff]:65535".
+constexpr size_t kAddressWidth = 47;
+// Below this many columns the Processes tab leaves out DISK R/W and NET TX/RX (the Network tab
+// has the traffic) and Connections its byte counts, so COMMAND and addresses stay readable at 80.
+constexpr size_t kWideScreen = 100;
+
+Cell text_cell(std::string text) { return {printable(text), {}, std::nullopt, {}}; }
 Cell number_cell(std::string text, std::optional<double> number) {
-  return {std::move(text), number, {}};
+  return {std::move(text), {}, number, {}};
 }
-Cell int_cell(int64_t value) { return {std::to_string(value), static_cast<double>(value), {}}; }
+Cell int_cell(int64_t value) { return {std::to_string(value), {}, static_cast<double>(value), {}}; }
 
 // Two rates in one column ("1.2M/34K"), sorted by their sum.
 Cell pair_cell(std::string_view first_key, std::optional<double> first, std::string_view second_key,
@@ -44,6 +50,23 @@ std::string command_of(const ProcessRow& row) {
   std::string command = row.cmdline.empty() ? "[" + row.comm + "]" : row.cmdline;
   if (row.exited) command += " (exited)";
   return printable(command);
+}
+
+// htop's "hide program path": "/usr/bin/python3 leak.py" shows as "python3 leak.py", so narrow
+// screens show what runs rather than where it is installed.
+std::string without_program_path(const std::string& command) {
+  if (!command.starts_with('/')) return command;
+  const size_t program_end = std::min(command.find(' '), command.size());
+  const size_t slash = command.rfind('/', program_end - 1);
+  if (slash + 1 >= program_end) return command;  // "/" or "/dir/ args": nothing to show instead
+  return command.substr(slash + 1);
+}
+
+// A command cell: shown without the program's path, the whole command line in JSON.
+Cell command_cell(const std::string& command) {
+  Cell cell = text_cell(without_program_path(command));
+  if (cell.text != command) cell.full_text = command;
+  return cell;
 }
 
 std::string lower(std::string_view text) {
@@ -68,7 +91,18 @@ std::string protocol_name(const SocketRow& socket) {
 
 Column col(std::string name, std::string key, size_t width, bool left = false,
            bool descending_first = true) {
-  return {std::move(name), std::move(key), width, left, descending_first};
+  return {std::move(name), std::move(key), width, left, descending_first, 0, 0};
+}
+
+Column narrow_screen_drops(Column column) {
+  column.hide_below = kWideScreen;
+  return column;
+}
+
+Column address(std::string name, std::string key) {
+  Column column = col(std::move(name), std::move(key), 15, true, false);
+  column.max_width = kAddressWidth;
+  return column;
 }
 
 const ProcessRow* find_process(const ProcessesAt& at, int32_t pid) {
@@ -80,14 +114,14 @@ const ProcessRow* find_process(const ProcessesAt& at, int32_t pid) {
 }
 
 Table processes_table(const ProcessesAt& at, const UserNames& users) {
-  Table table{
-      Tab::processes,
-      {col("PID", "pid", 7, false, false), col("USER", "user", 8, true, false),
-       col("CPU%", "cpu_percent", 5), col("MEM%", "mem_percent", 5), col("RSS", "rss_bytes", 5),
-       col("DISK R/W", "disk_bps", 11), col("NET TX/RX", "net_bps", 11),
-       col("TIME+", "cpu_time_seconds", 9), col("COMMAND", "command", 0, true, false)},
-      {},
-      2};
+  Table table{Tab::processes,
+              {col("PID", "pid", 7, false, false), col("USER", "user", 8, true, false),
+               col("CPU%", "cpu_percent", 5), col("MEM%", "mem_percent", 5),
+               col("RSS", "rss_bytes", 5), narrow_screen_drops(col("DISK R/W", "disk_bps", 11)),
+               narrow_screen_drops(col("NET TX/RX", "net_bps", 11)),
+               col("TIME+", "cpu_time_seconds", 9), col("COMMAND", "command", 0, true, false)},
+              {},
+              2};
   for (const auto& p : at.rows) {
     const ProcessRow& r = *p.row;
     const std::string user = users(r.uid);
@@ -107,7 +141,7 @@ Table processes_table(const ProcessesAt& at, const UserNames& users) {
         pair_cell("disk_read_bps", p.read_bps, "disk_write_bps", p.write_bps),
         pair_cell("net_tx_bps", p.tx_bps, "net_rx_bps", p.rx_bps),
         number_cell(format_cpu_time(cpu_ns), static_cast<double>(cpu_ns) / 1e9),
-        text_cell(command)};
+        command_cell(command)};
     table.rows.push_back(std::move(row));
   }
   return table;
@@ -137,7 +171,7 @@ Table network_table(const ProcessesAt& at) {
                  int_cell(static_cast<int64_t>(net.rx_bytes / 1024)),
                  number_cell(format_bytes(tx_bps), tx_bps),
                  number_cell(format_bytes(rx_bps), rx_bps),
-                 text_cell(std::move(command))};
+                 command_cell(command)};
     table.rows.push_back(std::move(row));
   };
   for (const auto& p : at.rows) {
@@ -156,17 +190,18 @@ Table sockets_table(const ProcessesAt& at, const UserNames& users, bool listenin
   Table table;
   table.tab = listening ? Tab::listening : Tab::connections;
   if (listening) {
-    table.columns = {col("PROTO", "protocol", 5, true, false),
-                     col("LOCAL", "local", 24, true, false), col("PID", "pid", 7, false, false),
-                     col("USER", "user", 8, true, false),
+    table.columns = {col("PROTO", "protocol", 5, true, false), address("LOCAL", "local"),
+                     col("PID", "pid", 7, false, false), col("USER", "user", 8, true, false),
                      col("COMMAND", "command", 0, true, false)};
     table.default_sort = 1;
   } else {
-    table.columns = {
-        col("PROTO", "protocol", 5, true, false), col("LOCAL", "local", 19, true, false),
-        col("REMOTE", "remote", 19, true, false), col("STATE", "state", 10, true, false),
-        col("PID", "pid", 7, false, false),       col("TX/RX", "bytes", 9),
-        col("COMMAND", "command", 0, true, false)};
+    table.columns = {col("PROTO", "protocol", 5, true, false),
+                     address("LOCAL", "local"),
+                     address("REMOTE", "remote"),
+                     col("STATE", "state", 10, true, false),
+                     col("PID", "pid", 7, false, false),
+                     narrow_screen_drops(col("TX/RX", "bytes", 9)),
+                     col("COMMAND", "command", 0, true, false)};
     table.default_sort = 5;
   }
   if (at.frame == nullptr) return table;
@@ -181,7 +216,7 @@ Table sockets_table(const ProcessesAt& at, const UserNames& users, bool listenin
     const Cell pid = socket.pid == 0 ? number_cell("-", std::nullopt) : int_cell(socket.pid);
     if (listening) {
       row.cells = {text_cell(protocol_name(socket)), text_cell(socket.local), pid, text_cell(user),
-                   text_cell(command)};
+                   command_cell(command)};
     } else {
       const auto as_double = [](std::optional<uint64_t> v) -> std::optional<double> {
         if (!v) return std::nullopt;
@@ -195,7 +230,7 @@ Table sockets_table(const ProcessesAt& at, const UserNames& users, bool listenin
                                                            : "UNCONN"),
           pid,
           pair_cell("tx_bytes", as_double(socket.tx_bytes), "rx_bytes", as_double(socket.rx_bytes)),
-          text_cell(command)};
+          command_cell(command)};
     }
     table.rows.push_back(std::move(row));
   }
@@ -246,7 +281,7 @@ Table sessions_table(const ProcessesAt& at, const UserNames& users) {
         number_cell(format_percent(s.cpu), s.cpu ? std::optional(*s.cpu * 100) : std::nullopt),
         number_cell(format_percent(s.mem), s.mem ? std::optional(*s.mem * 100) : std::nullopt),
         number_cell(format_bytes(static_cast<double>(s.rss)), static_cast<double>(s.rss)),
-        text_cell(leader)};
+        command_cell(leader)};
     table.rows.push_back(std::move(row));
   }
   return table;

@@ -43,7 +43,7 @@ CheckedFraming check_framing(std::span<const uint8_t> bytes, const FramingSpec& 
   const uint32_t computed_crc = crc_of(bytes.first(size - kCrcBytes));
   if (stored_crc != computed_crc) {
     return fail("CRC mismatch (stored " + std::to_string(stored_crc) + ", computed " +
-                std::to_string(computed_crc) + "): block was never completely written");
+                std::to_string(computed_crc) + "): the block is corrupt");
   }
   if (const auto version = get_le<uint16_t>(bytes, kFramingVersionAt); version != spec.version) {
     return fail("unsupported version " + std::to_string(version) + " (this build reads " +

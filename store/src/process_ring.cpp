@@ -10,6 +10,20 @@ uint64_t rows_of(const sampler::process::ProcessFrame& frame) {
   return frame.processes.size() + frame.sockets.size();
 }
 
+// An upper bound on what a frame adds to a block's uncompressed payload when coded whole (a
+// keyframe; later frames code only changes): fixed fields plus every string.
+uint64_t payload_bound(const sampler::process::ProcessFrame& frame) {
+  constexpr uint64_t kFixedRowBytes =
+      256;  // every numeric field as a 10-byte varint, flags, lengths
+  uint64_t bytes = 64 + rows_of(frame) * kFixedRowBytes;
+  for (const auto& row : frame.processes) {
+    bytes += row.comm.size() + row.cmdline.size() + row.cgroup.size() + row.container_id.size() +
+             row.net_device.size();
+  }
+  for (const auto& socket : frame.sockets) bytes += socket.local.size() + socket.remote.size();
+  return bytes;
+}
+
 }  // namespace
 
 ProcessRing::ProcessRing(const ProcessRingOptions& options) : options_(options) {
@@ -26,10 +40,23 @@ std::string ProcessRing::push(Frame frame) {
     ++rejected_frames_;
     return error;
   }
-  // A block has a row bound: a few huge frames are sealed before they would cross it.
-  if (open_rows_ + rows_of(frame) > kMaxProcessBlockRows) seal();
+  const uint64_t bound = payload_bound(frame);
+  if (bound > kMaxProcessPayloadBytes) {
+    const std::lock_guard lock(mutex_);
+    ++rejected_frames_;
+    return "a frame of " + std::to_string(frame.processes.size()) + " processes and " +
+           std::to_string(frame.sockets.size()) + " sockets needs up to " + std::to_string(bound) +
+           " bytes, more than a process block holds (" + std::to_string(kMaxProcessPayloadBytes) +
+           "): lower processes.max_count";
+  }
+  // A block has a row and a byte bound: a few huge frames are sealed before they would cross it.
+  if (open_rows_ + rows_of(frame) > kMaxProcessBlockRows ||
+      open_bytes_ + bound > kMaxProcessPayloadBytes) {
+    seal();
+  }
   last_time_ns_ = frame.time_unix_ns;
   open_rows_ += rows_of(frame);
+  open_bytes_ += bound;
   auto shared = std::make_shared<const Frame>(std::move(frame));
   size_t open_count = 0;
   {
@@ -54,6 +81,7 @@ void ProcessRing::seal() {
   const std::lock_guard lock(mutex_);
   open_.erase(open_.begin(), open_.begin() + static_cast<std::ptrdiff_t>(frames.size()));
   open_rows_ = 0;
+  open_bytes_ = 0;
   sealed_bytes_ += block->memory_bytes();
   sealed_frames_ += block->frames();
   sealed_.push_back(std::move(block));

@@ -62,6 +62,19 @@ expect_contains "$broken" "'Misspelt metric' target A: returned no data" "a quer
 expect_contains "$broken" "undefined variable(s) \$nosuchvar" "an undefined variable is caught"
 expect_contains "$broken" "'No query' has no query" "a panel without a query is caught"
 
+# Before an instance's first incident the overview's incident count shows 0, not No data: its
+# query for an instance that has none (one Prometheus never saw).
+incidents_query=$(python3 -c 'import json, sys
+panels = json.load(open(sys.argv[1]))["panels"]
+panels += [p for row in panels for p in row.get("panels", [])]
+print(next(p for p in panels if p["title"] == "Incidents since flightrec started")["targets"][0]["expr"])' \
+  "$repo/dashboards/flightrec-overview.json")
+incidents_query=${incidents_query//\$job/flightrec}
+expect_eq "$(prom_query "${incidents_query//\$instance/none:0}")" "rule=all rules,status=written	0" \
+  "the overview counts 0 incidents for an instance without any"
+expect_eq "$(prom_query "${incidents_query//\$instance/$target}" | grep -c 'rule=all rules' || true)" 0 \
+  "the 0 line goes once the instance has an incident"
+
 stop_prometheus
 stop_daemon
 expect_eq "$STOP_STATUS" 0 "daemon exits 0"

@@ -11,8 +11,7 @@ trap 'tmuxc kill-server 2>/dev/null || true; cleanup' EXIT
 
 SESSION=""
 screen() { tmuxc capture-pane -p -t "$SESSION" "$@"; }
-# User names come from this machine's passwd, commands are cut at 80 columns: rows are found by
-# pid. The first table row: line 9 at 80x24 with this recording's 2 CPUs (4 header lines, timeline 2,
+# User names come from this machine's passwd: rows are found by pid. The first table row: line 9 at 80x24 with this recording's 2 CPUs (4 header lines, timeline 2,
 # tabs, column names).
 first_row() { screen | sed -n 9p; }
 # wait_for TEXT: until the screen shows TEXT (the TUI redraws after each key), up to 5 s.
@@ -44,10 +43,16 @@ expect_contains "$(screen)" "[Processes] Network" "processes tab selected"
 expect_contains "$(screen)" "Mem[" "memory meter"
 expect_contains "$(screen)" "[#" "cursor at the left end of the timeline"
 # No earlier sample at the start: no CPU% yet, so the order falls back to PID.
-expect_contains "$(first_row)" "/sbin/init" "first row at the start"
+expect_contains "$(first_row)" " init" "first row at the start"
+# 80 columns: DISK R/W and NET TX/RX give way, COMMAND shows the program without its path.
+expect_contains "$(screen)" "TIME+ COMMAND" "COMMAND follows TIME+ at 80 columns"
+if screen | grep -qF "DISK R/W"; then fail "DISK R/W left out at 80 columns"; else
+  pass "DISK R/W left out at 80 columns"; fi
+expect_contains "$(screen)" "no rate" "no rate at the first sample"
 
 keys ']'
 wait_for "2025-11-30T05:00:00.010Z +0.010s/3s" && pass "] steps one sample"
+expect_contains "$(screen)" "rate 10ms/1s" "the status says the rate covers 10ms of the 1s asked"
 keys '}'
 wait_for "2025-11-30T05:00:01.010Z +1.010s/3s" && pass "} steps one second"
 keys '}'
@@ -66,6 +71,11 @@ expect_contains "$(screen)" "CPU%v" "sorted by CPU% by default"
 keys M
 wait_for "MEM%v" && pass "M sorts by MEM%"
 expect_contains "$(first_row)" "    201 " "the leak (pid 201) leads by memory"
+expect_contains "$(first_row)" "python3 leak.py" "its command without /usr/bin/"
+keys Right
+wait_for "SS     TIME+ COMMAND" && pass "Right scrolls the table sideways"
+keys Left
+wait_for "    PID USER" && pass "Left scrolls back"
 keys P
 wait_for "CPU%v" && pass "P sorts by CPU%"
 expect_contains "$(first_row)" "    202 " "the burner leads by CPU"
@@ -106,10 +116,21 @@ keys / s t r e s s
 wait_for "Search: stress_" && pass "/ opens the search prompt"
 keys Enter
 wait_for "h:Help" && pass "Enter closes it"
+keys / z z q
+wait_for 'Search: zzq_   no match for "zzq"' && pass "a search without a match says so"
+keys Escape
+wait_for "h:Help" && pass "Escape cancels the search"
 
 keys g
 keys '+0.5s' Enter
 wait_for "2025-11-30T05:00:00.500Z +0.500s/3s" && pass "g goes to a time"
+keys g
+keys '+99s' Enter
+wait_for "2025-11-30T05:00:03.000Z +3.000s/3s" && pass "g past the end goes to the end"
+expect_contains "$(screen)" "is after the recording's end" "and says it clamped"
+keys g
+keys '05:00:00.5' Enter
+wait_for "2025-11-30T05:00:00.500Z +0.500s/3s" && pass "g takes a time of day"
 
 keys h
 wait_for "flightrec replay - keys" && pass "h shows the help"
@@ -131,6 +152,23 @@ keys / n g i n x Enter
 wait_for "h:Help" && pass "vt100 search"
 selected=$(screen -e | grep -F "    300 " | head -1)
 expect_contains "$selected" $'\e[1;7m' "the match is selected (bold reverse video)"
+# vt100's terminfo names no Home, End, PgUp, PgDn, F5, F6 or F10: tmux sends them as xterm does
+# and they must work, or (keys the view has no use for) be dropped whole; never their '[' as a
+# step back.
+keys '}'
+wait_for "2025-11-30T05:00:01.000Z +1.000s/3s" && pass "vt100: } steps one second"
+keys IC F12
+keys '}'
+wait_for "2025-11-30T05:00:02.000Z +2.000s/3s" && pass "vt100: Insert and F12 are dropped whole"
+keys Home
+wait_for "2025-11-30T05:00:00.000Z +0.000s/3s" && pass "vt100: Home goes to the start"
+keys End
+wait_for "2025-11-30T05:00:03.000Z +3.000s/3s" && pass "vt100: End goes to the end"
+keys F5
+wait_for "(tree)" && pass "vt100: F5 shows the tree"
+keys F5
+keys F4 p y Escape
+wait_for "h:Help" && pass "vt100: a lone Escape still cancels a prompt"
 keys q
 wait_for "replay-exited-0" && pass "vt100 quits"
 

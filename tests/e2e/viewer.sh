@@ -30,6 +30,23 @@ browse() {
   fi
 }
 
+# same_headers URL NAME: HEAD (curl -I) answers with GET's status line and headers (Date aside),
+# plain and then gzip-encoded; GET's Content-Length is the page's, not 0. URL must serve a page that
+# does not change between the two requests.
+same_headers() {
+  local url=$1 name=$2 encoding get head
+  for encoding in identity gzip; do
+    get=$(curl -s -H "Accept-Encoding: $encoding" -D - -o /dev/null "$url" | grep -v '^Date:' || true)
+    head=$(curl -s -I -H "Accept-Encoding: $encoding" "$url" | grep -v '^Date:' || true)
+    if grep -q '^Content-Length: [1-9]' <<<"$get" && [ "$get" = "$head" ]; then
+      pass "$name: HEAD answers GET's headers ($encoding)"
+    else
+      fail "$name: HEAD and GET headers differ ($encoding): GET: $get HEAD: $head"
+    fi
+  done
+  expect_contains "$head" "Content-Encoding: gzip" "$name: HEAD names the gzip encoding"
+}
+
 # The daemon: an incident that fires at once, with a short window.
 always_firing_config "$WORK/incidents" 500ms >"$WORK/flightrec.yaml"
 start_daemon --config.file="$WORK/flightrec.yaml"
@@ -46,6 +63,7 @@ mkdir -p "$WORK/served-incidents"
 curl -s -o "$WORK/served-incidents/$id.flightrec" "${URL}incidents/$id?format=raw"
 if grep -q 'id="flightrec-data"' "$FLIGHTREC"; then
   browse "${URL}incidents/$id/view" daemon-incident --trigger
+  same_headers "${URL}incidents/$id/view" daemon-incident
   browse "${URL}dump?format=html&from=-2s" daemon-dump
 else
   echo "SKIP: $FLIGHTREC does not embed the viewer yet (routes not wired in exporter/src/daemon.cpp)"
@@ -66,6 +84,7 @@ else
   # The synthetic incident file holds no process frames (IncidentStore::write takes blocks only).
   browse "${server_url}incidents/$incident/view" fixture-incident --trigger
   browse "${server_url}dump?format=html" fixture-dump --processes 3 --comm '</script><b>'
+  same_headers "${server_url}dump?format=html" fixture-dump
   [ -n "$id" ] && browse "${server_url}incidents/$id/view" recorded-incident --trigger
 fi
 kill "$server_pid"

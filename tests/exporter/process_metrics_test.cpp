@@ -77,7 +77,8 @@ TEST_CASE("frames older than the window stop counting", "[process]") {
     frame.processes = {process(7, "burst", cpu, 1)};
     metrics.observe(frame);
   }
-  CHECK(collect(metrics)["flightrec_top_process_cpu_ratio"].at("7/burst") == Approx(0.0));
+  // Idle over the window: not in the CPU ranking at all (zeros would only fill it with noise).
+  CHECK(collect(metrics)["flightrec_top_process_cpu_ratio"].count("7/burst") == 0);
 }
 
 TEST_CASE("attributed traffic keeps counting when a process exits; rates rank network",
@@ -103,8 +104,11 @@ TEST_CASE("attributed traffic keeps counting when a process exits; rates rank ne
   CHECK(m["flightrec_network_attributed_bytes_total"].at("receive") == 200);
   CHECK(m["flightrec_network_unattributed_bytes_total"].at("receive") == 4);
   CHECK(m["flightrec_network_backend_info"].at("ebpf") == 1);
+  // Born inside the window (start time after its first frame), so all 5000 bytes count, over the
+  // window's 2 s, as Prometheus users divide.
   CHECK(m["flightrec_top_process_network_bytes_per_second"].at("5/sender/transmit") ==
-        Approx(4000.0));
+        Approx(2500.0));
+  CHECK(m["flightrec_network_attributed_packets_total"].at("transmit") == 5);
 }
 
 TEST_CASE("a reused pid is a different process", "[process]") {
@@ -125,4 +129,42 @@ TEST_CASE("a reused pid is a different process", "[process]") {
   // The new process used 0.5 s over 1 s; mixing it with the old one would give a negative or
   // huge rate.
   CHECK(collect(metrics)["flightrec_top_process_cpu_ratio"].at("9/new") == Approx(0.5));
+}
+
+TEST_CASE("a process seen only once, after it exited, still ranks on what it did in the window",
+          "[process]") {
+  ProcessMetrics metrics(std::chrono::seconds(10), 10, "ebpf");
+  ProcessFrame frame;
+  frame.time_unix_ns = 100 * kSecond;
+  frame.processes = {process(1, "init", 0, 1)};
+  metrics.observe(frame);
+  frame.time_unix_ns = 104 * kSecond;
+  auto blip = process(77, "blip", 2 * kSecond, 1 << 20);  // 2 s of CPU, born after 100 s
+  blip.start_time_unix_ns = 101 * kSecond;
+  blip.exited = true;
+  blip.net = NetCounters{8000, 0, 4, 0};
+  frame.processes = {process(1, "init", 0, 1), blip};
+  metrics.observe(frame);
+  auto m = collect(metrics);
+  CHECK(m["flightrec_top_process_cpu_ratio"].at("77/blip") == Approx(0.5));  // 2 s over 4 s
+  CHECK(m["flightrec_top_process_network_bytes_per_second"].at("77/blip/transmit") ==
+        Approx(2000.0));
+}
+
+TEST_CASE("traffic before a long-lived process's first sighting in the window is not counted",
+          "[process]") {
+  ProcessMetrics metrics(std::chrono::seconds(10), 10, "ebpf");
+  ProcessFrame frame;
+  auto daemon = process(9, "daemon", 0, 1);
+  daemon.start_time_unix_ns = 1;  // long before the window
+  daemon.net = NetCounters{1'000'000, 0, 1, 0};
+  frame.time_unix_ns = 100 * kSecond;
+  frame.processes = {daemon};
+  metrics.observe(frame);
+  daemon.net = NetCounters{1'004'000, 0, 2, 0};
+  frame.time_unix_ns = 102 * kSecond;
+  frame.processes = {daemon};
+  metrics.observe(frame);
+  CHECK(collect(metrics)["flightrec_top_process_network_bytes_per_second"].at(
+            "9/daemon/transmit") == Approx(2000.0));
 }

@@ -111,4 +111,7 @@ TEST_CASE("top's flags are checked and name what was wrong", "[top]") {
   CHECK(parse_top_args({"--frobnicate"}).error ==
         "top: unknown flag --frobnicate (see flightrec --help)");
   CHECK(parse_top_args({"-n"}).error == "top: -n needs a value");
+  CHECK(parse_top_args({"-n", "0"}).error ==
+        "top: -n 0 prints nothing; leave -n out to run until interrupted");
+  CHECK(parse_top_args({"--config.file=/etc/x.yaml"}).options->config_file == "/etc/x.yaml");
 }

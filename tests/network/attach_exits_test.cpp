@@ -64,3 +64,13 @@ TEST_CASE("a pid reused between two ticks keeps its latest run", "[exits]") {
   REQUIRE(frame.processes.size() == 1);
   CHECK(frame.processes[0].comm == "second");
 }
+
+TEST_CASE("exits above the processes.max_count cut are not added", "[exits]") {
+  ProcessFrame frame;
+  frame.processes = {alive(1), alive(50)};
+  frame.processes_dropped = 3;
+  const std::vector<ExitedProcess> exits{exit_of(70, "beyond", 1), exit_of(20, "below", 2)};
+  CHECK(network::attach_exits(frame, exits) == 1);
+  REQUIRE(frame.processes.size() == 3);
+  CHECK(frame.processes[1].comm == "below");
+}

@@ -47,3 +47,17 @@ TEST_CASE("a process the backend knows but /proc no longer has becomes an exited
   CHECK(frame.processes[3].net->tx_bytes == 10);
   CHECK_FALSE(frame.unattributed.has_value());
 }
+
+TEST_CASE("above the processes.max_count cut a pid is left out, not gone", "[attach]") {
+  ProcessFrame frame;
+  frame.processes = {row(1, "init"), row(40, "sshd")};
+  frame.processes_dropped = 7;  // pids above 40 exist but were not recorded
+  network::TrafficReading reading;
+  reading.processes.push_back({90, "curl", {100, 2000, 3, 4}, "lo", false});
+  reading.processes.push_back({30, "gone", {1, 1, 1, 1}, "", true});
+  network::attach_traffic(frame, reading);
+  REQUIRE(frame.processes.size() == 3);  // 30 is below the cut: really gone; 90 is just not kept
+  CHECK(frame.processes[1].pid == 30);
+  CHECK(frame.processes[1].exited);
+  CHECK(frame.processes[2].pid == 40);
+}

@@ -37,7 +37,7 @@ std::unique_ptr<TrafficBackend> backend_or_skip() {
     return nullptr;
   }
   std::string why_not;
-  auto backend = make_ebpf_backend(why_not);
+  auto backend = make_ebpf_backend("/sys/fs/cgroup", why_not);
   if (backend == nullptr) {
     if (must_run) FAIL("eBPF backend did not start: " << why_not);
     WARN("SKIPPED: eBPF backend did not start: " << why_not);

@@ -104,16 +104,43 @@ TEST_CASE("damagedRecordingsGiveOneLineAndExitOne", "[replay][load]") {
   }
 }
 
-TEST_CASE("aMissingFileAndBadFlagValuesAreReported", "[replay][load]") {
+TEST_CASE("aMissingFileOrADirectorySaysWhatIsWrong", "[replay][load]") {
   TempDir dir;
   std::string out;
   std::string err;
-  CHECK(batch((dir.path / "nope.fltrec").string(), out, err) == 1);
-  CHECK_THAT(err, Catch::Contains("nope.fltrec"));
+  const std::string missing = (dir.path / "nope.flightrec").string();
+  CHECK(batch(missing, out, err) == 1);
+  CHECK(err == "flightrec replay: " + missing + ": cannot open: No such file or directory\n");
+  CHECK(batch(dir.path.string(), out, err) == 1);
+  CHECK(err ==
+        "flightrec replay: " + dir.path.string() + ": is a directory, not a recording file\n");
+}
+
+TEST_CASE("timesOutsideTheRecordingAreClampedWithANote", "[replay][load]") {
+  TempDir dir;
   const auto file = write_fixture(dir.path / "fixture.fltrec");
-  CHECK(batch(file.string(), out, err, {"--at", "yesterday"}) == 1);
+  std::string out;
+  std::string err;
+  REQUIRE(batch(file.string(), out, err, {"--at", "1700000000"}) == 0);
+  CHECK_THAT(out, Catch::StartsWith("time      2025-11-30T05:00:00.000Z (+0.000s"));
+  CHECK(err ==
+        "flightrec replay: note: --at 1700000000 (2023-11-14T22:13:20.000Z) is before the "
+        "recording's start 2025-11-30T05:00:00.000Z: showing its start\n");
+  REQUIRE(batch(file.string(), out, err, {"--at", "+1m"}) == 0);
+  CHECK_THAT(out, Catch::StartsWith("time      2025-11-30T05:00:03.000Z (+3.000s"));
+  CHECK_THAT(err, Catch::Contains("--at +1m (2025-11-30T05:01:00.000Z) is after"));
+  REQUIRE(batch(file.string(), out, err, {"--at", "+1s"}) == 0);
+  CHECK(err.empty());
+}
+
+TEST_CASE("badFlagValuesAreUsageErrors", "[replay][load]") {
+  TempDir dir;
+  std::string out;
+  std::string err;
+  const auto file = write_fixture(dir.path / "fixture.fltrec");
+  CHECK(batch(file.string(), out, err, {"--at", "yesterday"}) == 2);
   CHECK_THAT(err, Catch::Contains("--at: time: \"yesterday\" is not a time"));
-  CHECK(batch(file.string(), out, err, {"--sort", "XMIT_PK"}) == 1);
+  CHECK(batch(file.string(), out, err, {"--sort", "XMIT_PK"}) == 2);
   CHECK_THAT(err, Catch::Contains("the processes tab has no column \"XMIT_PK\" (columns: PID, "));
   CHECK(batch(file.string(), out, err, {"--tab", "nowhere"}) == 2);
 }

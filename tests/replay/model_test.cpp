@@ -178,6 +178,15 @@ TEST_CASE("triggersComeFromIncidentMetadata", "[replay][model]") {
   CHECK(triggers_of(flightrec::recording::Metadata{}).empty());
 }
 
+TEST_CASE("aTriggerWithoutAValueShowsNone", "[replay][model]") {
+  flightrec::recording::Metadata manual;
+  manual.extra = {{"incident.rule", "manual"},
+                  {"incident.value", "nan"},
+                  {"incident.fired_at_ns", std::to_string(kTriggerNs)}};
+  REQUIRE(triggers_of(manual).size() == 1);
+  CHECK(triggers_of(manual)[0].label == "manual");
+}
+
 TEST_CASE("cursorTimesAcceptOffsetsAbsoluteTimesAndWords", "[replay][model]") {
   const int64_t end = kStartNs + 3'000'000'000;
   CHECK(parse_cursor_time("+2.5s", kStartNs, end).time_ns == kStartNs + 2'500'000'000);
@@ -192,6 +201,37 @@ TEST_CASE("cursorTimesAcceptOffsetsAbsoluteTimesAndWords", "[replay][model]") {
   CHECK_FALSE(bad.ok());
   CHECK_THAT(bad.error, Catch::Contains("\"yesterday\""));
   CHECK_FALSE(parse_cursor_time("+soon", kStartNs, end).ok());
+}
+
+TEST_CASE("cursorTimesAcceptTheSpaceFormAndATimeOfDay", "[replay][model]") {
+  const int64_t end = kStartNs + 3'000'000'000;
+  CHECK(parse_cursor_time("2025-11-30 05:00:01", kStartNs, end).time_ns ==
+        kStartNs + 1'000'000'000);
+  CHECK(parse_cursor_time("2025-11-30 05:00:01.25Z", kStartNs, end).time_ns ==
+        kStartNs + 1'250'000'000);
+  CHECK(parse_cursor_time("05:00:02", kStartNs, end).time_ns == kStartNs + 2'000'000'000);
+  CHECK(parse_cursor_time("05:00:02.123", kStartNs, end).time_ns == kStartNs + 2'123'000'000);
+  // A window across midnight: the time of day on the date where it falls inside.
+  const int64_t late = kStartNs + (19 * 3600 - 1) * int64_t{1'000'000'000};  // 23:59:59
+  const int64_t after_midnight = late + 2'000'000'000;
+  CHECK(parse_cursor_time("00:00:00.5", late, after_midnight).time_ns == late + 1'500'000'000);
+  CHECK_FALSE(parse_cursor_time("25:00:00", kStartNs, end).ok());
+}
+
+TEST_CASE("placingTheCursorOutsideTheRecordingClampsWithANote", "[replay][model]") {
+  const Model model(fixture(), fixture_users());
+  const Timeline& timeline = model.timeline();
+  const CursorPlace inside = place_cursor(timeline, "+1s", kStartNs + 1'000'000'000);
+  CHECK(inside.index == 100);
+  CHECK(inside.note.empty());
+  const CursorPlace before = place_cursor(timeline, "-20s", kStartNs - 17'000'000'000);
+  CHECK(before.index == 0);
+  CHECK(before.note ==
+        "-20s (2025-11-30T04:59:43.000Z) is before the recording's start "
+        "2025-11-30T05:00:00.000Z: showing its start");
+  const CursorPlace after = place_cursor(timeline, "+1m", kStartNs + 60'000'000'000);
+  CHECK(after.index == timeline.size() - 1);
+  CHECK_THAT(after.note, Catch::EndsWith("showing its end"));
 }
 
 TEST_CASE("intervalsParseDurationsAndSample", "[replay][model]") {

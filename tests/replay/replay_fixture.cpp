@@ -126,7 +126,7 @@ ProcessFrame process_frame(int k) {
   auto bash = process(200, 100, 200, 1000, "bash", "-bash", 5 * kMiB);
   bash.tty_nr = 136 << 8;  // pts/0
   bash.cpu_user_ns = ms(120);
-  auto leak = process(201, 200, 200, 1000, "python3", "python3 leak.py", leak_rss(25 * k));
+  auto leak = process(201, 200, 200, 1000, "python3", "/usr/bin/python3 leak.py", leak_rss(25 * k));
   leak.tty_nr = bash.tty_nr;
   leak.cpu_user_ns = ms(50 * k);  // 20% of a core
   leak.io_read_bytes = 0;

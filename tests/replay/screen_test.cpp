@@ -96,3 +96,15 @@ TEST_CASE("manyCpusFoldIntoOneMeter", "[replay][screen]") {
   CHECK_THAT(render_screen(session, 80, 24)[0].text, Catch::StartsWith("CPU["));
   CHECK_THAT(render_screen(session, 80, 24)[0].text, Catch::Contains("of 24]"));
 }
+
+TEST_CASE("theStatusLineSaysWhatTheRatesCovered", "[replay][screen]") {
+  const Model model(fixture(), fixture_users());
+  const auto status = [&](size_t cursor, int64_t interval) {
+    const Session session(model, cursor, Tab::processes, interval);
+    return render_screen(session, 80, 24)[5].text;
+  };
+  CHECK_THAT(status(0, 1'000'000'000), Catch::Contains(" no rate "));
+  CHECK_THAT(status(1, 1'000'000'000), Catch::Contains(" rate 10ms/1s "));  // 10 ms of 1 s
+  CHECK_THAT(status(150, 1'000'000'000), Catch::Contains(" rate 1s "));
+  CHECK_THAT(status(150, 0), Catch::Contains(" rate 10ms/sample "));
+}

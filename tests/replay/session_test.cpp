@@ -97,7 +97,7 @@ TEST_CASE("searchSelectsTheNextMatchingRow", "[replay][session]") {
   session.handle_key(keys::kF3);
   type(session, "no such thing");
   session.handle_key(keys::kEnter);
-  CHECK(session.message() == "no row matches \"no such thing\"");
+  CHECK(session.message() == "no match for \"no such thing\"");
   CHECK(session.table().rows[session.selected()].pid == 300);
 }
 
@@ -198,8 +198,9 @@ TEST_CASE("helpShowsEveryKeyAndAnyKeyCloses", "[replay][session]") {
   CHECK(session.mode() == Mode::help);
   std::string help;
   for (const auto& line : render_screen(session, 80, 24)) help += line.text + "\n";
-  for (const char* key : {"F1", "F3 /", "F4 \\", "F5 t", "F6 < >", "M P", "[ ]", "{ }", "Home End",
-                          "space", "+ -", "g ", "i ", "Tab", "q "}) {
+  for (const char* key :
+       {"F1", "F3 /", "F4 \\", "F5 t", "F6 > <", "M P", "[ ]", "{ }", "Home End", "space", "+ -",
+        "g ", "i ", "Tab", "q ", "Left Right", "# is the cursor"}) {
     CHECK_THAT(help, Catch::Contains(key));
   }
   session.handle_key('x');
@@ -215,4 +216,59 @@ TEST_CASE("aNewSortSelectsTheTopRowEvenWhenTheSelectedProcessMovedDown", "[repla
   session.handle_key('M');
   CHECK(session.selected() == 0);
   CHECK(session.table().rows[session.selected()].pid == 201);
+}
+
+TEST_CASE("aSearchWithoutMatchSaysSoWhileTypingAndAfter", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  session.handle_key('/');
+  type(session, "zz");
+  CHECK_THAT(render_screen(session, 80, 24).back().text,
+             Catch::StartsWith("Search: zz_   no match for \"zz\""));
+  session.handle_key(keys::kEnter);
+  CHECK_THAT(render_screen(session, 80, 24).back().text, Catch::StartsWith("no match for \"zz\""));
+}
+
+TEST_CASE("goToOutsideTheRecordingClampsAndSaysSo", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, 100, Tab::processes, 1'000'000'000);
+  session.handle_key('g');
+  type(session, "+99s");
+  session.handle_key(keys::kEnter);
+  CHECK(offset(session) == 3'000'000'000);
+  CHECK(session.message() ==
+        "+99s (2025-11-30T05:01:39.000Z) is after the recording's end 2025-11-30T05:00:03.000Z: "
+        "showing its end");
+  session.handle_key('g');
+  type(session, "1700000000");
+  session.handle_key(keys::kEnter);
+  CHECK(offset(session) == 0);
+  CHECK_THAT(session.message(), Catch::Contains("is before the recording's start"));
+  session.handle_key('g');
+  type(session, "05:00:01.5");  // a time of day on the recording's date
+  session.handle_key(keys::kEnter);
+  CHECK(offset(session) == 1'500'000'000);
+  CHECK(session.message().empty());
+}
+
+TEST_CASE("leftAndRightScrollTheTableSidewaysWithinItsWidth", "[replay][session]") {
+  const Model model(fixture(), fixture_users());
+  Session session(model, model.timeline().size() - 1, Tab::processes, 1'000'000'000);
+  session.set_page_width(40);
+  session.handle_key(keys::kLeft);
+  CHECK(session.scroll_x() == 0);
+  session.handle_key(keys::kRight);
+  CHECK(session.scroll_x() == kSidewaysStep);
+  const std::string header = render_screen(session, 40, 24)[7].text;
+  CHECK_THAT(header, !Catch::Contains("PID"));  // scrolled off to the left
+  for (int i = 0; i < 10; ++i) session.handle_key(keys::kRight);
+  const size_t furthest = session.scroll_x();
+  CHECK(furthest < 10 * kSidewaysStep);  // stops where the widest line ends at the edge
+  bool any_text = false;
+  for (const auto& line : render_screen(session, 40, 24)) {
+    any_text = any_text || line.text.find_first_not_of(' ') != std::string::npos;
+  }
+  CHECK(any_text);
+  session.handle_key(keys::kTab);
+  CHECK(session.scroll_x() == 0);
 }

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include "flightrec/replay/batch.h"
 #include "flightrec/replay/model.h"
+#include "flightrec/replay/table_layout.h"
 #include "replay_fixture.h"
 
 using namespace flightrec::replay;
@@ -127,4 +129,64 @@ TEST_CASE("tabsAndColumnsAreFoundByName", "[replay][table]") {
   CHECK(column_named(table, "cpu%").has_value());
   CHECK(column_named(table, "cpu_percent") == column_named(table, "CPU%"));
   CHECK_FALSE(column_named(table, "XMIT_PK").has_value());
+}
+
+TEST_CASE("commandsShowTheProgramWithoutItsPathAndJsonKeepsTheWholeLine", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  Arrangement by_pid;
+  by_pid.sort_column = 0;  // PID, smallest first
+  const Table table = at_end(model, Tab::processes, by_pid);
+  REQUIRE(pids(table).front() == 1);
+  CHECK(cell(table, 0, "COMMAND").text == "init");
+  CHECK(cell(table, 0, "COMMAND").full_text == "/sbin/init");
+  const std::vector<int32_t> all = pids(table);
+  const auto leak = static_cast<size_t>(std::find(all.begin(), all.end(), 201) - all.begin());
+  CHECK(cell(table, leak, "COMMAND").text == "python3 leak.py");
+  // A command without a path is left as it is.
+  CHECK(cell(table, 2, "COMMAND").text == "sshd: alice [priv]");
+  CHECK(cell(table, 2, "COMMAND").full_text.empty());
+  // Search and filter still see the path.
+  CHECK(row_matches(table.rows[0], "/sbin/"));
+  BatchView view;
+  view.cursor = model.timeline().size() - 1;
+  CHECK_THAT(render_batch(model, view, BatchFormat::json),
+             Catch::Contains("\"command\": \"/usr/bin/python3 leak.py\""));
+}
+
+TEST_CASE("narrowScreensDropTrafficColumnsSoCommandsStayReadable", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  const Table table = at_end(model, Tab::processes);
+  const auto names = [&](const TableLayout& layout) {
+    std::string out;
+    for (const size_t c : layout.columns) out += table.columns[c].name + ",";
+    return out;
+  };
+  const TableLayout narrow = layout_table(table, 80);
+  CHECK(names(narrow) == "PID,USER,CPU%,MEM%,RSS,TIME+,COMMAND,");
+  const std::string header = layout_line(table, narrow, nullptr, Overflow::cut);
+  REQUIRE(header.find("COMMAND") != std::string::npos);
+  CHECK(80 - header.find("COMMAND") >= 30);
+  CHECK_THAT(names(layout_table(table, 120)), Catch::Contains("DISK R/W,NET TX/RX,"));
+  // Batch text keeps every column.
+  CHECK_THAT(render_table_text(table), Catch::Contains("DISK R/W"));
+}
+
+TEST_CASE("addressColumnsWidenToTheirAddressesAtEighty", "[replay][table]") {
+  const Model model(fixture(), fixture_users());
+  Table table = at_end(model, Tab::connections);
+  const std::string v6 = "[2001:db8:1234:5678::1]:443";
+  const std::string v6_remote = "[2001:db8:9999:aaaa::77]:51000";
+  table.rows[0].cells[1].text = v6;
+  table.rows[0].cells[2].text = v6_remote;
+  const TableLayout layout = layout_table(table, 80);
+  const std::string line = layout_line(table, layout, &table.rows[0], Overflow::cut);
+  CHECK_THAT(line, Catch::Contains(v6 + " "));
+  CHECK_THAT(line, Catch::Contains(v6_remote + " "));
+  CHECK_THAT(layout_line(table, layout, nullptr, Overflow::cut), !Catch::Contains("TX/RX"));
+  // The listening tab: whole addresses and the command within 80 columns.
+  const Table listening = at_end(model, Tab::listening);
+  const std::string row =
+      layout_line(listening, layout_table(listening, 80), &listening.rows[0], Overflow::cut);
+  CHECK(row.size() <= 80);
+  CHECK_THAT(row, Catch::Contains("0.0.0.0:22"));
 }

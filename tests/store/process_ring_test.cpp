@@ -134,3 +134,36 @@ TEST_CASE("ProcessRing readers see every frame exactly once while the writer pus
         std::vector<ProcessFrame>(frames.end() - static_cast<long>(kept.size()), frames.end()));
   CHECK(ring.stats().dropped_frames + kept.size() == frames.size());
 }
+
+namespace {
+// `processes` rows with `cmdline_bytes` of (compressible) command line each.
+ProcessFrame wide_frame(int64_t time_ns, int32_t processes, size_t cmdline_bytes) {
+  ProcessFrame frame;
+  frame.time_unix_ns = time_ns;
+  for (int32_t pid = 1; pid <= processes; ++pid) {
+    sampler::process::ProcessRow row;
+    row.pid = pid;
+    row.cmdline.assign(cmdline_bytes, 'a');
+    frame.processes.push_back(std::move(row));
+  }
+  return frame;
+}
+}  // namespace
+
+TEST_CASE(
+    "ProcessRing seals early when the frames' text would not fit one block, and refuses a "
+    "frame that cannot fit alone",
+    "[process_ring]") {
+  ProcessRing ring({.duration = 10min, .max_bytes = 1ull << 30, .frames_per_block = 64});
+  // ~8 MiB of command lines per frame: 64 frames would be 512 MiB, far over one block's payload.
+  for (int64_t i = 0; i < 10; ++i) {
+    REQUIRE(ring.push(wide_frame(1'000'000'000 + i, 2000, 4096)) == "");
+  }
+  CHECK(ring.stats().blocks >= 1);
+  CHECK(decode_all(ring.blocks()).size() == 10);
+
+  const std::string refused = ring.push(wide_frame(2'000'000'000, 17000, 4096));
+  CHECK_THAT(refused, Catch::Contains("lower processes.max_count"));
+  CHECK(ring.stats().rejected_frames == 1);
+  CHECK(ring.push(wide_frame(3'000'000'000, 3, 10)) == "");  // and the ring goes on
+}

@@ -103,14 +103,36 @@ TEST_CASE("shouldWarmUpBeforeTheRangeSoItsFirstPointsHaveValues") {
 
 TEST_CASE("shouldDownsampleBeyondTheLimitKeepingEachBucketsMaximum") {
   const auto rec = synthetic_recording(10'000, 5'000);
-  // 13 lines before idle ones are dropped: 1300 values allow 100 points per line.
-  const auto window = key_signals(rec.metadata, rec.blocks, {}, 1'300);
+  // 11 lines once idle loop0 is dropped: 1100 values allow 100 points per line.
+  const auto window = key_signals(rec.metadata, rec.blocks, {}, 1'100);
   CHECK(window.bucket_ticks == 100);
   REQUIRE(window.times_ns.size() == 100);
   CHECK(window.times_ns[1] - window.times_ns[0] == 100 * kRateNs);
   // io some stalls 5 ms out of every 100: each bucket holds one stall, so every maximum is 30 %.
   const auto& io = line(chart(window, "pressure"), "io some").values;
   CHECK(std::all_of(io.begin() + 1, io.end(), [](double v) { return v == Approx(0.3); }));
+}
+
+TEST_CASE("shouldNotLetDroppedIdleLinesHalveTheResolution") {
+  const auto rec = synthetic_recording(60'000, 30'000);
+  // Room for exactly the 11 shipped lines at full resolution; counting idle loop0's two lines
+  // as well would need buckets of 2 ticks.
+  const auto window = key_signals(rec.metadata, rec.blocks, {}, 11 * 60'000);
+  CHECK(window.bucket_ticks == 1);
+  CHECK(window.times_ns.size() == 60'000);
+  size_t lines = 0;
+  for (const auto& c : window.charts) lines += c.lines.size();
+  CHECK(lines == 11);
+  CHECK(labels(chart(window, "disk")) == std::vector<std::string>{"sda read", "sda write"});
+}
+
+TEST_CASE("shouldKeepTheFirstLineOfAChartWhoseDevicesAreAllIdle") {
+  const auto rec = synthetic_recording(2'000, 1'000);
+  // Within these ticks sda neither reads nor writes (it does every 50 and 200 ms), like loop0.
+  const store::TimeRange quiet{kStartNs + 10 * kRateNs, kStartNs + 20 * kRateNs};
+  const auto window = key_signals(rec.metadata, rec.blocks, quiet);
+  CHECK(labels(chart(window, "disk")) == std::vector<std::string>{"loop0 read"});
+  CHECK(labels(chart(window, "network")) == std::vector<std::string>{"eth0 rx", "eth0 tx"});
 }
 
 TEST_CASE("shouldGiveNoChartsForAnEmptyRecording") {

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <sstream>
 
 #include "curl.h"
 #include "flightrec/incidents/handlers.h"
@@ -52,6 +53,16 @@ struct ViewerServer {
   }
 };
 
+// The response's status line and headers, without Date (which may tick between two requests).
+std::string headers_without_date(const std::string& response) {
+  std::istringstream lines(response);
+  std::string kept;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("Date:")) kept += line + "\n";
+  }
+  return kept;
+}
+
 TEST_CASE("shouldServeAnIncidentAsAPageWithItsTrigger") {
   ViewerServer s;
   const auto response = s.get("/incidents/" + s.id + "/view", "-i");
@@ -72,6 +83,20 @@ TEST_CASE("shouldCompressThePageWhenTheClientAcceptsGzip") {
   CHECK(headers.find("Content-Encoding: gzip") != std::string::npos);
   const auto page = s.get("/incidents/" + s.id + "/view", "--compressed");
   CHECK(page.find("</html>") != std::string::npos);
+}
+
+TEST_CASE("shouldAnswerHeadWithTheHeadersOfGet") {
+  ViewerServer s;
+  for (const std::string& path :
+       {"/incidents/" + s.id + "/view", std::string("/dump?format=html&from=1764478801")}) {
+    for (const std::string_view encoding : {"", "-H 'Accept-Encoding: gzip' "}) {
+      INFO(path << " " << encoding);
+      const std::string args(encoding);
+      const auto get = headers_without_date(s.get(path, args + "-D - -o /dev/null"));
+      CHECK(get.find("Content-Length: 0") == std::string::npos);
+      CHECK(headers_without_date(s.get(path, args + "-I")) == get);
+    }
+  }
 }
 
 TEST_CASE("shouldPassOtherIncidentPathsToTheIncidentsHandler") {
@@ -101,6 +126,9 @@ TEST_CASE("shouldServeTheDumpWindowAsAPageAndOtherFormatsAsBefore") {
   CHECK(bad.find("from: \"yesterday\" is not a time") != std::string::npos);
   CHECK(bad.ends_with(" 400"));
   CHECK(s.get("/dump?format=html&form=1", "-w ' %{http_code}'").ends_with(" 400"));
+  const auto wrong_case = s.get("/dump?format=HTML", "-w ' %{http_code}'");
+  CHECK(wrong_case.find("format: \"HTML\" is not one of json, csv, raw, html\n") == 0);
+  CHECK(wrong_case.ends_with(" 400"));
 }
 
 }  // namespace

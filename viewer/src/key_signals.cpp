@@ -144,19 +144,61 @@ uint64_t frames_in(std::span<const std::shared_ptr<const store::Block>> blocks,
   return count;
 }
 
-bool idle(const Line& line) {
-  return std::all_of(line.values.begin(), line.values.end(),
-                     [](double v) { return std::isnan(v) || v == 0.0; });
+// Replays the recording through a fresh deriver and calls `on_tick(real_ns, derived)` for each
+// frame inside `range`. Derivation starts kWarmUpNs earlier so the first ticks have their trailing
+// window.
+template <typename OnTick>
+void derive_range(const recording::Metadata& metadata,
+                  std::span<const std::shared_ptr<const store::Block>> blocks,
+                  store::TimeRange range, OnTick on_tick) {
+  recorder::SignalDeriver deriver(schema_of(metadata), std::chrono::nanoseconds(metadata.rate_ns));
+  store::TimeRange fed = range;
+  fed.from_real_ns = range.from_real_ns < std::numeric_limits<int64_t>::min() + kWarmUpNs
+                         ? range.from_real_ns
+                         : range.from_real_ns - kWarmUpNs;
+  store::Cursor cursor(
+      std::vector<std::shared_ptr<const store::Block>>(blocks.begin(), blocks.end()), fed);
+  std::vector<int64_t> values(metadata.series.size());
+  std::vector<double> derived(deriver.signals().size());
+  while (cursor.next()) {
+    cursor.values(values);
+    deriver.derive({cursor.tick(), cursor.mono_ns(), cursor.real_ns()}, values, derived);
+    if (range.contains(cursor.real_ns()))
+      on_tick(cursor.real_ns(), std::span<const double>(derived));
+  }
 }
 
-void drop_idle_lines(Chart& chart) {
-  if (chart.lines.empty()) return;
-  std::vector<Line> busy;
-  for (auto& line : chart.lines) {
-    if (!idle(line)) busy.push_back(std::move(line));
+// Leaves out the disk and network lines that stay at zero (or unknown) through the range, keeping
+// the first line of a chart whose lines are all idle. This is decided before the bucket size, so
+// dropped lines do not take a share of the value budget.
+void drop_idle_lines(const recording::Metadata& metadata,
+                     std::span<const std::shared_ptr<const store::Block>> blocks,
+                     store::TimeRange range, std::vector<Chart>& charts,
+                     std::vector<Placement>& placements) {
+  std::vector<bool> busy(placements.size(), false);
+  derive_range(metadata, blocks, range, [&](int64_t, std::span<const double> derived) {
+    for (size_t p = 0; p < placements.size(); ++p) {
+      const double v = derived[placements[p].signal];
+      if (!std::isnan(v) && v != 0.0) busy[p] = true;
+    }
+  });
+  std::vector<bool> chart_has_busy(charts.size(), false);
+  for (size_t p = 0; p < placements.size(); ++p) {
+    if (busy[p]) chart_has_busy[placements[p].chart] = true;
   }
-  if (busy.empty()) busy.push_back(std::move(chart.lines.front()));
-  chart.lines = std::move(busy);
+  // Placements are in line order within each chart, so renumbering as they are kept keeps it.
+  std::vector<Placement> kept;
+  std::vector<std::vector<Line>> kept_lines(charts.size());
+  for (size_t p = 0; p < placements.size(); ++p) {
+    const auto& at = placements[p];
+    const bool keep = !kCharts[at.chart].drop_idle_lines || busy[p] ||
+                      (!chart_has_busy[at.chart] && at.line == 0);
+    if (!keep) continue;
+    kept.push_back({at.signal, at.chart, kept_lines[at.chart].size()});
+    kept_lines[at.chart].push_back(std::move(charts[at.chart].lines[at.line]));
+  }
+  for (size_t c = 0; c < charts.size(); ++c) charts[c].lines = std::move(kept_lines[c]);
+  placements = std::move(kept);
 }
 
 }  // namespace
@@ -170,8 +212,11 @@ SignalWindow key_signals(const recording::Metadata& metadata,
         {std::string(spec.id), std::string(spec.title), std::string(spec.unit), {}});
   }
   if (metadata.rate_ns <= 0) return window;
-  recorder::SignalDeriver deriver(schema_of(metadata), std::chrono::nanoseconds(metadata.rate_ns));
-  const auto placements = place_signals(deriver.signals(), metadata, window.charts);
+  auto placements = place_signals(
+      recorder::SignalDeriver(schema_of(metadata), std::chrono::nanoseconds(metadata.rate_ns))
+          .signals(),
+      metadata, window.charts);
+  drop_idle_lines(metadata, blocks, range, window.charts, placements);
 
   window.frames = frames_in(blocks, range);
   const uint64_t lines = std::max<size_t>(1, placements.size());
@@ -185,21 +230,10 @@ SignalWindow key_signals(const recording::Metadata& metadata,
     for (auto& line : chart.lines) line.values.reserve(points);
   }
 
-  store::TimeRange fed = range;
-  fed.from_real_ns = range.from_real_ns < std::numeric_limits<int64_t>::min() + kWarmUpNs
-                         ? range.from_real_ns
-                         : range.from_real_ns - kWarmUpNs;
-  store::Cursor cursor(
-      std::vector<std::shared_ptr<const store::Block>>(blocks.begin(), blocks.end()), fed);
-  std::vector<int64_t> values(metadata.series.size());
-  std::vector<double> derived(deriver.signals().size());
   uint64_t in_bucket = 0;
-  while (cursor.next()) {
-    cursor.values(values);
-    deriver.derive({cursor.tick(), cursor.mono_ns(), cursor.real_ns()}, values, derived);
-    if (!range.contains(cursor.real_ns())) continue;
+  derive_range(metadata, blocks, range, [&](int64_t real_ns, std::span<const double> derived) {
     const bool first_of_bucket = in_bucket == 0;
-    if (first_of_bucket) window.times_ns.push_back(cursor.real_ns());
+    if (first_of_bucket) window.times_ns.push_back(real_ns);
     for (const auto& at : placements) {
       auto& series = window.charts[at.chart].lines[at.line].values;
       const double v = derived[at.signal];
@@ -210,11 +244,8 @@ SignalWindow key_signals(const recording::Metadata& metadata,
       }
     }
     in_bucket = (in_bucket + 1) % window.bucket_ticks;
-  }
+  });
 
-  for (size_t c = 0; c < window.charts.size(); ++c) {
-    if (kCharts[c].drop_idle_lines) drop_idle_lines(window.charts[c]);
-  }
   std::erase_if(window.charts, [](const Chart& chart) { return chart.lines.empty(); });
   return window;
 }

@@ -10,6 +10,7 @@
 
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/incidents/incident_id.h"
+#include "flightrec/recording/convert.h"
 #include "flightrec/recording/gzip_sink.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/recording/time_param.h"
@@ -38,7 +39,8 @@ std::string shortest(double value) {
   return std::string(text, result.ptr);
 }
 
-// The page, gzip-compressed when the client accepts it (its JSON shrinks ~6x).
+// The page, gzip-compressed when the client accepts it (its JSON shrinks ~6x). HEAD renders it too:
+// its Content-Length and Content-Encoding must be GET's, and Response sends only the headers.
 void send_page(const http::Request& request, http::Response& response, const std::string& page) {
   const auto accept = request.header("Accept-Encoding");
   if (!accept || !recording::accepts_gzip_encoding(*accept)) {
@@ -99,10 +101,6 @@ void send_incident_view(const incidents::IncidentStore& store, std::string_view 
                       " bytes): use /incidents/" + name + "?format=raw and flightrec replay\n");
     return;
   }
-  if (request.method() == "HEAD") {
-    response.send(200, kHtml, "", kPageHeaders);
-    return;
-  }
   const auto read = recording::read_recording(*path);
   if (!read.ok()) {
     response.send(500, kText, "incident " + name + ": " + read.error + "\n");
@@ -149,10 +147,6 @@ void send_dump_view(const recording::DumpSource& source, const ProcessFramesSour
     response.send(400, kText, error + "\n");
     return;
   }
-  if (request.method() == "HEAD") {
-    response.send(200, kHtml, "", kPageHeaders);
-    return;
-  }
   const auto metadata = source.metadata();
   const auto blocks = source.blocks();
   const auto frames = processes ? processes(range) : std::vector<sampler::process::ProcessFrame>{};
@@ -185,8 +179,12 @@ http::Handler dump_handler_with_view(recording::DumpSource source, http::Handler
                                      ProcessFramesSource processes) {
   return [source = std::move(source), dump = std::move(dump), processes = std::move(processes)](
              const http::Request& request, http::Response& response) {
-    if (request.param("format") == "html") {
+    const auto format = request.param("format");
+    if (format == "html") {
       send_dump_view(source, processes, request, response);
+    } else if (format && !recording::parse_dump_format(*format)) {
+      // Answered here rather than by `dump`, whose list of formats does not know this one.
+      response.send(400, kText, "format: \"" + *format + "\" is not one of json, csv, raw, html\n");
     } else {
       dump(request, response);
     }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 #include "family_builder.h"
 
@@ -11,24 +10,18 @@ namespace {
 
 using sampler::process::NetCounters;
 using sampler::process::ProcessFrame;
+using sampler::process::ProcessRow;
 
 struct Identity {
   int32_t pid;
   int64_t start_ns;
-  bool operator==(const Identity&) const = default;
-};
-struct IdentityHash {
-  size_t operator()(const Identity& id) const noexcept {
-    // Unsigned: start times in ns overflow a signed multiply.
-    return std::hash<uint64_t>{}(static_cast<uint64_t>(id.start_ns) * 31U +
-                                 static_cast<uint32_t>(id.pid));
-  }
+  auto operator<=>(const Identity&) const = default;
 };
 
-// One process over the window: where it was first and last seen, and its largest RSS.
+// One process over the whole window: its counters at the start of the window (or 0 when it was
+// born inside it) and at its last sighting, and its largest RSS.
 struct Span {
-  int64_t first_ns = 0;
-  int64_t last_ns = 0;
+  int64_t first_seen_ns = 0;
   uint64_t first_cpu = 0;
   uint64_t last_cpu = 0;
   uint64_t max_rss = 0;
@@ -57,82 +50,120 @@ void keep_top(std::vector<Ranked>& ranked, size_t n) {
   }
 }
 
-double per_second(uint64_t first, uint64_t last, int64_t ns) {
-  return last >= first ? static_cast<double>(last - first) * 1e9 / static_cast<double>(ns) : 0.0;
-}
+uint64_t moved(uint64_t last, uint64_t first) { return last >= first ? last - first : 0; }
+
+// A counter below its previous value belongs to a new process behind a reused PID: count it whole.
+uint64_t grow(uint64_t now, uint64_t was) { return now >= was ? now - was : now; }
 
 }  // namespace
 
 ProcessMetrics::ProcessMetrics(std::chrono::nanoseconds window, uint32_t top_n, std::string backend)
-    : window_ns_(window.count()), top_n_(top_n), backend_(std::move(backend)) {}
+    : window_ns_(window.count()),
+      bucket_ns_(std::max<int64_t>(window.count() / kBuckets, 1)),
+      top_n_(top_n),
+      backend_(std::move(backend)) {}
+
+void ProcessMetrics::merge_into(Bucket& bucket, const ProcessFrame& frame) const {
+  // Both lists ascend by (pid, start): one linear merge, rows gone from the frame stay.
+  std::vector<Row> merged;
+  merged.reserve(std::max(bucket.rows.size(), frame.processes.size()));
+  auto old = bucket.rows.begin();
+  for (const ProcessRow& p : frame.processes) {
+    const Identity id{p.pid, p.start_time_unix_ns};
+    while (old != bucket.rows.end() && Identity{old->pid, old->start_ns} < id) {
+      merged.push_back(std::move(*old++));
+    }
+    const uint64_t cpu = p.cpu_user_ns + p.cpu_system_ns;
+    if (old != bucket.rows.end() && Identity{old->pid, old->start_ns} == id) {
+      Row row = std::move(*old++);
+      row.last_cpu = cpu;
+      row.max_rss = std::max(row.max_rss, p.rss_bytes);
+      if (p.net) {
+        if (!row.first_net) row.first_net = NetCounters{};  // traffic began in this bucket
+        row.last_net = p.net;
+      }
+      row.comm = p.comm;
+      merged.push_back(std::move(row));
+    } else {
+      merged.push_back({p.pid, p.start_time_unix_ns, cpu, cpu, p.rss_bytes, p.net, p.net, p.comm});
+    }
+  }
+  std::move(old, bucket.rows.end(), std::back_inserter(merged));
+  // Rows appended last may break the order when a frame's pids repeat with other start times.
+  std::sort(merged.begin(), merged.end(), [](const Row& a, const Row& b) {
+    return Identity{a.pid, a.start_ns} < Identity{b.pid, b.start_ns};
+  });
+  bucket.rows = std::move(merged);
+  bucket.last_ns = frame.time_unix_ns;
+}
 
 void ProcessMetrics::observe(const ProcessFrame& frame) {
-  Slice slice;
-  slice.time_ns = frame.time_unix_ns;
-  slice.rows.reserve(frame.processes.size());
   std::map<char, uint32_t> states;
   for (const auto& p : frame.processes) {
-    slice.rows.push_back(
-        {p.pid, p.start_time_unix_ns, p.cpu_user_ns + p.cpu_system_ns, p.rss_bytes, p.net, p.comm});
     if (!p.exited) ++states[p.state];
   }
   std::lock_guard lock(mutex_);
   add_attributed(frame);
   states_.assign(states.begin(), states.end());
-  slices_.push_back(std::move(slice));
-  // Keep one frame older than the window so a rate over the whole window has its start point.
-  while (slices_.size() > 2 && slices_[1].time_ns <= frame.time_unix_ns - window_ns_) {
-    slices_.pop_front();
+  if (buckets_.empty() || frame.time_unix_ns >= buckets_.back().first_ns + bucket_ns_) {
+    buckets_.push_back({frame.time_unix_ns, frame.time_unix_ns, {}});
+  }
+  merge_into(buckets_.back(), frame);
+  // Keep one bucket that starts before the window: a rate over the whole window starts there.
+  while (buckets_.size() > 2 && buckets_[1].first_ns <= frame.time_unix_ns - window_ns_) {
+    buckets_.pop_front();
   }
 }
 
 void ProcessMetrics::add_attributed(const ProcessFrame& frame) {
-  std::unordered_map<int32_t, const NetCounters*> before;
-  if (!slices_.empty()) {
-    for (const Row& row : slices_.back().rows) {
-      if (row.net) before.emplace(row.pid, &*row.net);
-    }
-  }
+  std::unordered_map<int32_t, std::pair<int64_t, NetCounters>> now;
   for (const auto& p : frame.processes) {
     if (!p.net) continue;
     saw_traffic_ = true;
-    const auto it = before.find(p.pid);
-    const NetCounters zero;
-    const NetCounters& prev = it == before.end() ? zero : *it->second;
-    // A counter below its previous value is a new process behind a reused PID: count it whole.
-    const auto grow = [](uint64_t now, uint64_t was) { return now >= was ? now - was : now; };
+    const auto it = last_net_.find(p.pid);
+    // Rows known only from the network backend carry no start time (0): match those by pid.
+    const bool same = it != last_net_.end() && (it->second.first == p.start_time_unix_ns ||
+                                                p.start_time_unix_ns == 0 || it->second.first == 0);
+    const NetCounters prev = same ? it->second.second : NetCounters{};
     attributed_.tx_bytes += grow(p.net->tx_bytes, prev.tx_bytes);
     attributed_.rx_bytes += grow(p.net->rx_bytes, prev.rx_bytes);
     attributed_.tx_packets += grow(p.net->tx_packets, prev.tx_packets);
     attributed_.rx_packets += grow(p.net->rx_packets, prev.rx_packets);
+    now[p.pid] = {p.start_time_unix_ns, *p.net};
   }
+  last_net_ = std::move(now);
   if (frame.unattributed) unattributed_ = frame.unattributed;
 }
 
 void ProcessMetrics::collect(std::vector<prometheus::MetricFamily>& families,
                              exposition::ExtrasByFamily& extras, double created) const {
-  std::unordered_map<Identity, Span, IdentityHash> spans;
+  std::map<Identity, Span> spans;
   std::vector<std::pair<char, uint32_t>> states;
   NetCounters attributed;
   std::optional<NetCounters> unattributed;
   bool saw_traffic = false;
+  int64_t from_ns = 0;
+  int64_t to_ns = 0;
   {
     std::lock_guard lock(mutex_);
-    for (const Slice& slice : slices_) {
-      for (const Row& row : slice.rows) {
+    if (!buckets_.empty()) {
+      from_ns = buckets_.front().first_ns;
+      to_ns = buckets_.back().last_ns;
+    }
+    for (const Bucket& bucket : buckets_) {
+      for (const Row& row : bucket.rows) {
         auto [it, fresh] = spans.try_emplace(Identity{row.pid, row.start_ns});
         Span& span = it->second;
         if (fresh) {
-          span.first_ns = slice.time_ns;
-          span.first_cpu = row.cpu_ns;
-          span.first_net = row.net;
+          span.first_seen_ns = bucket.first_ns;
+          span.first_cpu = row.first_cpu;
+          span.first_net = row.first_net;
         }
-        span.last_ns = slice.time_ns;
-        span.last_cpu = row.cpu_ns;
-        span.max_rss = std::max(span.max_rss, row.rss);
-        if (row.net) {
+        span.last_cpu = row.last_cpu;
+        span.max_rss = std::max(span.max_rss, row.max_rss);
+        if (row.last_net) {
           if (!span.first_net) span.first_net = NetCounters{};  // traffic began in the window
-          span.last_net = row.net;
+          span.last_net = row.last_net;
         }
         span.comm = row.comm;
       }
@@ -143,18 +174,31 @@ void ProcessMetrics::collect(std::vector<prometheus::MetricFamily>& families,
     saw_traffic = saw_traffic_;
   }
 
+  // Rates are over the window (what Prometheus users divide by), not over each process's life.
+  const double seconds = static_cast<double>(to_ns - from_ns) * 1e-9;
   std::vector<Ranked> cpu, memory, network;
-  std::unordered_map<int32_t, std::pair<double, double>> rates;  // pid -> (tx, rx) bytes/s
-  for (const auto& [id, span] : spans) {
-    memory.push_back({static_cast<double>(span.max_rss), id.pid, &span.comm});
-    const int64_t ns = span.last_ns - span.first_ns;
-    if (ns <= 0) continue;  // seen once: no rate yet
-    cpu.push_back({per_second(span.first_cpu, span.last_cpu, ns) * 1e-9, id.pid, &span.comm});
-    if (span.first_net && span.last_net) {
-      const double tx = per_second(span.first_net->tx_bytes, span.last_net->tx_bytes, ns);
-      const double rx = per_second(span.first_net->rx_bytes, span.last_net->rx_bytes, ns);
-      network.push_back({tx + rx, id.pid, &span.comm});
-      rates[id.pid] = {tx, rx};
+  std::map<int32_t, std::pair<double, double>> rates;  // pid -> (tx, rx) bytes/s
+  for (auto& [id, span] : spans) {
+    if (span.max_rss > 0) {
+      memory.push_back({static_cast<double>(span.max_rss), id.pid, &span.comm});
+    }
+    if (seconds <= 0) continue;
+    // Born inside the window (after its first bucket began): everything it did is in the window,
+    // including what happened before its first sighting (a short-lived process is seen once).
+    const bool born_inside = id.start_ns > from_ns;
+    const uint64_t cpu_base = born_inside ? 0 : span.first_cpu;
+    const double cpu_ratio = static_cast<double>(moved(span.last_cpu, cpu_base)) * 1e-9 / seconds;
+    if (cpu_ratio > 0) cpu.push_back({cpu_ratio, id.pid, &span.comm});
+    if (span.last_net) {
+      const NetCounters base = born_inside || !span.first_net ? NetCounters{} : *span.first_net;
+      const double tx =
+          static_cast<double>(moved(span.last_net->tx_bytes, base.tx_bytes)) / seconds;
+      const double rx =
+          static_cast<double>(moved(span.last_net->rx_bytes, base.rx_bytes)) / seconds;
+      if (tx + rx > 0) {
+        network.push_back({tx + rx, id.pid, &span.comm});
+        rates[id.pid] = {tx, rx};
+      }
     }
   }
   keep_top(cpu, top_n_);
@@ -168,8 +212,8 @@ void ProcessMetrics::collect(std::vector<prometheus::MetricFamily>& families,
   };
   for (const Ranked& r : cpu) {
     f.gauge("flightrec_top_process_cpu_ratio",
-            "CPU seconds per second (1 = one core) of the top export.top_processes processes by "
-            "CPU, over the export window.",
+            "CPU seconds per second (1 = one core) over the export window of the top "
+            "export.top_processes processes by CPU.",
             "ratio", r.value, labels(r));
   }
   for (const Ranked& r : memory) {
@@ -199,16 +243,24 @@ void ProcessMetrics::collect(std::vector<prometheus::MetricFamily>& families,
             {{"backend", backend_}});
   }
   if (saw_traffic) {
-    const auto bytes = [&](const char* name, const char* help, const NetCounters& n) {
-      f.counter(name, help, "bytes", static_cast<double>(n.tx_bytes), {{"direction", "transmit"}});
-      f.counter(name, help, "bytes", static_cast<double>(n.rx_bytes), {{"direction", "receive"}});
+    const auto both = [&](const char* name, const char* help, const char* unit, uint64_t tx,
+                          uint64_t rx) {
+      f.counter(name, help, unit, static_cast<double>(tx), {{"direction", "transmit"}});
+      f.counter(name, help, unit, static_cast<double>(rx), {{"direction", "receive"}});
     };
-    bytes("flightrec_network_attributed_bytes_total",
-          "Socket payload bytes the network backend charged to a process.", attributed);
+    both("flightrec_network_attributed_bytes_total",
+         "Socket payload bytes the network backend charged to a process.", "bytes",
+         attributed.tx_bytes, attributed.rx_bytes);
+    both("flightrec_network_attributed_packets_total",
+         "IP packets the network backend charged to a process.", "", attributed.tx_packets,
+         attributed.rx_packets);
     if (unattributed) {
-      bytes("flightrec_network_unattributed_bytes_total",
-            "Bytes of packets the network backend saw but could not tie to a process.",
-            *unattributed);
+      both("flightrec_network_unattributed_bytes_total",
+           "Bytes of packets the network backend saw but could not tie to a process.", "bytes",
+           unattributed->tx_bytes, unattributed->rx_bytes);
+      both("flightrec_network_unattributed_packets_total",
+           "Packets the network backend saw but could not tie to a process.", "",
+           unattributed->tx_packets, unattributed->rx_packets);
     }
   }
 }

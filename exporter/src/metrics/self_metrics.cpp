@@ -154,6 +154,10 @@ void collect_self(const CollectorInputs& in, const ScrapeCounts& scrapes,
     f.counter("flightrec_process_tier_exits_lost_total",
               "Exit reports lost because the kernel's buffer was full between two ticks.", "",
               as_double(tier.exits_lost_total.load()));
+    f.counter("flightrec_process_tier_frames_refused_total",
+              "Process frames the process ring could not store (too large for a block, or the "
+              "clock went back).",
+              "", as_double(tier.frames_refused_total.load()));
     f.counter("flightrec_process_tier_read_errors_total",
               "Per-process reads that failed for another reason than the process exiting.", "",
               as_double(tier.read_errors_total.load()));

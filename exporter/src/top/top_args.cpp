@@ -33,7 +33,8 @@ TopArgs parse_top_args(const std::vector<std::string>& args) {
       continue;
     }
     const bool takes_value = name == "-n" || name == "-d" || name == "--backend" ||
-                             name == "--limit" || name == "--path.procfs";
+                             name == "--limit" || name == "--path.procfs" ||
+                             name == "--config.file";
     if (!takes_value)
       return {std::nullopt, "top: unknown flag " + name + " (see flightrec --help)"};
     if (!value) {
@@ -43,6 +44,9 @@ TopArgs parse_top_args(const std::vector<std::string>& args) {
     if (name == "-n" || name == "--limit") {
       const auto n = count_of(*value);
       if (!n) return {std::nullopt, "top: " + name + " \"" + *value + "\" is not a whole number"};
+      if (name == "-n" && *n == 0) {
+        return {std::nullopt, "top: -n 0 prints nothing; leave -n out to run until interrupted"};
+      }
       (name == "-n" ? options.iterations : options.limit) = *n;
     } else if (name == "-d") {
       // Plain numbers are seconds, as in top(1); units as in the config (250ms, 2s).
@@ -58,6 +62,8 @@ TopArgs parse_top_args(const std::vector<std::string>& args) {
         return {std::nullopt, "top: --backend \"" + *value + "\" is not auto, ebpf or sock_diag"};
       }
       options.backend = *value;
+    } else if (name == "--config.file") {
+      options.config_file = *value;
     } else {
       options.procfs = *value;
     }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "flightrec/config/config.h"
+#include "flightrec/exporter/setup.h"
 #include "flightrec/exporter/top.h"
 #include "flightrec/network/traffic_backend.h"
 #include "flightrec/sampler/process/process_sampler.h"
@@ -65,21 +66,30 @@ std::string fit(const std::string& screen, winsize size) {
 
 }  // namespace
 
-int run_top(const TopOptions& options) {
+int run_top(const TopOptions& options, const Command& global) {
+  Command command = global;
+  if (options.config_file) command.config_file = options.config_file;
+  if (options.procfs) command.procfs = *options.procfs;
+  const Setup setup = load_setup(command);
+  if (!setup.config) {
+    for (const auto& error : setup.errors) std::cerr << error << '\n';
+    return 1;
+  }
+  const config::Config& cfg = *setup.config;
   ::signal(SIGINT, on_interrupt);
   ::signal(SIGTERM, on_interrupt);
-  const sampler::ProcRoot root{.procfs = options.procfs};
-  const config::Config defaults;
-  sampler::process::ProcessSampler sampler(root,
-                                           {.redact_cmdline = defaults.processes.redact_cmdline,
-                                            .max_count = defaults.processes.max_count});
+  const sampler::ProcRoot root = proc_root_of(command);
+  sampler::process::ProcessSampler sampler(
+      root, {.redact_cmdline = cfg.processes.redact_cmdline, .max_count = cfg.processes.max_count});
 
   TopContext context;
-  context.mem_total_bytes = mem_total_bytes(options.procfs);
+  context.mem_total_bytes = mem_total_bytes(root.procfs.string());
   context.limit = options.limit != 0 ? options.limit : (options.batch ? 0 : 40);
   std::unique_ptr<network::TrafficBackend> backend;
   if (options.net) {
-    backend = network::make_traffic_backend(options.backend, root, context.note);
+    // `top --net` asks for traffic even when the daemon's config turned the backend off.
+    const std::string& choice = options.backend.empty() ? cfg.network.backend : options.backend;
+    backend = network::make_traffic_backend(choice == "off" ? "auto" : choice, root, context.note);
     if (!backend) {
       std::cerr << "flightrec top: no network backend can run here: " << context.note << '\n';
       return 1;

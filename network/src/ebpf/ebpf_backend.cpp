@@ -4,8 +4,10 @@
 #if FLIGHTREC_HAVE_EBPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/magic.h>
 #include <linux/types.h>
 #include <net/if.h>
+#include <sys/vfs.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -182,12 +184,28 @@ std::string read_mountinfo() {
   return text.str();
 }
 
+// The cgroup v2 root the socket programs attach to: --path.cgroupfs itself or its `unified`
+// directory when that is a cgroup2 mount (in a container with a private cgroup namespace, the
+// host's hierarchy mounted there is the one that sees every socket), else the first cgroup2 mount
+// this process sees.
+std::string cgroup2_root(const std::filesystem::path& cgroupfs) {
+  for (const auto& candidate : {cgroupfs, cgroupfs / "unified"}) {
+    struct statfs fs {};
+    if (::statfs(candidate.c_str(), &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC) {
+      return candidate.string();
+    }
+  }
+  return ebpf::find_cgroup2_mount(read_mountinfo());
+}
+
 }  // namespace
 
-std::unique_ptr<TrafficBackend> make_ebpf_backend(std::string& why_not) {
-  const std::string cgroup_root = ebpf::find_cgroup2_mount(read_mountinfo());
+std::unique_ptr<TrafficBackend> make_ebpf_backend(const std::filesystem::path& cgroupfs,
+                                                  std::string& why_not) {
+  const std::string cgroup_root = cgroup2_root(cgroupfs);
   if (cgroup_root.empty()) {
-    why_not = "no cgroup v2 mount in /proc/self/mountinfo (the socket programs attach to it)";
+    why_not = "no cgroup v2 mount at " + cgroupfs.string() +
+              " or in /proc/self/mountinfo (the socket programs attach to it)";
     return nullptr;
   }
   std::string error;
@@ -201,7 +219,8 @@ std::unique_ptr<TrafficBackend> make_ebpf_backend(std::string& why_not) {
 
 #else
 
-std::unique_ptr<TrafficBackend> make_ebpf_backend(std::string& why_not) {
+std::unique_ptr<TrafficBackend> make_ebpf_backend(const std::filesystem::path&,
+                                                  std::string& why_not) {
   why_not = FLIGHTREC_EBPF_UNAVAILABLE;
   return nullptr;
 }

@@ -29,6 +29,8 @@ int forward_libbpf_message(libbpf_print_level level, const char* format, va_list
   const int length = std::vsnprintf(line, sizeof(line), format, args);
   std::string text(length < 0 ? "" : line);
   while (!text.empty() && text.back() == '\n') text.pop_back();
+  // libbpf prefixes its own messages with "libbpf: "; describe() adds that once.
+  if (text.starts_with("libbpf: ")) text.erase(0, 8);
   if (level == LIBBPF_WARN) last_libbpf_warning = text;
   log::debug("libbpf", {{"message", text}});
   return length;

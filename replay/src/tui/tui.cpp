@@ -5,11 +5,19 @@
 #include <chrono>
 #include <clocale>
 #include <cstdlib>
+#include <optional>
+#include <string>
 
+#include "flightrec/replay/escape_keys.h"
 #include "flightrec/replay/screen.h"
 
 namespace flightrec::replay::tui {
 namespace {
+
+// How long the rest of an escape sequence may take to arrive (ncurses' own ESCDELAY is 25 ms).
+constexpr int kSequenceGapMs = 25;
+// Longer than any sequence a key sends: past it the bytes are not a key, and are dropped.
+constexpr size_t kMaxSequenceBytes = 16;
 
 enum Pair : short { kBarPair = 1, kHeaderPair = 2, kSelectedPair = 3, kKeyBarPair = 4 };
 
@@ -97,6 +105,10 @@ int translate(int key) {
       return keys::kF6;
     case KEY_F(10):
       return keys::kF10;
+    case KEY_LEFT:
+      return keys::kLeft;
+    case KEY_RIGHT:
+      return keys::kRight;
     case KEY_UP:
       return keys::kUp;
     case KEY_DOWN:
@@ -122,6 +134,24 @@ int translate(int key) {
   }
 }
 
+// After an ESC: the rest of a sequence ncurses did not decode (escape_keys.h), read with a short
+// timeout. A lone ESC is Escape; an unknown or cut-short sequence is dropped whole, never taken
+// as the keys its characters spell.
+std::optional<int> read_escape_sequence() {
+  timeout(kSequenceGapMs);
+  std::string body;
+  do {
+    const int next = getch();
+    if (next == ERR) {
+      if (body.empty()) return keys::kEscape;
+      return std::nullopt;
+    }
+    if (next < 0 || next > 0xff) return std::nullopt;  // a key ncurses decoded: not ours
+    body += static_cast<char>(next);
+  } while (!escape_sequence_complete(body) && body.size() < kMaxSequenceBytes);
+  return decode_escape_sequence(body);
+}
+
 }  // namespace
 
 int run(Session& session) {
@@ -142,6 +172,10 @@ int run(Session& session) {
     }
     last = now;
     if (key == ERR || key == KEY_RESIZE) continue;  // KEY_RESIZE: LINES/COLS are already new
+    if (key == keys::kEscape) {
+      if (const auto decoded = read_escape_sequence()) session.handle_key(*decoded);
+      continue;
+    }
     session.handle_key(translate(key));
   }
   return 0;

@@ -14,9 +14,10 @@ struct ProcessTierStats {
   std::atomic<uint64_t> read_errors_total{0};
   std::atomic<uint64_t> traffic_failures_total{0};
   std::atomic<uint64_t> socket_failures_total{0};
-  std::atomic<uint64_t> short_lived_total{0};  // processes seen only through their exit report
-  std::atomic<uint64_t> exits_lost_total{0};   // exit reports the kernel's buffer dropped
-  std::atomic<uint64_t> late_ticks_total{0};   // ticks that took longer than the period
+  std::atomic<uint64_t> short_lived_total{0};     // processes seen only through their exit report
+  std::atomic<uint64_t> exits_lost_total{0};      // exit reports the kernel's buffer dropped
+  std::atomic<uint64_t> frames_refused_total{0};  // frames the process ring could not store
+  std::atomic<uint64_t> late_ticks_total{0};      // ticks that took longer than the period
 };
 
 }  // namespace flightrec::exporter

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/exporter/cli.h"
 #include "flightrec/sampler/process/process_frame.h"
 #include "flightrec/sampler/process/user_names.h"
 
@@ -18,9 +19,11 @@ struct TopOptions {
   bool batch = false;       // --batch (-b): plain output for scripts, no screen clearing
   uint32_t iterations = 0;  // -n N: screens to print; 0 runs until interrupted
   std::chrono::nanoseconds delay = std::chrono::seconds(1);  // -d DURATION between screens
-  std::string backend = "auto";  // --backend: network backend (auto, ebpf, sock_diag)
-  uint32_t limit = 0;            // --limit N: rows per screen; 0 = all (batch) or fit the terminal
-  std::string procfs = "/proc";  // --path.procfs
+  // --backend: network backend (auto, ebpf, sock_diag); empty: network.backend of the config
+  std::string backend;
+  uint32_t limit = 0;  // --limit N: rows per screen; 0 = all (batch) or fit the terminal
+  std::optional<std::string> procfs;       // --path.procfs (default: the global flag's, /proc)
+  std::optional<std::string> config_file;  // --config.file (default: the global flag's lookup)
 };
 
 struct TopArgs {
@@ -43,6 +46,8 @@ std::string render_top(const sampler::process::ProcessFrame* before,
                        const sampler::process::ProcessFrame& now, bool net,
                        const TopContext& context, sampler::process::UserNames& users);
 
-int run_top(const TopOptions& options);
+// `command` carries the global flags (--config.file, --path.procfs): the config's
+// processes.redact_cmdline, processes.max_count and network.backend apply to top as to the daemon.
+int run_top(const TopOptions& options, const Command& command);
 
 }  // namespace flightrec::exporter

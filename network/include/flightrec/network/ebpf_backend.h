@@ -4,6 +4,7 @@
 // without a known owner is counted as unattributed. Needs root (CAP_BPF, CAP_PERFMON and
 // CAP_NET_ADMIN), kernel BTF, the sock_send_length/sock_recv_length tracepoints (Linux 6.3+) and
 // a cgroup v2 mount. See docs/NETWORK.md.
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -14,6 +15,9 @@ namespace flightrec::network {
 // Loads and attaches the programs. Returns null with `why_not` saying why when they cannot run
 // here (built without eBPF, not permitted, kernel too old, no cgroup v2 mount): the caller falls
 // back to sock_diag. The programs stay attached for the backend's lifetime.
-std::unique_ptr<TrafficBackend> make_ebpf_backend(std::string& why_not);
+// The socket programs attach to the cgroup v2 hierarchy at `cgroupfs` (or `<cgroupfs>/unified`,
+// --path.cgroupfs), falling back to the first cgroup2 mount of /proc/self/mountinfo.
+std::unique_ptr<TrafficBackend> make_ebpf_backend(const std::filesystem::path& cgroupfs,
+                                                  std::string& why_not);
 
 }  // namespace flightrec::network

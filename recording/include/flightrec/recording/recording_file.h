@@ -146,6 +146,10 @@ struct ReadResult {
   [[nodiscard]] bool ok() const noexcept { return error.empty(); }
 };
 
+// Why `path` cannot be opened as a recording ("is a directory, not a recording file",
+// "cannot open: No such file or directory"), "" when it can.
+std::string unopenable_reason(const std::filesystem::path& path);
+
 // Whole-file readers: the recording only when every section checked out. A recording whose process
 // frames hold more than `max_process_rows` rows is refused (stream it with RecordingReader).
 ReadResult read_recording(std::span<const uint8_t> bytes,

@@ -20,10 +20,8 @@ struct BatchView {
 
 std::string render_batch(const Model& model, const BatchView& view, BatchFormat format);
 
-// Table rows as aligned text lines, the header line first. Cells wider than their column push
-// the rest right rather than lose characters; the last column is never cut.
+// Table rows as aligned text lines, the header line first, every column (no width limit). Cells
+// wider than their column push the rest right rather than lose characters.
 std::string render_table_text(const Table& table);
-// One line of a table for a screen `width` wide: every cell cut to its column.
-std::string table_line(const Table& table, const Row* row, size_t width);
 
 }  // namespace flightrec::replay

@@ -44,15 +44,25 @@ class Model {
   std::vector<Trigger> triggers_;
 };
 
-// A cursor time as --at and the `g` key take it: RFC 3339, Unix seconds, "start", "end", an offset
-// from the start ("+2.5s", "+1m") or from the end ("-1s"). Times outside the window are clamped by
-// the caller. On error, a message naming the text.
+// A cursor time as --at and the `g` key take it: RFC 3339 (also with a space for the 'T', as /dump
+// takes it, and without a zone: UTC), a time of day ("07:46:35", "07:46:35.123": UTC, on the
+// recording's date, or its end's date when that is where the time falls), Unix seconds, "start",
+// "end", an offset from the start ("+2.5s", "+1m") or from the end ("-1s"). Times outside the
+// window are clamped by place_cursor. On error, a message naming the text.
 struct CursorTime {
   int64_t time_ns = 0;
   std::string error;
   [[nodiscard]] bool ok() const noexcept { return error.empty(); }
 };
 CursorTime parse_cursor_time(std::string_view text, int64_t start_ns, int64_t end_ns);
+
+// The sample a time lands on: the newest at or before it, clamped to the recording. `note` says
+// when the time was outside the recording (a clamp the user should not miss); empty otherwise.
+struct CursorPlace {
+  size_t index = 0;
+  std::string note;
+};
+CursorPlace place_cursor(const Timeline& timeline, std::string_view text, int64_t time_ns);
 
 // A duration such as "1ms", "250ms", "1s", or "sample" (0: one sample), for --interval.
 std::optional<int64_t> parse_interval(std::string_view text);

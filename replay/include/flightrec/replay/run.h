@@ -20,7 +20,10 @@ struct LoadResult {
 // A recording file, or an http:// URL fetched once into memory.
 LoadResult load_source(const std::string& source);
 
-// Exit status: 0, or 1 after one error line on `err`.
+// Exit status: 0; 1 after one error line on `err` about the source (unreadable, not a
+// recording, damaged); 2 for a flag value the recording cannot take (an --at that is not a time,
+// a --sort column the tab does not have), a usage error as the main command line's. A time
+// outside the recording is clamped, with a note on `err` in batch mode.
 int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& err);
 
 // Parses the arguments after `replay` and runs: 2 on a usage error (as the main command line).

@@ -32,10 +32,14 @@ inline constexpr int kPageDown = 0x1104;
 inline constexpr int kHome = 0x1105;
 inline constexpr int kEnd = 0x1106;
 inline constexpr int kBackTab = 0x1107;
+inline constexpr int kLeft = 0x1108;
+inline constexpr int kRight = 0x1109;
 }  // namespace keys
 
 // The rate intervals `r` cycles through; 0 is one sample.
 inline constexpr std::array<int64_t, 4> kIntervals{0, 10'000'000, 100'000'000, 1'000'000'000};
+// Left and Right scroll the table this many characters, as htop's do.
+inline constexpr size_t kSidewaysStep = 20;
 // Playback speeds `+` and `-` step through, as multiples of real time.
 inline constexpr std::array<double, 9> kSpeeds{0.001, 0.01, 0.1, 0.25, 0.5, 1, 2, 5, 10};
 
@@ -50,6 +54,10 @@ class Session {
   bool advance(int64_t elapsed_ns);
   // The number of table rows the screen shows (for page keys and scrolling).
   void set_page_rows(size_t rows);
+  // The screen's width: what the table is laid out for and Left/Right scroll across.
+  void set_page_width(size_t width);
+  // A line for the message bar until the next key (e.g. that --at was clamped).
+  void show_message(std::string message);
 
   void set_sort(std::optional<size_t> column, bool reverse);
   void set_filter(std::string filter);
@@ -72,6 +80,9 @@ class Session {
   [[nodiscard]] const SystemView& system() const noexcept { return system_; }
   [[nodiscard]] size_t selected() const noexcept { return selected_; }
   [[nodiscard]] size_t scroll() const noexcept { return scroll_; }
+  // How many characters of each table line are scrolled off to the left (Left/Right).
+  [[nodiscard]] size_t scroll_x() const noexcept { return scroll_x_; }
+  [[nodiscard]] size_t page_width() const noexcept { return page_width_; }
   [[nodiscard]] size_t sort_column() const;
   [[nodiscard]] bool sort_descending() const;
 
@@ -83,6 +94,7 @@ class Session {
   void sort_by(std::string_view column);
   void find_next(bool include_current);
   void rebuild();
+  [[nodiscard]] size_t max_scroll_x() const;
 
   const Model& model_;
   size_t cursor_ = 0;
@@ -104,6 +116,8 @@ class Session {
   size_t page_rows_ = 10;
   size_t selected_ = 0;
   size_t scroll_ = 0;
+  size_t page_width_ = 80;
+  size_t scroll_x_ = 0;
   Table table_;
   SystemView system_;
 };

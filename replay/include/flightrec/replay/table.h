@@ -23,7 +23,8 @@ std::string_view tab_title(Tab tab);  // "Processes", ...
 std::optional<Tab> tab_named(std::string_view name);
 
 struct Cell {
-  std::string text;
+  std::string text;              // as shown (a command's argv[0] without its directory)
+  std::string full_text;         // what JSON prints when `text` is shortened for display; "" = text
   std::optional<double> number;  // what sorting and JSON use; nothing for text cells
   // Values a combined column ("DISK R/W") shows, under their own JSON keys.
   std::vector<std::pair<std::string, std::optional<double>>> parts;
@@ -35,6 +36,10 @@ struct Column {
   size_t width = 0;  // the last column takes what is left
   bool left = false;
   bool descending_first = true;  // numbers biggest first, text A to Z
+  // Screens narrower than this leave the column out (it stays in batch output and on its own tab).
+  size_t hide_below = 0;
+  // Above `width`: the column widens to its widest cell up to this (addresses).
+  size_t max_width = 0;
 };
 
 struct Row {

@@ -65,7 +65,8 @@ class ProcessRing {
 
   // Writer-side state.
   int64_t last_time_ns_ = INT64_MIN;
-  uint64_t open_rows_ = 0;  // processes + sockets in open_, kept under kMaxProcessBlockRows
+  uint64_t open_rows_ = 0;   // processes + sockets in open_, kept under kMaxProcessBlockRows
+  uint64_t open_bytes_ = 0;  // payload_bound of open_, kept under kMaxProcessPayloadBytes
 
   mutable std::mutex mutex_;
   Blocks sealed_;    // oldest first

@@ -40,7 +40,8 @@ struct SignalWindow {
 };
 
 // Disk and network lines that stay at zero through the window are dropped (idle loop devices,
-// unplugged interfaces); when every line of such a chart is idle, its first line is kept.
+// unplugged interfaces); when every line of such a chart is idle, its first line is kept. Only the
+// lines kept share `max_values`.
 SignalWindow key_signals(const recording::Metadata& metadata,
                          std::span<const std::shared_ptr<const store::Block>> blocks,
                          store::TimeRange range = {}, size_t max_values = kDefaultMaxValues);

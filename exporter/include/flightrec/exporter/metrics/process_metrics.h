@@ -10,6 +10,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "flightrec/exporter/exposition/serialize.h"
@@ -19,6 +21,10 @@ namespace flightrec::exporter::metrics {
 
 class ProcessMetrics {
  public:
+  // The window is kept as at most kBuckets buckets, so memory is bounded by the processes per
+  // bucket, not by export.window / sampler.process_rate.
+  static constexpr int64_t kBuckets = 60;
+
   ProcessMetrics(std::chrono::nanoseconds window, uint32_t top_n, std::string backend);
 
   // Each process-tier frame, in time order (process-tier thread).
@@ -29,31 +35,37 @@ class ProcessMetrics {
                double created) const;
 
  private:
-  // What the rankings need of one process in one frame; comm fits std::string's inline buffer.
+  // One process over one bucket: its counters when first and last seen there, its largest RSS.
   struct Row {
     int32_t pid = 0;
     int64_t start_ns = 0;  // with pid, identifies the process across PID reuse
-    uint64_t cpu_ns = 0;
-    uint64_t rss = 0;
-    std::optional<sampler::process::NetCounters> net;
-    std::string comm;
+    uint64_t first_cpu = 0;
+    uint64_t last_cpu = 0;
+    uint64_t max_rss = 0;
+    std::optional<sampler::process::NetCounters> first_net;
+    std::optional<sampler::process::NetCounters> last_net;
+    std::string comm;  // fits std::string's inline buffer
   };
-  struct Slice {
-    int64_t time_ns = 0;
-    std::vector<Row> rows;
+  struct Bucket {
+    int64_t first_ns = 0;
+    int64_t last_ns = 0;
+    std::vector<Row> rows;  // ascending (pid, start_ns)
   };
 
+  void merge_into(Bucket& bucket, const sampler::process::ProcessFrame& frame) const;
   void add_attributed(const sampler::process::ProcessFrame& frame);
 
   const int64_t window_ns_;
+  const int64_t bucket_ns_;
   const uint32_t top_n_;
   const std::string backend_;
   mutable std::mutex mutex_;
-  std::deque<Slice> slices_;                       // frames within the window, oldest first
+  std::deque<Bucket> buckets_;  // oldest first; the oldest may start before the window
   std::vector<std::pair<char, uint32_t>> states_;  // of the newest frame
   // Attributed traffic accumulated from per-process increases, so it keeps counting up when
   // processes exit and their rows go away.
   sampler::process::NetCounters attributed_;
+  std::unordered_map<int32_t, std::pair<int64_t, sampler::process::NetCounters>> last_net_;
   std::optional<sampler::process::NetCounters> unattributed_;
   bool saw_traffic_ = false;
 };
