@@ -55,15 +55,14 @@ struct Services {
   const incidents::IncidentStore& incidents;
   trigger::TriggerEngine& engine;
   recording::DumpSource dump;
-  viewer::ProcessFramesSource process_frames;  // the process ring's frames in a time range
 };
 
 std::vector<http::Route> routes(Services& services) {
   return {
       {.path = "/metrics", .handler = metrics::metrics_handler(services.collector)},
       {.path = "/dump",
-       .handler = viewer::dump_handler_with_view(
-           services.dump, recording::dump_handler(services.dump), services.process_frames)},
+       .handler =
+           viewer::dump_handler_with_view(services.dump, recording::dump_handler(services.dump))},
       {.path = "/incidents",
        .handler = viewer::incidents_handler_with_view(
            services.incidents, incidents::incidents_handler(services.incidents)),
@@ -247,19 +246,10 @@ int run_daemon(const Command& command) {
                                     .metadata = metadata_now,
                                     .max_bytes = cfg.web.max_dump_bytes,
                                     .now_real_ns = {}};
-  viewer::ProcessFramesSource process_frames;
   if (process_tier) {
     dump_source.process_blocks = [&process_ring] { return process_ring.blocks(); };
-    process_frames = [&process_ring](store::TimeRange range) {
-      return process_ring.frames_between(range.from_real_ns, range.to_real_ns);
-    };
   }
-  Services services{recorder,
-                    collector,
-                    incident_store,
-                    engine,
-                    std::move(dump_source),
-                    std::move(process_frames)};
+  Services services{recorder, collector, incident_store, engine, std::move(dump_source)};
   http::Server server({.listen_address = cfg.web.listen_address}, routes(services));
   log::info("listening", {{"url", server.url()}});
 

@@ -48,7 +48,8 @@ ProcessTier::ProcessTier(const config::Config& config, const sampler::ProcRoot& 
     if (!exits_) log::info("short-lived processes not recorded", {{"reason", why_not}});
   }
   // The sock_diag backend already dumps every socket each tick; only the others need a table.
-  if (dynamic_cast<network::SockDiagBackend*>(backend_.get()) == nullptr) {
+  sock_diag_ = dynamic_cast<network::SockDiagBackend*>(backend_.get());
+  if (sock_diag_ == nullptr) {
     try {
       sockets_ = std::make_unique<network::SocketTable>(root);
     } catch (const std::system_error& e) {
@@ -65,13 +66,19 @@ void ProcessTier::run(const StopSignal& stop) {
   spec.it_interval.tv_sec = seconds.count();
   spec.it_interval.tv_nsec = (period_ - seconds).count();
   spec.it_value = spec.it_interval;
-  ::timerfd_settime(timer.get(), 0, &spec, nullptr);
+  if (::timerfd_settime(timer.get(), 0, &spec, nullptr) != 0) {
+    throw std::system_error(errno, std::generic_category(), "timerfd_settime");
+  }
 
   sampler::process::ProcessFrame frame;
   pollfd fds[2] = {{timer.get(), POLLIN, 0}, {stop.fd(), POLLIN, 0}};
   while (!stop.requested()) {
     tick(frame);
-    if (::poll(fds, 2, -1) < 0 && errno != EINTR) break;
+    // Thrown, not a silent break: guarded_thread logs it and stops the daemon, which would
+    // otherwise go on serving a process tier that no longer samples.
+    if (::poll(fds, 2, -1) < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "poll on the process-tier timer");
+    }
     uint64_t expirations = 0;
     if ((fds[0].revents & POLLIN) != 0 &&
         ::read(timer.get(), &expirations, sizeof expirations) == sizeof expirations &&
@@ -102,9 +109,7 @@ void ProcessTier::tick(sampler::process::ProcessFrame& frame) {
       if (error != last_traffic_error_) log::warn("network backend read failed", {{"err", error}});
       last_traffic_error_ = error;
     }
-    if (auto* sock_diag = dynamic_cast<network::SockDiagBackend*>(backend_.get())) {
-      sock_diag->sockets(frame.sockets);
-    }
+    if (sock_diag_ != nullptr) sock_diag_->sockets(frame.sockets);
   }
   if (sockets_ && !sockets_->read(frame.sockets, error)) {
     stats_.socket_failures_total.fetch_add(1, std::memory_order_relaxed);

@@ -14,6 +14,7 @@
 #include "flightrec/exporter/metrics/process_metrics.h"
 #include "flightrec/exporter/process_tier_stats.h"
 #include "flightrec/network/process_exits.h"
+#include "flightrec/network/sock_diag_backend.h"
 #include "flightrec/network/socket_table.h"
 #include "flightrec/network/traffic_backend.h"
 #include "flightrec/sampler/process/process_sampler.h"
@@ -43,6 +44,7 @@ class ProcessTier {
   sampler::process::ProcessSampler sampler_;
   std::string backend_name_;  // before backend_: opening the backend sets it
   std::unique_ptr<network::TrafficBackend> backend_;
+  network::SockDiagBackend* sock_diag_ = nullptr;       // backend_ when it is sock_diag's
   std::unique_ptr<network::SocketTable> sockets_;       // null when the backend gives its own table
   std::unique_ptr<network::ProcessExitWatcher> exits_;  // null without eBPF
   std::vector<network::ExitedProcess> exited_;

@@ -15,8 +15,9 @@ void IncidentFileSink::write(const trigger::IncidentCapture& incident, store::Sn
                           .window_to_ns = incident.to_real_ns};
   const auto selected =
       blocks_in_window(blocks.blocks(), incident.from_real_ns, incident.to_real_ns);
-  // The process tier lags by at most one process tick: its ring still holds the whole window when
-  // the writer runs (after the post window), as both rings keep buffer.duration.
+  // The process ring keeps buffer.duration too, so it normally still holds the whole window when
+  // the writer runs (after the post window); under its byte bound (a quarter of buffer.max_bytes)
+  // the oldest process blocks may be gone, and the file then starts its process frames later.
   const auto processes =
       process_blocks_
           ? process_blocks_in_window(process_blocks_(), incident.from_real_ns, incident.to_real_ns)

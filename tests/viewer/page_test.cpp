@@ -34,7 +34,7 @@ TEST_CASE("shouldNeverLetRecordedStringsCloseTheDataScript") {
   const ViewOptions options{.title = "</script> title",
                             .details = {{"rule", "<!-- & </SCRIPT"}},
                             .trigger_ns = rec.trigger_ns};
-  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_frames, options);
+  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_blocks, options);
   // Exactly the page's own three scripts close: the data, uPlot and the viewer's.
   CHECK(count(page, "</script") == 3);
   CHECK(count(page, "<!--") == 0);
@@ -81,7 +81,7 @@ TEST_CASE("shouldRoundRatiosToFourDecimalsAndBytesToWholeNumbers") {
 
 TEST_CASE("shouldListTheTopProcessesAroundTheTrigger") {
   const auto rec = synthetic_recording(2'000, 1'000);
-  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_frames,
+  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_blocks,
                                      {.trigger_ns = rec.trigger_ns + 1'000'000});
   // Frames at 1000 and 1250 ms: the burner used two CPUs throughout.
   const auto processes = between(page, "\"processes\":{", "]}");
@@ -92,7 +92,7 @@ TEST_CASE("shouldListTheTopProcessesAroundTheTrigger") {
 
 TEST_CASE("shouldLookAtTheCpuPeakWithoutATrigger") {
   const auto rec = synthetic_recording(3'000, 2'000);
-  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_frames, {});
+  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_blocks, {});
   CHECK(page.find("\"trigger\":null") != std::string::npos);
   CHECK(between(page, "\"processes\":{", ",\"rows\"") ==
         "\"from\":1764478802,\"to\":1764478802.25");

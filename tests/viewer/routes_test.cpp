@@ -33,20 +33,20 @@ struct ViewerServer {
   explicit ViewerServer(uint64_t max_file_bytes = kDefaultMaxViewFileBytes) {
     id = store
              .write({.rule = "cpu_burst", .value = 0.97, .fired_at_ns = rec.trigger_ns},
-                    rec.metadata, rec.blocks)
+                    rec.metadata, rec.blocks, rec.process_blocks)
              .id;
     recording::DumpSource dump{.blocks = [this] { return rec.blocks; },
-                               .metadata = [this] { return rec.metadata; }};
+                               .metadata = [this] { return rec.metadata; },
+                               .process_blocks = [this] { return rec.process_blocks; }};
     server = std::make_unique<http::Server>(
         http::ServerOptions{.listen_address = "127.0.0.1:0"},
-        std::vector<http::Route>{{.path = "/incidents",
-                                  .handler = incidents_handler_with_view(
-                                      store, incidents::incidents_handler(store), max_file_bytes),
-                                  .prefix = true},
-                                 {.path = "/dump",
-                                  .handler = dump_handler_with_view(
-                                      dump, recording::dump_handler(dump),
-                                      [this](store::TimeRange) { return rec.process_frames; })}});
+        std::vector<http::Route>{
+            {.path = "/incidents",
+             .handler = incidents_handler_with_view(store, incidents::incidents_handler(store),
+                                                    max_file_bytes),
+             .prefix = true},
+            {.path = "/dump",
+             .handler = dump_handler_with_view(dump, recording::dump_handler(dump))}});
   }
   [[nodiscard]] std::string get(const std::string& path, const std::string& args = "") const {
     return curl(args + " '" + server->url() + path.substr(1) + "'");
@@ -129,6 +129,14 @@ TEST_CASE("shouldServeTheDumpWindowAsAPageAndOtherFormatsAsBefore") {
   const auto wrong_case = s.get("/dump?format=HTML", "-w ' %{http_code}'");
   CHECK(wrong_case.find("format: \"HTML\" is not one of json, csv, raw, html\n") == 0);
   CHECK(wrong_case.ends_with(" 400"));
+}
+
+TEST_CASE("shouldShowTheTopProcessesOfAnIncidentFromItsProcessBlocks", "[viewer][routes]") {
+  ViewerServer s;
+  const auto page = s.get("/incidents/" + s.id + "/view", "--compressed");
+  // The burner (pid 400) and postgres come from the incident file's process records, decoded
+  // only around the trigger.
+  CHECK(page.find("postgres -D /var/lib/postgresql") != std::string::npos);
 }
 
 }  // namespace

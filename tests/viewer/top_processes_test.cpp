@@ -1,6 +1,9 @@
 #include "flightrec/viewer/top_processes.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
+
+#include "synthetic_recording.h"
 
 namespace flightrec::viewer {
 namespace {
@@ -105,6 +108,18 @@ TEST_CASE("shouldShowASingleFrameWithoutRates") {
   CHECK(top.rows[0].rss_bytes == 4096);
   CHECK_FALSE(top.rows[0].cpu_ratio.has_value());
   CHECK(top_processes({}, 0, 10).rows.empty());
+}
+
+TEST_CASE("shouldDecodeOnlyTheFramesNearTheMomentAsked", "[viewer][top_processes]") {
+  const auto rec = testing::synthetic_recording(20'000, 10'000);
+  REQUIRE(rec.process_blocks.size() > 4);
+  const auto near = frames_near(rec.process_blocks, rec.trigger_ns);
+  REQUIRE(near.size() >= 2);
+  CHECK(near.size() < rec.process_frames.size());
+  for (const auto& frame : near) {
+    CHECK(std::abs(frame.time_unix_ns - rec.trigger_ns) <= 1'000'000'000);
+  }
+  CHECK(frames_near({}, rec.trigger_ns).empty());
 }
 
 }  // namespace

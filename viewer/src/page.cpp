@@ -234,11 +234,11 @@ std::string view_json(const recording::Metadata& metadata, const SignalWindow& w
 
 std::string render_view_page(const recording::Metadata& metadata,
                              std::span<const std::shared_ptr<const store::Block>> blocks,
-                             std::span<const sampler::process::ProcessFrame> process_frames,
+                             std::span<const std::shared_ptr<const store::ProcessBlock>> processes,
                              const ViewOptions& options) {
   const auto window = key_signals(metadata, blocks, options.range, options.max_values);
   const int64_t focus = options.trigger_ns.value_or(peak_cpu_time(window));
-  const auto top = top_processes(process_frames, focus, options.top_processes);
+  const auto top = top_processes(frames_near(processes, focus), focus, options.top_processes);
   const std::string json = view_json(metadata, window, top, options);
 
   std::string page;

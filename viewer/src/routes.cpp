@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <system_error>
 
@@ -101,15 +102,31 @@ void send_incident_view(const incidents::IncidentStore& store, std::string_view 
                       " bytes): use /incidents/" + name + "?format=raw and flightrec replay\n");
     return;
   }
-  const auto read = recording::read_recording(*path);
-  if (!read.ok()) {
-    response.send(500, kText, "incident " + name + ": " + read.error + "\n");
+  // Streamed: the system blocks are all charted, the process blocks are kept encoded and only
+  // the frames around the trigger get decoded (frames_near).
+  std::ifstream in(*path, std::ios::binary);
+  recording::RecordingReader reader(in);
+  std::vector<std::shared_ptr<const store::Block>> blocks;
+  std::vector<std::shared_ptr<const store::ProcessBlock>> processes;
+  if (in && reader.open()) {
+    while (true) {
+      auto record = reader.next_record();
+      if (record.block) {
+        blocks.push_back(std::move(record.block));
+      } else if (record.process_block) {
+        processes.push_back(std::move(record.process_block));
+      } else {
+        break;
+      }
+    }
+  }
+  if (!reader.complete()) {
+    response.send(500, kText, "incident " + name + ": " + reader.error() + "\n");
     return;
   }
-  const auto& rec = read.recording;
-  send_page(
-      request, response,
-      render_view_page(rec.meta, rec.blocks, rec.process_frames, incident_options(name, rec.meta)));
+  send_page(request, response,
+            render_view_page(reader.metadata(), blocks, processes,
+                             incident_options(name, reader.metadata())));
 }
 
 int64_t realtime_now_ns() {
@@ -139,8 +156,8 @@ std::string parse_window(const http::Request& request, int64_t now_ns, store::Ti
   return {};
 }
 
-void send_dump_view(const recording::DumpSource& source, const ProcessFramesSource& processes,
-                    const http::Request& request, http::Response& response) {
+void send_dump_view(const recording::DumpSource& source, const http::Request& request,
+                    http::Response& response) {
   const int64_t now_ns = source.now_real_ns ? source.now_real_ns() : realtime_now_ns();
   store::TimeRange range;
   if (const auto error = parse_window(request, now_ns, range); !error.empty()) {
@@ -149,12 +166,14 @@ void send_dump_view(const recording::DumpSource& source, const ProcessFramesSour
   }
   const auto metadata = source.metadata();
   const auto blocks = source.blocks();
-  const auto frames = processes ? processes(range) : std::vector<sampler::process::ProcessFrame>{};
+  const auto processes = source.process_blocks
+                             ? source.process_blocks()
+                             : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
   ViewOptions options{.title = "flightrec on " + metadata.host, .range = range};
   options.details = {{"host", metadata.host},
                      {"from", request.param("from").value_or("start of the buffer")},
                      {"to", request.param("to").value_or("now")}};
-  send_page(request, response, render_view_page(metadata, blocks, frames, options));
+  send_page(request, response, render_view_page(metadata, blocks, processes, options));
 }
 
 }  // namespace
@@ -175,13 +194,12 @@ http::Handler incidents_handler_with_view(const incidents::IncidentStore& store,
   };
 }
 
-http::Handler dump_handler_with_view(recording::DumpSource source, http::Handler dump,
-                                     ProcessFramesSource processes) {
-  return [source = std::move(source), dump = std::move(dump), processes = std::move(processes)](
-             const http::Request& request, http::Response& response) {
+http::Handler dump_handler_with_view(recording::DumpSource source, http::Handler dump) {
+  return [source = std::move(source), dump = std::move(dump)](const http::Request& request,
+                                                              http::Response& response) {
     const auto format = request.param("format");
     if (format == "html") {
-      send_dump_view(source, processes, request, response);
+      send_dump_view(source, request, response);
     } else if (format && !recording::parse_dump_format(*format)) {
       // Answered here rather than by `dump`, whose list of formats does not know this one.
       response.send(400, kText, "format: \"" + *format + "\" is not one of json, csv, raw, html\n");

@@ -107,4 +107,24 @@ TopProcesses top_processes(std::span<const ProcessFrame> frames, int64_t at_ns, 
   return top;
 }
 
+std::vector<ProcessFrame> frames_near(
+    std::span<const std::shared_ptr<const store::ProcessBlock>> blocks, int64_t at_ns) {
+  constexpr int64_t kSecond = 1'000'000'000;
+  std::vector<ProcessFrame> frames;
+  for (int64_t reach = kSecond; reach <= 128 * kSecond; reach *= 2) {
+    frames.clear();
+    const int64_t from = at_ns - reach;
+    const int64_t to = at_ns + reach;
+    for (const auto& block : blocks) {
+      if (block->last_time_ns() < from || block->first_time_ns() > to) continue;
+      block->for_each_frame([&](const ProcessFrame& frame) {
+        if (frame.time_unix_ns >= from && frame.time_unix_ns <= to) frames.push_back(frame);
+        return frame.time_unix_ns <= to;
+      });
+    }
+    if (frames.size() >= 2) break;
+  }
+  return frames;
+}
+
 }  // namespace flightrec::viewer

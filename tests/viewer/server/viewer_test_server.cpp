@@ -35,28 +35,21 @@ int main(int argc, char** argv) {
                                   .fired_at_ns = rec.trigger_ns,
                                   .window_from_ns = viewer::testing::kStartNs,
                                   .window_to_ns = rec.trigger_ns + 30'000'000'000},
-                                 rec.metadata, rec.blocks);
+                                 rec.metadata, rec.blocks, rec.process_blocks);
   if (entry.status != incidents::IncidentStatus::written) {
     std::cerr << "writing the incident failed: " << entry.error << '\n';
     return 1;
   }
   recording::DumpSource dump{.blocks = [&rec] { return rec.blocks; },
-                             .metadata = [&rec] { return rec.metadata; }};
-  const auto processes = [&rec](store::TimeRange range) {
-    std::vector<sampler::process::ProcessFrame> frames;
-    for (const auto& frame : rec.process_frames) {
-      if (range.contains(frame.time_unix_ns)) frames.push_back(frame);
-    }
-    return frames;
-  };
+                             .metadata = [&rec] { return rec.metadata; },
+                             .process_blocks = [&rec] { return rec.process_blocks; }};
   http::Server server(
       {.listen_address = "127.0.0.1:0"},
       {{.path = "/incidents",
         .handler = viewer::incidents_handler_with_view(store, incidents::incidents_handler(store)),
         .prefix = true},
        {.path = "/dump",
-        .handler =
-            viewer::dump_handler_with_view(dump, recording::dump_handler(dump), processes)}});
+        .handler = viewer::dump_handler_with_view(dump, recording::dump_handler(dump))}});
   std::cout << "url=" << server.url() << " incident=" << entry.id << std::endl;
   int received = 0;
   sigwait(&signals, &received);

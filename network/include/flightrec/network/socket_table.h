@@ -26,7 +26,6 @@ class SocketTable {
   // The same read with the per-socket extras the traffic backend needs (cookie, packets).
   bool read(std::vector<DiagSocket>& out, std::string& error);
 
-  [[nodiscard]] const SockDiagReader& reader() const noexcept { return reader_; }
   [[nodiscard]] const SocketOwners& owners() const noexcept { return owners_; }
   [[nodiscard]] SocketOwners& owners() noexcept { return owners_; }
 

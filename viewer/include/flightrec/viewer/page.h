@@ -39,7 +39,7 @@ std::string view_json(const recording::Metadata& metadata, const SignalWindow& w
 // The top processes are taken around the trigger, or around the CPU peak without one.
 std::string render_view_page(const recording::Metadata& metadata,
                              std::span<const std::shared_ptr<const store::Block>> blocks,
-                             std::span<const sampler::process::ProcessFrame> process_frames,
+                             std::span<const std::shared_ptr<const store::ProcessBlock>> processes,
                              const ViewOptions& options);
 
 // Text for HTML element content and attribute values: & < > " ' escaped.

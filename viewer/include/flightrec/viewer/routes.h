@@ -23,13 +23,9 @@ http::Handler incidents_handler_with_view(const incidents::IncidentStore& store,
                                           http::Handler incidents,
                                           uint64_t max_file_bytes = kDefaultMaxViewFileBytes);
 
-// The process frames of the ring that fall inside a time range, oldest first.
-using ProcessFramesSource =
-    std::function<std::vector<sampler::process::ProcessFrame>(store::TimeRange range)>;
-
 // GET /dump?format=html[&from=&to=]: the ring's window as a page (from and to as /dump takes
-// them). Every other format goes to `dump` (recording::dump_handler). `processes` may be empty.
-http::Handler dump_handler_with_view(recording::DumpSource source, http::Handler dump,
-                                     ProcessFramesSource processes = {});
+// them; the process table from source.process_blocks when set). Every other format goes to
+// `dump` (recording::dump_handler).
+http::Handler dump_handler_with_view(recording::DumpSource source, http::Handler dump);
 
 }  // namespace flightrec::viewer

@@ -2,12 +2,14 @@
 // The processes that used the most CPU around a moment: two consecutive process frames, the one at
 // or before the moment and the next, compared process by process.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/store/process_block.h"
 
 namespace flightrec::viewer {
 
@@ -36,5 +38,11 @@ struct TopProcesses {
 // frames by pid and start time; one that started after the first frame is measured from zero.
 TopProcesses top_processes(std::span<const sampler::process::ProcessFrame> frames, int64_t at_ns,
                            size_t limit);
+
+// The frames of `blocks` near `at_ns`: those within the narrowest of +-1 s, 2 s, ... 128 s that
+// holds at least two, decoding only the blocks that overlap it. A page needs the two frames
+// around one moment; decoding a whole ring or incident for them could take gigabytes.
+std::vector<sampler::process::ProcessFrame> frames_near(
+    std::span<const std::shared_ptr<const store::ProcessBlock>> blocks, int64_t at_ns);
 
 }  // namespace flightrec::viewer
