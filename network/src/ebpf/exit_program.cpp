@@ -7,35 +7,31 @@
 #include <cstring>
 
 #include "exits.skel.h"
+#include "libbpf_errors.h"
 
 namespace flightrec::network::ebpf {
-namespace {
-
-std::string describe(std::string_view step, int code) {
-  return std::string(step) + ": " + std::strerror(code < 0 ? -code : code);
-}
-
-}  // namespace
 
 std::unique_ptr<ExitProgram> ExitProgram::open(std::string& error) {
+  capture_libbpf_messages();
   std::unique_ptr<ExitProgram> program(new ExitProgram());
   program->skeleton_ = exits_bpf::open();
   if (program->skeleton_ == nullptr) {
-    error = describe("opening the BPF object exits.bpf.o", errno);
+    error = describe_libbpf_failure("opening the BPF object exits.bpf.o", errno);
     return nullptr;
   }
   if (const int code = exits_bpf::load(program->skeleton_); code != 0) {
-    error = describe("loading the BPF program of exits.bpf.o", code);
+    error = describe_libbpf_failure("loading the BPF program of exits.bpf.o", code);
     return nullptr;
   }
   if (const int code = exits_bpf::attach(program->skeleton_); code != 0) {
-    error = describe("attaching BPF program process_exited (tp_btf/sched_process_exit)", code);
+    error = describe_libbpf_failure(
+        "attaching BPF program process_exited (tp_btf/sched_process_exit)", code);
     return nullptr;
   }
   program->ring_ = ring_buffer__new(bpf_map__fd(program->skeleton_->maps.events), on_event,
                                     program.get(), nullptr);
   if (program->ring_ == nullptr) {
-    error = describe("opening BPF ring buffer events", errno);
+    error = describe_libbpf_failure("opening BPF ring buffer events", errno);
     return nullptr;
   }
   return program;
@@ -61,7 +57,7 @@ bool ExitProgram::consume(std::vector<flightrec_exit_event>& out, std::string& e
   const int result = ring_buffer__consume(ring_);
   sink_ = nullptr;
   if (result < 0) {
-    error = describe("reading BPF ring buffer events", result);
+    error = describe_libbpf_failure("reading BPF ring buffer events", result);
     return false;
   }
   return true;

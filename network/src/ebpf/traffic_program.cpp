@@ -6,44 +6,14 @@
 #include <fcntl.h>
 
 #include <cerrno>
-#include <cstdarg>
-#include <cstdio>
 #include <cstring>
 #include <sstream>
 
-#include "flightrec/common/log.h"
+#include "libbpf_errors.h"
 #include "traffic.skel.h"
 
 namespace flightrec::network::ebpf {
 namespace {
-
-// libbpf explains a failure (the verifier's complaint, the program's name) only through its
-// print callback; the last warning is kept to put into the error we return.
-thread_local std::string last_libbpf_warning;
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"  // libbpf hands us its own format strings
-int forward_libbpf_message(libbpf_print_level level, const char* format, va_list args) {
-  if (level == LIBBPF_DEBUG) return 0;
-  char line[512];
-  const int length = std::vsnprintf(line, sizeof(line), format, args);
-  std::string text(length < 0 ? "" : line);
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  // libbpf prefixes its own messages with "libbpf: "; describe() adds that once.
-  if (text.starts_with("libbpf: ")) text.erase(0, 8);
-  if (level == LIBBPF_WARN) last_libbpf_warning = text;
-  log::debug("libbpf", {{"message", text}});
-  return length;
-}
-#pragma GCC diagnostic pop
-
-std::string describe(std::string_view step, int code) {
-  std::string text(step);
-  text += ": ";
-  text += std::strerror(code < 0 ? -code : code);
-  if (!last_libbpf_warning.empty()) text += " (libbpf: " + last_libbpf_warning + ")";
-  return text;
-}
 
 bool is_cgroup_program(const bpf_program* program) {
   const bpf_prog_type type = bpf_program__type(program);
@@ -70,16 +40,15 @@ std::string find_cgroup2_mount(const std::string& mountinfo) {
 
 std::unique_ptr<TrafficProgram> TrafficProgram::open(const std::string& cgroup_root,
                                                      std::string& error) {
-  libbpf_set_print(forward_libbpf_message);
-  last_libbpf_warning.clear();
+  capture_libbpf_messages();
   std::unique_ptr<TrafficProgram> program(new TrafficProgram());
   program->skeleton_ = traffic_bpf::open();
   if (program->skeleton_ == nullptr) {
-    error = describe("opening the BPF object traffic.bpf.o", errno);
+    error = describe_libbpf_failure("opening the BPF object traffic.bpf.o", errno);
     return nullptr;
   }
   if (const int code = traffic_bpf::load(program->skeleton_); code != 0) {
-    error = describe("loading the BPF programs of traffic.bpf.o", code);
+    error = describe_libbpf_failure("loading the BPF programs of traffic.bpf.o", code);
     return nullptr;
   }
   program->cgroup_ = Fd(::open(cgroup_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -94,12 +63,13 @@ std::unique_ptr<TrafficProgram> TrafficProgram::open(const std::string& cgroup_r
 bool TrafficProgram::attach(std::string& error) {
   bpf_program* program = nullptr;
   bpf_object__for_each_program(program, skeleton_->obj) {
-    last_libbpf_warning.clear();
+    capture_libbpf_messages();  // forget warnings of earlier programs
     bpf_link* link = is_cgroup_program(program) ? bpf_program__attach_cgroup(program, cgroup_.get())
                                                 : bpf_program__attach(program);
     if (link == nullptr) {
       const int code = errno;
-      error = describe(std::string("attaching BPF program ") + bpf_program__name(program), code);
+      error = describe_libbpf_failure(
+          std::string("attaching BPF program ") + bpf_program__name(program), code);
       return false;
     }
     links_.emplace_back(link);
