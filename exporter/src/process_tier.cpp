@@ -121,6 +121,11 @@ void ProcessTier::tick(sampler::process::ProcessFrame& frame) {
   stats_.processes.store(sampled.processes, std::memory_order_relaxed);
   stats_.vanished_total.store(sampled.vanished_total, std::memory_order_relaxed);
   stats_.read_errors_total.store(sampled.read_errors_total, std::memory_order_relaxed);
+  // The counter says how many reads failed; the log says which file and why, once per new reason.
+  if (sampled.last_error != last_read_error_) {
+    log::warn("process read failed", {{"err", sampled.last_error}});
+    last_read_error_ = sampled.last_error;
+  }
   stats_.dropped_total.fetch_add(frame.processes_dropped, std::memory_order_relaxed);
   metrics_.observe(frame);
   // The ring keeps its own copy; the frame's buffers are reused next tick. A refusal is logged

@@ -53,6 +53,7 @@ class ProcessTier {
   ProcessTierStats stats_;
   network::TrafficReading reading_;
   std::string last_traffic_error_;
+  std::string last_read_error_;  // the sampler's last_error as last logged
   std::string last_socket_error_;
   std::string last_refusal_;
   // Final totals of processes the backend saw exit, while /proc still lists them.
