@@ -64,8 +64,9 @@ std::string format_duration(int64_t nanoseconds) {
 
 std::string format_offset(int64_t nanoseconds) {
   const char sign = nanoseconds < 0 ? '-' : '+';
-  const auto magnitude =
-      static_cast<unsigned long long>(nanoseconds < 0 ? -nanoseconds : nanoseconds);
+  // Negated in unsigned arithmetic so that INT64_MIN (a damaged file's time) cannot overflow.
+  const auto bits = static_cast<unsigned long long>(nanoseconds);
+  const unsigned long long magnitude = nanoseconds < 0 ? 0ULL - bits : bits;
   return printf_string("%c%llu.%03llus", sign, magnitude / 1'000'000'000ULL,
                        magnitude / 1'000'000ULL % 1000);
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -200,6 +201,22 @@ TEST_CASE("a kernel error reply gives its errno", "[sock_diag]") {
   const InetDiagParse parsed = parse_inet_diag(bytes, SocketProtocol::udp, sockets);
   CHECK(parsed.netlink_errno == ENOENT);
   CHECK_THAT(parsed.error, Catch::Contains("at offset 0"));
+}
+
+TEST_CASE("an error reply with an impossible code or an ACK is a failure without an errno",
+          "[sock_diag]") {
+  for (const int code : {std::numeric_limits<int>::min(), -4096, 5, 0}) {
+    std::array<uint8_t, 36> bytes{};
+    const nlmsghdr header{36, NLMSG_ERROR, 0, 1, 0};
+    std::memcpy(bytes.data(), &header, sizeof(header));
+    std::memcpy(bytes.data() + sizeof(header), &code, sizeof(code));
+    std::vector<DiagSocket> sockets;
+    const InetDiagParse parsed = parse_inet_diag(bytes, SocketProtocol::tcp, sockets);
+    CAPTURE(code);
+    CHECK(parsed.netlink_errno == 0);
+    CHECK_FALSE(parsed.done);
+    CHECK_THAT(parsed.error, Catch::Contains(code == 0 ? "acknowledged" : "impossible code"));
+  }
 }
 
 TEST_CASE("addresses are formatted the way ss and the tables show them", "[sock_diag]") {

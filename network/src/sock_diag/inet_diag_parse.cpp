@@ -27,6 +27,8 @@ T load(std::span<const uint8_t> bytes, size_t offset) {
 }
 
 constexpr size_t align4(size_t length) { return (length + 3U) & ~size_t{3}; }
+// Linux never reports an errno above this (include/linux/err.h).
+constexpr int kMaxErrno = 4095;
 
 std::string at(size_t offset) { return " at offset " + std::to_string(offset); }
 
@@ -130,8 +132,19 @@ InetDiagParse parse_inet_diag(std::span<const uint8_t> bytes, SocketProtocol pro
           return result;
         }
         const int error = load<int>(bytes, payload);
-        // An ACK (error 0) cannot answer a dump request, so it is treated as a failure too.
-        result.netlink_errno = error < 0 ? -error : error;
+        // The kernel sends a negated errno, which is never below -4095 (MAX_ERRNO); anything else
+        // is damage, and negating INT_MIN would overflow. An ACK (error 0) cannot answer a dump
+        // request, so it is a failure too.
+        if (error < -kMaxErrno || error > 0) {
+          result.error =
+              "netlink error message with impossible code " + std::to_string(error) + at(offset);
+          return result;
+        }
+        if (error == 0) {
+          result.error = "kernel acknowledged instead of answering the dump" + at(offset);
+          return result;
+        }
+        result.netlink_errno = -error;
         result.error = "kernel answered with error " + std::to_string(result.netlink_errno) + " (" +
                        std::strerror(result.netlink_errno) + ")" + at(offset);
         return result;
