@@ -8,19 +8,20 @@
 
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/detail/metadata_codec.h"
+#include "flightrec/recording/dump_window.h"
 #include "flightrec/recording/gzip_sink.h"
-#include "flightrec/recording/time_param.h"
 #include "flightrec/store/cursor.h"
 
 namespace flightrec::recording {
 
-namespace {
-
-int64_t realtime_now_ns() {
+int64_t DumpSource::now() const {
+  if (now_real_ns) return now_real_ns();
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
   return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
 }
+
+namespace {
 
 struct DumpRequest {
   DumpFormat format = DumpFormat::json;
@@ -28,26 +29,10 @@ struct DumpRequest {
   std::string error;  // for a 400
 };
 
-// Names of the query's parameters, in order (the raw, still-encoded names).
-std::vector<std::string_view> parameter_names(std::string_view query) {
-  std::vector<std::string_view> names;
-  while (!query.empty()) {
-    const size_t amp = query.find('&');
-    const auto item = query.substr(0, amp);
-    if (!item.empty()) names.push_back(item.substr(0, item.find('=')));
-    query = amp == std::string_view::npos ? "" : query.substr(amp + 1);
-  }
-  return names;
-}
-
 DumpRequest parse_request(const http::Request& req, int64_t now_ns) {
   DumpRequest out;
-  for (const auto name : parameter_names(req.query())) {
-    if (name != "from" && name != "to" && name != "format") {
-      out.error = "unknown parameter \"" + std::string(name) + "\" (allowed: from, to, format)";
-      return out;
-    }
-  }
+  out.error = parse_dump_window(req, now_ns, out.range);
+  if (!out.error.empty()) return out;
   if (const auto format = req.param("format")) {
     const auto parsed = parse_dump_format(*format);
     if (!parsed) {
@@ -55,21 +40,6 @@ DumpRequest parse_request(const http::Request& req, int64_t now_ns) {
       return out;
     }
     out.format = *parsed;
-  }
-  for (const auto* name : {"from", "to"}) {
-    const auto text = req.param(name);
-    if (!text) continue;
-    const auto time = parse_time_param(name, *text, now_ns);
-    if (!time.ok()) {
-      out.error = time.error;
-      return out;
-    }
-    (std::string_view(name) == "from" ? out.range.from_real_ns : out.range.to_real_ns) =
-        time.real_ns;
-  }
-  if (out.range.from_real_ns > out.range.to_real_ns) {
-    out.error = "from (\"" + req.param("from").value_or("") + "\") is after to (\"" +
-                req.param("to").value_or("") + "\")";
   }
   return out;
 }
@@ -137,7 +107,7 @@ void stream_dump(const BlockList& blocks, const ProcessBlockList& process_blocks
 }
 
 void handle_dump(const DumpSource& source, const http::Request& req, http::Response& res) {
-  const int64_t now_ns = source.now_real_ns ? source.now_real_ns() : realtime_now_ns();
+  const int64_t now_ns = source.now();
   const auto request = parse_request(req, now_ns);
   if (!request.error.empty()) {
     res.send(400, "text/plain; charset=utf-8", request.error + "\n");

@@ -1,7 +1,5 @@
 #include "flightrec/viewer/routes.h"
 
-#include <time.h>
-
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -12,9 +10,9 @@
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/incidents/incident_id.h"
 #include "flightrec/recording/convert.h"
+#include "flightrec/recording/dump_window.h"
 #include "flightrec/recording/gzip_sink.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/recording/time_param.h"
 #include "flightrec/snapshot/time_format.h"
 #include "flightrec/viewer/page.h"
 
@@ -129,38 +127,11 @@ void send_incident_view(const incidents::IncidentStore& store, std::string_view 
                              incident_options(name, reader.metadata())));
 }
 
-int64_t realtime_now_ns() {
-  timespec now{};
-  clock_gettime(CLOCK_REALTIME, &now);
-  return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
-}
-
-// from= and to= as /dump reads them; an error message for a 400 otherwise.
-std::string parse_window(const http::Request& request, int64_t now_ns, store::TimeRange& range) {
-  for (std::string_view query = request.query(); !query.empty();) {
-    const size_t amp = query.find('&');
-    const auto name = query.substr(0, std::min(amp, query.find('=')));
-    if (!name.empty() && name != "from" && name != "to" && name != "format") {
-      return "unknown parameter \"" + std::string(name) + "\" (allowed: from, to, format)";
-    }
-    query = amp == std::string_view::npos ? "" : query.substr(amp + 1);
-  }
-  for (const auto* name : {"from", "to"}) {
-    const auto text = request.param(name);
-    if (!text) continue;
-    const auto time = recording::parse_time_param(name, *text, now_ns);
-    if (!time.ok()) return time.error;
-    (std::string_view(name) == "from" ? range.from_real_ns : range.to_real_ns) = time.real_ns;
-  }
-  if (range.from_real_ns > range.to_real_ns) return "from is after to";
-  return {};
-}
-
 void send_dump_view(const recording::DumpSource& source, const http::Request& request,
                     http::Response& response) {
-  const int64_t now_ns = source.now_real_ns ? source.now_real_ns() : realtime_now_ns();
+  const int64_t now_ns = source.now();
   store::TimeRange range;
-  if (const auto error = parse_window(request, now_ns, range); !error.empty()) {
+  if (const auto error = recording::parse_dump_window(request, now_ns, range); !error.empty()) {
     response.send(400, kText, error + "\n");
     return;
   }

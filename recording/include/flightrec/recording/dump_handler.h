@@ -26,6 +26,9 @@ struct DumpSource {
   // The process tier's blocks, oldest first, e.g. [&process_ring] { return
   // process_ring.blocks(); }; empty when there is no process tier.
   std::function<std::vector<std::shared_ptr<const store::ProcessBlock>>()> process_blocks;
+
+  // now_real_ns(), or CLOCK_REALTIME when it is empty: what from= and to= are relative to.
+  [[nodiscard]] int64_t now() const;
 };
 
 // The size /dump assumes per value in JSON and CSV output when checking max_bytes, and per row for
