@@ -70,6 +70,51 @@ TEST_CASE("top sorts processes by the CPU they used between two frames", "[top]"
   CHECK(screen.find("Tasks: 3 total") != std::string::npos);
 }
 
+TEST_CASE("top shows a process started between the frames with the CPU it used since", "[top]") {
+  constexpr int64_t kSecond = 1'000'000'000;
+  ProcessFrame before, now;
+  before.time_unix_ns = 10 * kSecond;
+  auto old = row(5, "old", 3 * kSecond);
+  old.start_time_unix_ns = kSecond;
+  before.processes = {old};
+  auto reused = row(5, "reused", 500'000'000);  // pid 5 again, started before `before`: no rate
+  reused.start_time_unix_ns = 2 * kSecond;
+  auto born = row(6, "born", 300'000'000);  // 0.3 s of CPU in the 1 s since `before`
+  born.start_time_unix_ns = 10 * kSecond + kSecond / 2;
+  now.time_unix_ns = 11 * kSecond;
+  now.processes = {reused, born};
+  auto users = fixed_users();
+  const std::string screen = render_top(&before, now, false, {}, users);
+  const auto lines = table(screen);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == std::pair<std::string, std::string>{"6", "born"});
+  CHECK(screen.find(" 30.0 ") != std::string::npos);
+  CHECK(screen.find("  0.0 ") != std::string::npos);  // the reused pid
+}
+
+TEST_CASE("top --net counts a reused pid's traffic only when its process started since", "[top]") {
+  constexpr int64_t kSecond = 1'000'000'000;
+  ProcessFrame before, now;
+  before.time_unix_ns = 10 * kSecond;
+  auto old = row(20, "old", 0, NetCounters{1000, 0, 1, 0});
+  old.start_time_unix_ns = kSecond;
+  before.processes = {old};
+  auto reused = row(20, "reused", 0, NetCounters{9000, 0, 9, 0});
+  reused.start_time_unix_ns = 2 * kSecond;  // started before `before`, yet not in it
+  auto born = row(21, "born", 0, NetCounters{0, 4096, 0, 4});
+  born.start_time_unix_ns = 10 * kSecond + 1;
+  now.time_unix_ns = 12 * kSecond;
+  now.processes = {reused, born};
+  auto users = fixed_users();
+  const std::string screen = render_top(&before, now, true, {}, users);
+  const auto lines = table(screen);
+  REQUIRE(lines.size() == 2);  // born, TOTAL; no rate for the reused pid
+  CHECK(lines[0].first == "21");
+  // 4 KiB and 4 packets in 2 s: 4.0 KB received, 2.0 KB/s.
+  CHECK(screen.find("       0        4        0.0        4.0        0.0        2.0 born") !=
+        std::string::npos);
+}
+
 TEST_CASE("top --net lists only processes that moved traffic, biggest first, with totals",
           "[top]") {
   ProcessFrame before, now;

@@ -1,5 +1,6 @@
 #include "flightrec/replay/model.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "replay_fixture.h"
@@ -157,6 +158,31 @@ TEST_CASE("aReusedPidGetsNoRateFromTheOldProcess", "[replay][processes]") {
                                  [](const ProcessRates& r) { return r.row->pid == 202; });
   REQUIRE(burn != at.rows.end());
   CHECK_FALSE(burn->cpu.has_value());
+}
+
+TEST_CASE("aProcessBornBetweenTheFramesCountsFromZero", "[replay][processes]") {
+  ReplayData data = fixture();
+  const int64_t previous_ns = data.process_frames[data.process_frames.size() - 2].time_unix_ns;
+  auto& last = data.process_frames.back().processes;
+  flightrec::sampler::process::ProcessRow born;
+  born.pid = 250;
+  born.comm = "make";
+  born.start_time_unix_ns = previous_ns + kProcessPeriodNs / 2;
+  born.cpu_user_ns = kProcessPeriodNs / 4;  // a quarter of the interval, though it ran for half
+  born.io_write_bytes = 1'000'000;
+  last.insert(std::upper_bound(last.begin(), last.end(), born.pid,
+                               [](int32_t pid, const auto& row) { return pid < row.pid; }),
+              born);
+  const Model model(std::move(data), fixture_users());
+  const auto at = model.processes(model.timeline().size() - 1, 0);
+  REQUIRE(at.previous != nullptr);
+  REQUIRE(at.previous->time_unix_ns == previous_ns);
+  const auto make = std::find_if(at.rows.begin(), at.rows.end(),
+                                 [](const ProcessRates& r) { return r.row->pid == 250; });
+  REQUIRE(make != at.rows.end());
+  CHECK(make->cpu == Approx(0.25));
+  CHECK(make->write_bps == Approx(4'000'000.0));
+  CHECK_FALSE(make->read_bps.has_value());
 }
 
 TEST_CASE("theTimelineFallsBackToProcessFramesWithoutSystemSeries", "[replay][timeline]") {

@@ -71,8 +71,9 @@ TEST_CASE("shouldMeasureANewProcessFromZeroAndAReusedPidNotAtAll") {
   REQUIRE(pids(top) == std::vector<int32_t>{8, 7});
   CHECK(*top.rows[0].cpu_ratio == Approx(0.3));
   CHECK(*top.rows[1].cpu_ratio == Approx(0.2));
-  const std::vector<ProcessFrame> unknown_start{frame(0, {}), frame(kSecond, {row(9, 5, 0, -1)})};
-  CHECK_FALSE(top_processes(unknown_start, 0, 10).rows[0].cpu_ratio.has_value());
+  // Not in the first frame, yet started well before it (e.g. left out at processes.max_count).
+  const std::vector<ProcessFrame> older{frame(0, {}), frame(kSecond, {row(9, 5, 0, -2 * kSecond)})};
+  CHECK_FALSE(top_processes(older, 0, 10).rows[0].cpu_ratio.has_value());
 }
 
 TEST_CASE("shouldDeriveIoAndNetworkRatesWhereBothSidesAreKnown") {
@@ -89,6 +90,19 @@ TEST_CASE("shouldDeriveIoAndNetworkRatesWhereBothSidesAreKnown") {
   CHECK_FALSE(usage.write_bytes_per_second.has_value());
   CHECK(*usage.transmit_bytes_per_second == Approx(200.0));
   CHECK_FALSE(usage.receive_bytes_per_second.has_value());
+}
+
+TEST_CASE("shouldMeasureANewProcesssIoAndNetworkFromZero") {
+  auto born = row(5, 0, 0, kSecond + kSecond / 2);
+  born.io_read_bytes = 4000;
+  born.net = NetCounters{.tx_bytes = 600, .rx_bytes = 0};
+  const std::vector<ProcessFrame> frames{frame(kSecond, {}), frame(3 * kSecond, {born})};
+  const auto usage = top_processes(frames, kSecond, 10).rows.at(0);
+  CHECK(*usage.cpu_ratio == Approx(0.0));
+  CHECK(*usage.read_bytes_per_second == Approx(2000.0));  // over the interval, not its life
+  CHECK_FALSE(usage.write_bytes_per_second.has_value());  // a counter it does not have
+  CHECK(*usage.transmit_bytes_per_second == Approx(300.0));
+  CHECK(*usage.receive_bytes_per_second == Approx(0.0));
 }
 
 TEST_CASE("shouldKeepTheLimitOrderingTiesByMemory") {

@@ -1,8 +1,9 @@
 #include "flightrec/viewer/top_processes.h"
 
 #include <algorithm>
-#include <map>
 #include <utility>
+
+#include "flightrec/sampler/process/process_rates.h"
 
 namespace flightrec::viewer {
 namespace {
@@ -23,50 +24,6 @@ std::pair<const ProcessFrame*, const ProcessFrame*> frames_around(
   return {&frames[second - 1], &frames[second]};
 }
 
-// (to - from) per second; empty when either side is unknown or the counter went backwards.
-std::optional<double> rate(std::optional<uint64_t> from, std::optional<uint64_t> to,
-                           double seconds) {
-  if (!from || !to || *to < *from || seconds <= 0) return std::nullopt;
-  return static_cast<double>(*to - *from) / seconds;
-}
-
-std::optional<uint64_t> member(const std::optional<sampler::process::NetCounters>& net,
-                               uint64_t sampler::process::NetCounters::*field) {
-  if (!net) return std::nullopt;
-  return (*net).*field;
-}
-
-ProcessUsage usage_of(const ProcessRow* before, const ProcessRow& now, double seconds) {
-  ProcessUsage usage{.pid = now.pid,
-                     .comm = now.comm,
-                     .cmdline = now.cmdline,
-                     .state = now.state,
-                     .rss_bytes = now.rss_bytes};
-  if (before == nullptr) return usage;
-  const uint64_t cpu_then = before->cpu_user_ns + before->cpu_system_ns;
-  const uint64_t cpu_now = now.cpu_user_ns + now.cpu_system_ns;
-  if (const auto cpu = rate(cpu_then, cpu_now, seconds)) usage.cpu_ratio = *cpu / 1e9;
-  usage.read_bytes_per_second = rate(before->io_read_bytes, now.io_read_bytes, seconds);
-  usage.write_bytes_per_second = rate(before->io_write_bytes, now.io_write_bytes, seconds);
-  using sampler::process::NetCounters;
-  usage.transmit_bytes_per_second = rate(member(before->net, &NetCounters::tx_bytes),
-                                         member(now.net, &NetCounters::tx_bytes), seconds);
-  usage.receive_bytes_per_second = rate(member(before->net, &NetCounters::rx_bytes),
-                                        member(now.net, &NetCounters::rx_bytes), seconds);
-  return usage;
-}
-
-// A process that started after the first frame held nothing then: its counters are all its own.
-ProcessRow zero_counters_of(const ProcessRow& row) {
-  ProcessRow zero;
-  zero.pid = row.pid;
-  zero.start_time_unix_ns = row.start_time_unix_ns;
-  if (row.io_read_bytes) zero.io_read_bytes = 0;
-  if (row.io_write_bytes) zero.io_write_bytes = 0;
-  if (row.net) zero.net = sampler::process::NetCounters{};
-  return zero;
-}
-
 bool busier(const ProcessUsage& a, const ProcessUsage& b) {
   const double ca = a.cpu_ratio.value_or(-1.0);
   const double cb = b.cpu_ratio.value_or(-1.0);
@@ -83,22 +40,22 @@ TopProcesses top_processes(std::span<const ProcessFrame> frames, int64_t at_ns, 
   const auto [first, second] = frames_around(frames, at_ns);
   top.from_ns = first->time_unix_ns;
   top.to_ns = second->time_unix_ns;
-  const double seconds = static_cast<double>(top.to_ns - top.from_ns) / 1e9;
 
-  std::map<int32_t, const ProcessRow*> earlier;
-  if (first != second) {
-    for (const auto& row : first->processes) earlier.emplace(row.pid, &row);
-  }
-  for (const auto& row : second->processes) {
-    const auto match = earlier.find(row.pid);
-    if (match != earlier.end() && match->second->start_time_unix_ns == row.start_time_unix_ns) {
-      top.rows.push_back(usage_of(match->second, row, seconds));
-    } else if (first != second && row.start_time_unix_ns > top.from_ns) {
-      const ProcessRow zero = zero_counters_of(row);
-      top.rows.push_back(usage_of(&zero, row, seconds));
-    } else {
-      top.rows.push_back(usage_of(nullptr, row, seconds));
-    }
+  // With one frame only, first == second: no time passed, so no rates.
+  const auto rates = sampler::process::process_rates(first, *second);
+  for (size_t i = 0; i < second->processes.size(); ++i) {
+    const ProcessRow& row = second->processes[i];
+    const auto& measured = rates.processes[i];
+    top.rows.push_back({.pid = row.pid,
+                        .comm = row.comm,
+                        .cmdline = row.cmdline,
+                        .state = row.state,
+                        .cpu_ratio = measured.cpu,
+                        .rss_bytes = row.rss_bytes,
+                        .read_bytes_per_second = measured.read_bytes,
+                        .write_bytes_per_second = measured.write_bytes,
+                        .transmit_bytes_per_second = measured.net.tx_bytes,
+                        .receive_bytes_per_second = measured.net.rx_bytes});
   }
   const size_t kept = std::min(limit, top.rows.size());
   std::partial_sort(top.rows.begin(), top.rows.begin() + static_cast<std::ptrdiff_t>(kept),

@@ -3,12 +3,13 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <map>
-#include <unordered_map>
 
 #include "flightrec/exporter/top.h"
+#include "flightrec/sampler/process/process_rates.h"
 
 namespace flightrec::exporter {
 namespace {
@@ -68,28 +69,16 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
       count('T') + count('t'), count('Z'));
   out += "    PID USER       S  %CPU  %MEM    RSS   VIRT  THR     TIME+ COMMAND\n";
 
-  std::unordered_map<int32_t, const ProcessRow*> earlier;
-  if (before != nullptr) {
-    for (const auto& row : before->processes) earlier.emplace(row.pid, &row);
-  }
-  const double seconds =
-      before != nullptr ? static_cast<double>(now.time_unix_ns - before->time_unix_ns) * 1e-9 : 0;
+  const auto rates = sampler::process::process_rates(before, now);
   struct Line {
     const ProcessRow* row;
     double cpu_percent;
   };
   std::vector<Line> lines;
-  for (const auto& row : now.processes) {
+  for (size_t i = 0; i < now.processes.size(); ++i) {
+    const ProcessRow& row = now.processes[i];
     if (row.exited) continue;
-    double percent = 0;
-    const auto it = earlier.find(row.pid);
-    if (seconds > 0 && it != earlier.end() &&
-        it->second->start_time_unix_ns == row.start_time_unix_ns) {
-      const uint64_t was = it->second->cpu_user_ns + it->second->cpu_system_ns;
-      const uint64_t is = row.cpu_user_ns + row.cpu_system_ns;
-      if (is >= was) percent = static_cast<double>(is - was) * 1e-7 / seconds;
-    }
-    lines.push_back({&row, percent});
+    lines.push_back({&row, rates.processes[i].cpu.value_or(0) * 100});
   }
   std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
     return a.cpu_percent != b.cpu_percent ? a.cpu_percent > b.cpu_percent
@@ -112,18 +101,20 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
   return out;
 }
 
-NetCounters increase(const NetCounters& now, const NetCounters* before) {
-  if (before == nullptr) return now;
-  // A counter that went down belongs to a new process behind a reused PID: take it whole.
-  const auto grow = [](uint64_t is, uint64_t was) { return is >= was ? is - was : is; };
-  return {grow(now.tx_bytes, before->tx_bytes), grow(now.rx_bytes, before->rx_bytes),
-          grow(now.tx_packets, before->tx_packets), grow(now.rx_packets, before->rx_packets)};
+// What a counter moved over the interval, back from its rate: the screen shows both.
+uint64_t moved(std::optional<double> per_second, double seconds) {
+  return per_second ? static_cast<uint64_t>(std::llround(*per_second * seconds)) : 0;
+}
+
+NetCounters moved(const sampler::process::NetRates& rates, double seconds) {
+  return {moved(rates.tx_bytes, seconds), moved(rates.rx_bytes, seconds),
+          moved(rates.tx_packets, seconds), moved(rates.rx_packets, seconds)};
 }
 
 std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
                        const TopContext& context) {
-  const double seconds =
-      before != nullptr ? static_cast<double>(now.time_unix_ns - before->time_unix_ns) * 1e-9 : 0;
+  const auto rates = sampler::process::process_rates(before, now);
+  const double seconds = rates.seconds;
   std::string out = format("flightrec top --net - %s  backend: %s  interval: %.2fs\n",
                            clock_of(now.time_unix_ns).c_str(),
                            context.backend.empty() ? "none" : context.backend.c_str(), seconds);
@@ -132,28 +123,21 @@ std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
       "    PID   UID DEV        XMIT_PK  RECV_PK    XMIT_KB    RECV_KB  XMIT_KB/s  RECV_KB/s "
       "COMMAND\n";
 
-  std::unordered_map<int32_t, const NetCounters*> earlier;
-  if (before != nullptr) {
-    for (const auto& row : before->processes) {
-      if (row.net) earlier.emplace(row.pid, &*row.net);
-    }
-  }
   struct Line {
     const ProcessRow* row;
     NetCounters moved;
   };
   std::vector<Line> lines;
   NetCounters total;
-  for (const auto& row : now.processes) {
-    if (!row.net) continue;
-    const auto it = earlier.find(row.pid);
-    const NetCounters moved = increase(*row.net, it == earlier.end() ? nullptr : it->second);
-    if (moved == NetCounters{}) continue;
-    total.tx_bytes += moved.tx_bytes;
-    total.rx_bytes += moved.rx_bytes;
-    total.tx_packets += moved.tx_packets;
-    total.rx_packets += moved.rx_packets;
-    lines.push_back({&row, moved});
+  for (size_t i = 0; i < now.processes.size(); ++i) {
+    const ProcessRow& row = now.processes[i];
+    const NetCounters traffic = moved(rates.processes[i].net, seconds);
+    if (traffic == NetCounters{}) continue;
+    total.tx_bytes += traffic.tx_bytes;
+    total.rx_bytes += traffic.rx_bytes;
+    total.tx_packets += traffic.tx_packets;
+    total.rx_packets += traffic.rx_packets;
+    lines.push_back({&row, traffic});
   }
   std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
     return a.moved.tx_bytes + a.moved.rx_bytes > b.moved.tx_bytes + b.moved.rx_bytes;
@@ -177,9 +161,7 @@ std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
   }
   print("", "", "", total, "TOTAL (attributed)");
   if (now.unattributed) {
-    const NetCounters* was =
-        before != nullptr && before->unattributed ? &*before->unattributed : nullptr;
-    print("", "", "", increase(*now.unattributed, was), "UNATTRIBUTED");
+    print("", "", "", moved(rates.unattributed, seconds), "UNATTRIBUTED");
   }
   return out;
 }

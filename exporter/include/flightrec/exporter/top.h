@@ -41,7 +41,8 @@ struct TopContext {
   uint32_t limit = 0;            // rows; 0 = all
 };
 
-// One screen: the change from `before` to `now` (`before` empty: since the counters began).
+// One screen: the change from `before` to `now`, by the rule of sampler/process/process_rates.h
+// (a process started since `before` counts from zero). `before` null: no rates, nothing moved.
 std::string render_top(const sampler::process::ProcessFrame* before,
                        const sampler::process::ProcessFrame& now, bool net,
                        const TopContext& context, sampler::process::UserNames& users);

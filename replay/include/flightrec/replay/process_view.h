@@ -1,7 +1,8 @@
 #pragma once
 // The processes at the cursor: the newest process frame at or before it, each row with its rates
-// over the interval to an earlier frame (matched by pid and start time, so a reused pid never
-// yields a rate).
+// over the interval to an earlier frame, by the rule of sampler/process/process_rates.h (matched
+// by pid and start time, so a reused pid never yields a rate; a process born since counts from
+// zero).
 #include <cstdint>
 #include <optional>
 #include <vector>

@@ -18,8 +18,9 @@ struct ProcessUsage {
   std::string comm;
   std::string cmdline;
   char state = '?';
-  // CPU time over wall time between the two frames: 1.0 is one CPU busy throughout. Empty when the
-  // process has no earlier sample to compare with (it was not seen in the first frame).
+  // CPU time over wall time between the two frames: 1.0 is one CPU busy throughout. Empty when
+  // there is nothing to compare with (a pid reused by a process that started before the first
+  // frame, a counter that went backwards, a recording of one frame).
   std::optional<double> cpu_ratio;
   uint64_t rss_bytes = 0;
   std::optional<double> read_bytes_per_second;  // storage I/O, /proc/<pid>/io
@@ -34,8 +35,9 @@ struct TopProcesses {
   std::vector<ProcessUsage> rows;  // most CPU first, then most memory; at most `limit`
 };
 
-// `frames` in time order. Empty rows when there is no frame. A process is matched across the two
-// frames by pid and start time; one that started after the first frame is measured from zero.
+// `frames` in time order. Empty rows when there is no frame. Rates follow
+// sampler/process/process_rates.h: a process is matched across the two frames by pid and start
+// time; one that started after the first frame is measured from zero.
 TopProcesses top_processes(std::span<const sampler::process::ProcessFrame> frames, int64_t at_ns,
                            size_t limit);
 
