@@ -1,5 +1,8 @@
 // flightrec's entry point: parse the command line, run one command, and be the only place where
-// an unexpected exception is caught (logged, exit 1) instead of terminating the process.
+// an unexpected exception is caught (logged, exit 1) instead of terminating the process, and where
+// a failed write to standard output is reported (exit 1), whichever command wrote.
+#include <unistd.h>
+
 #include <exception>
 #include <iostream>
 #include <string>
@@ -9,8 +12,54 @@
 #include "flightrec/common/log.h"
 #include "flightrec/exporter/cli.h"
 #include "flightrec/exporter/commands.h"
+#include "flightrec/exporter/standard_output.h"
 #include "flightrec/exporter/top.h"
 #include "flightrec/replay/run.h"
+
+namespace {
+
+int run(const flightrec::exporter::Command& command) {
+  using namespace flightrec::exporter;
+  try {
+    switch (command.kind) {
+      case CommandKind::help:
+        std::cout << usage_text();
+        return 0;
+      case CommandKind::version:
+        std::cout << version_text();
+        return 0;
+      case CommandKind::daemon:
+        return run_daemon(command);
+      case CommandKind::snapshot:
+        return run_snapshot(command);
+      case CommandKind::check_config:
+        return run_check_config(command);
+      case CommandKind::dump:
+        return run_dump(command);
+      case CommandKind::incidents:
+        return run_incidents(command);
+      case CommandKind::top: {
+        const TopArgs top = parse_top_args(command.command_args);
+        if (!top.options) {
+          std::cerr << "flightrec: " << top.error << '\n';
+          return 2;
+        }
+        return run_top(*top.options, command);
+      }
+      case CommandKind::replay: {
+        const std::vector<std::string_view> replay_args(command.command_args.begin(),
+                                                        command.command_args.end());
+        return flightrec::replay::replay_command(replay_args, std::cout, std::cerr);
+      }
+    }
+  } catch (const std::exception& e) {
+    flightrec::log::error("fatal", {{"err", e.what()}});
+    return 1;
+  }
+  return 1;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace flightrec::exporter;
@@ -20,41 +69,6 @@ int main(int argc, char** argv) {
     std::cerr << "flightrec: " << parsed.error << '\n';
     return 2;
   }
-  try {
-    switch (parsed.command->kind) {
-      case CommandKind::help:
-        std::cout << usage_text();
-        return 0;
-      case CommandKind::version:
-        std::cout << version_text();
-        return 0;
-      case CommandKind::daemon:
-        return run_daemon(*parsed.command);
-      case CommandKind::snapshot:
-        return run_snapshot(*parsed.command);
-      case CommandKind::check_config:
-        return run_check_config(*parsed.command);
-      case CommandKind::dump:
-        return run_dump(*parsed.command);
-      case CommandKind::incidents:
-        return run_incidents(*parsed.command);
-      case CommandKind::top: {
-        const TopArgs top = parse_top_args(parsed.command->command_args);
-        if (!top.options) {
-          std::cerr << "flightrec: " << top.error << '\n';
-          return 2;
-        }
-        return run_top(*top.options, *parsed.command);
-      }
-      case CommandKind::replay: {
-        const std::vector<std::string_view> replay_args(parsed.command->command_args.begin(),
-                                                        parsed.command->command_args.end());
-        return flightrec::replay::replay_command(replay_args, std::cout, std::cerr);
-      }
-    }
-  } catch (const std::exception& e) {
-    flightrec::log::error("fatal", {{"err", e.what()}});
-    return 1;
-  }
-  return 1;
+  CheckedOutput output(std::cout, STDOUT_FILENO);
+  return output.finish(run(*parsed.command), std::cerr);
 }

@@ -1,8 +1,10 @@
 // Reading config files and choosing which one to read.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <string_view>
 #include <system_error>
 
 #include "flightrec/common/fd.h"
@@ -20,11 +22,32 @@ LoadResult failure(const std::filesystem::path& path, const std::string& reason)
 
 std::string describe_errno(int error) { return std::generic_category().message(error); }
 
-// Reads until EOF rather than trusting st_size, so pipes and /dev/stdin work too.
+std::string_view kind_of_file(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "a socket";
+}
+
+// Only regular files: opening a FIFO would wait for a writer forever, and a device or a pipe that
+// reads as empty would silently give the defaults. O_NONBLOCK keeps the open itself from waiting;
+// it changes nothing for the reads of a regular file. Reads until EOF rather than trusting
+// st_size, which a file being rewritten can outdate.
 std::optional<std::string> read_bounded(const std::filesystem::path& path, std::string& error) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (!fd) {
     error = "cannot open config file: " + describe_errno(errno);
+    return std::nullopt;
+  }
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) {
+    error = "cannot read config file: " + describe_errno(errno);
+    return std::nullopt;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    error = "cannot read config file: not a regular file (it is " +
+            std::string(kind_of_file(info.st_mode)) + ")";
     return std::nullopt;
   }
   std::string text;

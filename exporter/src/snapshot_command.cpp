@@ -7,7 +7,7 @@
 #include "flightrec/exporter/setup.h"
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/sampler/sources/system_sources.h"
-#include "flightrec/snapshot/atomic_file.h"
+#include "flightrec/snapshot/output_file.h"
 #include "flightrec/snapshot/render.h"
 #include "flightrec/snapshot/snapshot.h"
 
@@ -36,10 +36,10 @@ int run_snapshot(const Command& command) {
   const std::string text =
       command.format == "json" ? snapshot::render_json(shot) : snapshot::render_text(shot);
   if (!command.output) {
-    std::cout << text;
-    return std::cout.good() ? 0 : 1;
+    std::cout << text;  // main reports a failed write to standard output
+    return 0;
   }
-  const auto written = snapshot::write_file_atomically(*command.output, text);
+  const auto written = snapshot::write_output_file(*command.output, text);
   if (!written.ok()) {
     std::cerr << "flightrec snapshot: " << written.error << '\n';
     return 1;

@@ -1,12 +1,22 @@
 #include <fstream>
+#include <sstream>
 
 #include "flightrec/recording/convert.h"
 
 namespace flightrec::recording {
+namespace {
 
-std::string convert_recording_file(const std::filesystem::path& path, DumpFormat format,
-                                   store::TimeRange range, Sink sink) {
-  std::ifstream in(path, std::ios::binary);
+// Puts `in` back at its first byte for one more pass.
+bool rewind(std::istream& in) {
+  in.clear();
+  in.seekg(0);
+  return static_cast<bool>(in);
+}
+
+// Converts the verified recording `in` holds: its system blocks, then (JSON) its process blocks in
+// a second pass, so memory stays bounded by one block.
+std::string convert_recording(std::istream& in, DumpFormat format, store::TimeRange range,
+                              Sink sink) {
   RecordingReader reader(in);
   if (!in || !reader.open()) return "changed while being read: " + reader.error();
   TextConverter converter(format, reader.metadata(), range, std::move(sink));
@@ -15,11 +25,10 @@ std::string convert_recording_file(const std::filesystem::path& path, DumpFormat
     if (!(sink_ok = converter.add(block))) break;
   }
   if (sink_ok && !reader.complete()) return "changed while being read: " + reader.error();
-  // JSON's process frames come after every system row: a second pass over the process blocks.
   if (sink_ok && format == DumpFormat::json && reader.format_version() >= 2) {
-    std::ifstream again(path, std::ios::binary);
-    RecordingReader processes(again);
-    if (!again || !processes.open()) return "changed while being read: " + processes.error();
+    if (!rewind(in)) return "cannot read it a second time";
+    RecordingReader processes(in);
+    if (!processes.open()) return "changed while being read: " + processes.error();
     while (const auto record = processes.next_record()) {
       if (record.process_block && !(sink_ok = converter.add_process_block(*record.process_block))) {
         break;
@@ -33,6 +42,25 @@ std::string convert_recording_file(const std::filesystem::path& path, DumpFormat
   return {};
 }
 
+// A pipe (`cat rec | flightrec dump /dev/stdin`) or a device can be read only once, so its bytes
+// are read into memory and the passes read them from there, as replay reads every recording.
+std::unique_ptr<std::istream> open_for_passes(const std::filesystem::path& path) {
+  std::error_code ignored;
+  auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (std::filesystem::is_regular_file(path, ignored)) return file;
+  std::ostringstream bytes;
+  bytes << file->rdbuf();  // an empty input sets failbit on `bytes`: its empty string is the answer
+  return std::make_unique<std::istringstream>(std::move(bytes).str());
+}
+
+}  // namespace
+
+std::string convert_recording_file(const std::filesystem::path& path, DumpFormat format,
+                                   store::TimeRange range, Sink sink) {
+  std::ifstream in(path, std::ios::binary);
+  return convert_recording(in, format, range, std::move(sink));
+}
+
 int dump_file(const std::filesystem::path& path, std::string_view format, std::ostream& out,
               std::ostream& err) {
   const auto parsed_format = parse_dump_format(format);
@@ -40,14 +68,14 @@ int dump_file(const std::filesystem::path& path, std::string_view format, std::o
     err << "flightrec dump: --format " << format << " is not one of json, csv\n";
     return 1;
   }
+  if (const auto reason = unopenable_reason(path); !reason.empty()) {
+    err << path.string() << ": " << reason << '\n';
+    return 1;
+  }
+  const auto in = open_for_passes(path);
   // Pass 1 checks every section; blocks are dropped as soon as they are verified.
   {
-    if (const auto reason = unopenable_reason(path); !reason.empty()) {
-      err << path.string() << ": " << reason << '\n';
-      return 1;
-    }
-    std::ifstream in(path, std::ios::binary);
-    RecordingReader reader(in);
+    RecordingReader reader(*in);
     if (reader.open()) {
       while (reader.next()) {
       }
@@ -57,16 +85,21 @@ int dump_file(const std::filesystem::path& path, std::string_view format, std::o
       return 1;
     }
   }
-  const auto error =
-      convert_recording_file(path, *parsed_format, {}, [&out](std::string_view bytes) {
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        return static_cast<bool>(out);
-      });
-  if (!error.empty()) {
+  if (!rewind(*in)) {
+    err << path.string() << ": cannot read it a second time\n";
+    return 1;
+  }
+  const auto error = convert_recording(*in, *parsed_format, {}, [&out](std::string_view bytes) {
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return static_cast<bool>(out);
+  });
+  // A failed write to `out` is the caller's to report: it knows what `out` is (main reports one
+  // to standard output for every command).
+  if (!error.empty() && out) {
     err << path.string() << ": " << error << "\n";
     return 1;
   }
-  return 0;
+  return error.empty() ? 0 : 1;
 }
 
 }  // namespace flightrec::recording

@@ -8,25 +8,13 @@
 #include <cstring>
 
 #include "flightrec/common/fd.h"
+#include "write_all.h"
 
 namespace flightrec::snapshot {
 namespace {
 
 std::string describe(const std::string& what, const std::filesystem::path& path, int error) {
   return "cannot " + what + " " + path.string() + ": " + std::strerror(error);
-}
-
-// Writes all of `bytes`; returns 0 or errno.
-int write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return 0;
 }
 
 // Writes and syncs the temporary file; returns an error message or "".

@@ -1,50 +1,15 @@
 #include "flightrec/snapshot/atomic_file.h"
 
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+
+#include "scratch_dir.h"
 
 using flightrec::snapshot::write_file_atomically;
+using flightrec_test::content_of;
+using flightrec_test::ScratchDir;
 namespace fs = std::filesystem;
-
-namespace {
-
-class ScratchDir {
- public:
-  explicit ScratchDir(const std::string& name)
-      : path_(fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() { fs::remove_all(path_); }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
-  [[nodiscard]] std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& entry : fs::directory_iterator(path_)) {
-      out.push_back(entry.path().filename().string());
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string content_of(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
-}  // namespace
 
 TEST_CASE("write_file_atomically writes the whole content and leaves no temporary file",
           "[atomic_file]") {

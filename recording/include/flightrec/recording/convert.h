@@ -73,8 +73,10 @@ std::string convert_recording_file(const std::filesystem::path& path, DumpFormat
                                    store::TimeRange range, Sink sink);
 
 // `flightrec dump FILE --format json|csv`: verifies the whole file first (so a torn or corrupt file
-// produces no partial output), then converts it a block at a time. Returns 0, or 1 with an error
-// naming the file written to `err`.
+// produces no partial output), then converts it a block at a time. FILE may be a pipe
+// (/dev/stdin): what cannot be read twice is read into memory first. Returns 0, or 1 with an error
+// naming the file written to `err`; a failed write to `out` returns 1 with no message, for the
+// caller, who knows what `out` is, to report.
 int dump_file(const std::filesystem::path& path, std::string_view format, std::ostream& out,
               std::ostream& err);
 

@@ -1,7 +1,8 @@
 #pragma once
 // Replaces a file so that readers see either the old content or the new, never a partial file:
 // write <path>.tmp.XXXXXX in the same directory, fsync it, rename it over <path>, fsync the
-// directory so the rename itself survives a crash.
+// directory so the rename itself survives a crash. The rename replaces whatever entry <path> is,
+// a symlink or a device node too: for a path a user named, use write_output_file (output_file.h).
 #include <filesystem>
 #include <string>
 #include <string_view>
