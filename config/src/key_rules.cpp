@@ -1,8 +1,8 @@
 // What each rule type means: parsing and checking a value, describing what is allowed, and
 // spelling a stored value back out.
 #include <charconv>
-#include <regex>
 
+#include "flightrec/common/regex.h"
 #include "flightrec/config/listen_address.h"
 #include "flightrec/config/schema.h"
 #include "flightrec/config/units.h"
@@ -75,10 +75,8 @@ struct Applier {
     if (scalar.size() > kMaxRegexLength) {
       return quote(scalar) + " is too long (allowed: " + allowed_values(key) + ")";
     }
-    try {
-      std::regex compiled(scalar.begin(), scalar.end(), std::regex::ECMAScript);
-    } catch (const std::regex_error& error) {
-      return quote(scalar) + " is not a valid regex (" + error.what() +
+    if (std::string error; !Regex::compile(scalar, error)) {
+      return quote(scalar) + " is not a valid regex (" + error +
              "; allowed: " + allowed_values(key) + ")";
     }
     rule.field(config) = std::string(scalar);
@@ -140,7 +138,8 @@ std::string allowed_values(const KeySpec& key) {
       return range_text(std::to_string(rule.min), std::to_string(rule.max));
     }
     std::string operator()(const RegexRule&) const {
-      return "ECMAScript regex, at most " + std::to_string(kMaxRegexLength) + " characters";
+      return "RE2 regex (Prometheus' syntax), at most " + std::to_string(kMaxRegexLength) +
+             " characters";
     }
     std::string operator()(const ListenAddressRule&) const {
       return "host:port or [ipv6]:port, port 0..65535";

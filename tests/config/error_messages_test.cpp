@@ -58,7 +58,7 @@ TEST_CASE("a regex that does not compile reports the regex error", "[errors]") {
   CHECK_THAT(only_error("sources:\n  diskstats:\n    include: '^(sd'\n"),
              Catch::StartsWith("flightrec.yaml:3: sources.diskstats.include: \"^(sd\" is not a "
                                "valid regex (") &&
-                 Catch::Contains("allowed: ECMAScript regex"));
+                 Catch::Contains("allowed: RE2 regex"));
 }
 
 TEST_CASE("values are quoted with escapes so a message stays on one line", "[errors]") {
@@ -179,4 +179,11 @@ TEST_CASE("empty input, comments only and empty sections give the defaults", "[e
     REQUIRE(result.config.has_value());
     CHECK(*result.config == Config{});
   }
+}
+
+TEST_CASE("a regex using what RE2 does not run (a back-reference) is refused at load",
+          "[errors]") {
+  CHECK_THAT(only_error("processes:\n  redact_cmdline: '(x)\\1'\n"),
+             Catch::StartsWith("flightrec.yaml:2: processes.redact_cmdline: ") &&
+                 Catch::Contains("is not a valid regex (invalid escape sequence"));
 }

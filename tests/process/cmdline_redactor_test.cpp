@@ -61,3 +61,27 @@ TEST_CASE("CmdlineRedactor names the config key of a regex that does not compile
     CHECK_THAT(e.what(), Catch::Matchers::Contains("(unclosed"));
   }
 }
+
+TEST_CASE("CmdlineRedactor finishes on patterns a backtracking engine never would", "[redactor]") {
+  // (a+)+b against 4,000 a's takes a backtracking engine 2^4000 steps; any local user can start a
+  // process with such a command line, and the redactor runs on the process tier's thread.
+  const std::string cmdline = "prog " + std::string(4000, 'a');
+  CHECK(CmdlineRedactor("(a+)+b").redact(cmdline) == cmdline);
+  CHECK(CmdlineRedactor("(a|aa)+$").redact(cmdline) == "prog <redacted>");
+}
+
+TEST_CASE("CmdlineRedactor hides a secret holding bytes that are not UTF-8", "[redactor]") {
+  CHECK(default_redactor().redact("app --token=ab\xff\xfe"
+                                  "cd next") == "app <redacted> next");
+}
+
+TEST_CASE("CmdlineRedactor keeps ^ at the start of the command line for later matches",
+          "[redactor]") {
+  CHECK(CmdlineRedactor("^a").redact("aaa") == "<redacted>aa");
+}
+
+TEST_CASE("CmdlineRedactor refuses back-references, which RE2 does not run", "[redactor]") {
+  CHECK_THROWS_WITH(CmdlineRedactor("(x)\\1"),
+                    Catch::Matchers::Contains("processes.redact_cmdline") &&
+                        Catch::Matchers::Contains("invalid escape"));
+}

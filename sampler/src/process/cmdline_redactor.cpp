@@ -6,11 +6,11 @@ namespace flightrec::sampler::process {
 
 CmdlineRedactor::CmdlineRedactor(std::string regex) : pattern_(std::move(regex)) {
   if (pattern_.empty()) return;
-  try {
-    regex_.emplace(pattern_, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& e) {
+  std::string error;
+  regex_ = Regex::compile(pattern_, error);
+  if (!regex_) {
     throw std::invalid_argument("processes.redact_cmdline: invalid regex '" + pattern_ +
-                                "': " + e.what());
+                                "': " + error);
   }
 }
 
@@ -18,16 +18,17 @@ std::string CmdlineRedactor::redact(std::string_view cmdline) const {
   if (!regex_) return std::string(cmdline);
   std::string out;
   out.reserve(cmdline.size());
-  auto rest = cmdline.begin();
-  using Iterator = std::regex_iterator<std::string_view::const_iterator>;
-  for (Iterator it(cmdline.begin(), cmdline.end(), *regex_), end; it != end; ++it) {
-    const auto& match = (*it)[0];
-    if (match.length() == 0) continue;
-    out.append(rest, match.first);
+  size_t copied = 0;
+  for (size_t from = 0; const auto match = regex_->find(cmdline, from);) {
+    if (match->end == match->begin) {  // an empty match: look again one byte further
+      from = match->begin + 1;
+      continue;
+    }
+    out.append(cmdline.substr(copied, match->begin - copied));
     out.append(kRedacted);
-    rest = match.second;
+    copied = from = match->end;
   }
-  out.append(rest, cmdline.end());
+  out.append(cmdline.substr(copied));
   return out;
 }
 

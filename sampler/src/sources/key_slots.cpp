@@ -6,15 +6,16 @@
 namespace flightrec::sampler {
 namespace {
 
-std::optional<std::regex> compile(std::string_view owner, std::string_view role,
-                                  const std::string& pattern) {
+std::optional<Regex> compile(std::string_view owner, std::string_view role,
+                                     const std::string& pattern) {
   if (pattern.empty()) return std::nullopt;
-  try {
-    return std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& e) {
+  std::string error;
+  auto compiled = Regex::compile(pattern, error);
+  if (!compiled) {
     throw std::runtime_error(std::string(owner) + ": bad " + std::string(role) + " regex \"" +
-                             pattern + "\": " + e.what());
+                             pattern + "\": " + error);
   }
+  return compiled;
 }
 
 }  // namespace
@@ -59,14 +60,8 @@ int KeySlots::slot_for(std::string_view name, size_t row) noexcept {
 }
 
 bool KeySlots::accepts(std::string_view name) const noexcept {
-  try {
-    if (include_ && !std::regex_search(name.begin(), name.end(), *include_)) return false;
-    if (exclude_ && std::regex_search(name.begin(), name.end(), *exclude_)) return false;
-    return true;
-  } catch (...) {
-    // regex_search can throw on pathological patterns or memory exhaustion: keep the key out.
-    return false;
-  }
+  if (include_ && !include_->search(name)) return false;
+  return !(exclude_ && exclude_->search(name));
 }
 
 int KeySlots::find_ignored(std::string_view name) const noexcept {

@@ -86,7 +86,7 @@ struct Config {
 
   struct Processes {
     bool enabled = true;
-    // ECMAScript regex; every match in a command line is replaced by "<redacted>" before it is
+    // RE2 regex; every match in a command line is replaced by "<redacted>" before it is
     // recorded. The default hides the values of password/token/secret-style arguments.
     std::string redact_cmdline =
         "((pass(word|wd)?|token|secret|api[-_]?key|credentials?)[=:]|--(pass(word|wd)?|token|"

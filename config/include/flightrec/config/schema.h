@@ -47,7 +47,7 @@ struct CountRule {
   uint32_t max;
 };
 
-// An ECMAScript regular expression that must compile; "" is allowed and means "no pattern".
+// An RE2 regular expression (common/regex.h) that must compile; "" is allowed and means "no pattern".
 struct RegexRule {
   FieldAccessor<std::string> field;
 };
@@ -75,7 +75,7 @@ struct KeySpec {
   std::string_view help;
 };
 
-// Longest accepted regex, which also bounds std::regex's recursion on nested groups.
+// Longest accepted regex: RE2 compiles it into an automaton whose size grows with the pattern.
 inline constexpr size_t kMaxRegexLength = 1024;
 
 // Every key, in the order the docs and the defaults file list them.

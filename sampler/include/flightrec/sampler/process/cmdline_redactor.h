@@ -3,9 +3,10 @@
 // a command line lands in /dump, recordings and incident files, and passwords on command lines
 // are common (mysql -pSECRET, curl -H token:...).
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
+
+#include "flightrec/common/regex.h"
 
 namespace flightrec::sampler::process {
 
@@ -13,8 +14,9 @@ inline constexpr std::string_view kRedacted = "<redacted>";
 
 class CmdlineRedactor {
  public:
-  // `regex` is an ECMAScript regular expression; "" redacts nothing. Throws std::invalid_argument
-  // naming processes.redact_cmdline when it does not compile (a set-up error).
+  // `regex` is an RE2 regular expression (common/regex.h); "" redacts nothing. Throws
+  // std::invalid_argument naming processes.redact_cmdline when it does not compile (a set-up
+  // error).
   explicit CmdlineRedactor(std::string regex);
 
   // `cmdline` with every match replaced by "<redacted>". A match must not be empty: a pattern
@@ -25,7 +27,7 @@ class CmdlineRedactor {
 
  private:
   std::string pattern_;
-  std::optional<std::regex> regex_;
+  std::optional<Regex> regex_;
 };
 
 }  // namespace flightrec::sampler::process

@@ -11,11 +11,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <regex>
 #include <span>
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/regex.h"
 #include "flightrec/config/config.h"
 #include "flightrec/sampler/slot_table.h"
 #include "flightrec/sampler/source.h"
@@ -29,7 +29,7 @@ class KeySlots {
   static constexpr uint32_t kMaxIgnored = 1024;
 
   // `owner` names the source in errors. Throws std::runtime_error naming the regex that does not
-  // compile (std::regex, ECMAScript grammar, matched anywhere in the name like Go's MatchString).
+  // compile (common/regex.h: RE2 syntax, matched anywhere in the name like Go's MatchString).
   KeySlots(std::string_view owner, const config::KeyFilter& filter, uint32_t max_keys);
 
   // The slot of the key `name` read on row `row` of the file, binding a free slot when an accepted
@@ -59,8 +59,8 @@ class KeySlots {
   void remember(size_t row, int32_t hint) noexcept;
 
   SlotTable slots_;
-  std::optional<std::regex> include_;
-  std::optional<std::regex> exclude_;
+  std::optional<Regex> include_;
+  std::optional<Regex> exclude_;
   std::vector<Name> ignored_;  // capacity kMaxIgnored, reserved once
   // Per row: the slot it resolved to last read (>= 0), an ignored name (-2 - index), or kNoHint.
   std::vector<int32_t> row_hints_;
