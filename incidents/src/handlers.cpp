@@ -1,9 +1,9 @@
 #include "flightrec/incidents/handlers.h"
 
-#include <fstream>
-
 #include "flightrec/common/log.h"
-#include "flightrec/incidents/incident_id.h"
+#include "flightrec/common/printable.h"
+#include "flightrec/http/query_check.h"
+#include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/snapshot/json_writer.h"
@@ -16,22 +16,21 @@ constexpr std::string_view kPrefix = "/incidents";
 constexpr std::string_view kText = "text/plain; charset=utf-8";
 constexpr size_t kChunkBytes = 64 * 1024;
 
-void send_list(const IncidentStore& store, http::Response& response) {
+void send_list(const IncidentStore& store, const http::Request& request, http::Response& response) {
+  if (const auto error = http::check_query_names(request.query(), {}); !error.empty()) {
+    response.send(400, kText, error + "\n");
+    return;
+  }
   response.send(200, "application/json", incidents_json(store.list()));
 }
 
-void send_raw(const std::filesystem::path& path, const std::string& id, http::Response& response) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {  // deleted by retention between the lookup and here
-    response.send(404, kText, "incident " + id + " is no longer stored\n");
-    return;
-  }
+void send_raw(StoredFile& stored, const std::string& id, http::Response& response) {
   response.begin(200, "application/octet-stream",
                  {{"Content-Disposition", "attachment; filename=\"" + id + ".flightrec\""}});
   std::string chunk(kChunkBytes, '\0');
-  while (in) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    const auto got = static_cast<size_t>(in.gcount());
+  while (stored.file) {
+    stored.file.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<size_t>(stored.file.gcount());
     if (got == 0 || !response.write(std::string_view(chunk).substr(0, got))) break;
   }
   response.end();
@@ -39,12 +38,11 @@ void send_raw(const std::filesystem::path& path, const std::string& id, http::Re
 
 // Checks every section first so that a file damaged since start-up yields an error, not a
 // truncated document, then converts one block at a time.
-void send_text(const std::filesystem::path& path, const std::string& id,
-               recording::DumpFormat format, http::Response& response) {
+void send_text(StoredFile& stored, const std::string& id, recording::DumpFormat format,
+               http::Response& response) {
   {
-    std::ifstream in(path, std::ios::binary);
-    recording::RecordingReader reader(in);
-    if (in && reader.open()) {
+    recording::RecordingReader reader(stored.file);
+    if (reader.open()) {
       while (reader.next()) {
       }
     }
@@ -57,38 +55,35 @@ void send_text(const std::filesystem::path& path, const std::string& id,
   // bounded by one block whatever the incident's size.
   response.begin(200, recording::content_type(format));
   const std::string error = recording::convert_recording_file(
-      path, format, {}, [&response](std::string_view bytes) { return response.write(bytes); });
+      stored.path, format, {},
+      [&response](std::string_view bytes) { return response.write(bytes); });
   if (!error.empty()) log::warn("incident text conversion stopped", {{"id", id}, {"err", error}});
   response.end();
 }
 
 void send_incident(const IncidentStore& store, std::string_view id, const http::Request& request,
                    http::Response& response) {
-  if (!is_valid_incident_id(id)) {
-    response.send(400, kText, "invalid incident id: ids are 1 to 128 of [A-Za-z0-9_.-]\n");
-    return;
-  }
-  const std::string name(id);
-  const auto entry = store.find(id);
-  if (!entry) {
-    response.send(404, kText, "no incident " + name + "\n");
-    return;
-  }
-  const auto path = store.file_of(id);
-  if (!path) {
-    response.send(404, kText, "incident " + name + " was not written: " + entry->error + "\n");
+  if (const auto error = http::check_query_names(request.query(), {"format"}); !error.empty()) {
+    response.send(400, kText, error + "\n");
     return;
   }
   const std::string format_name = request.param("format").value_or("raw");
   const auto format = recording::parse_dump_format(format_name);
   if (!format) {
-    response.send(400, kText, "format " + format_name + " is not one of raw, json, csv\n");
+    response.send(400, kText,
+                  "format: " + quote_for_error(format_name) + " is not one of raw, json, csv\n");
     return;
   }
+  StoredFile stored = open_stored_file(store, id);
+  if (!stored.ok()) {
+    response.send(stored.status, kText, stored.error + "\n");
+    return;
+  }
+  const std::string name(id);
   if (*format == recording::DumpFormat::raw) {
-    send_raw(*path, name, response);
+    send_raw(stored, name, response);
   } else {
-    send_text(*path, name, *format, response);
+    send_text(stored, name, *format, response);
   }
 }
 
@@ -127,7 +122,7 @@ http::Handler incidents_handler(const IncidentStore& store) {
     std::string_view rest = request.path();
     rest.remove_prefix(std::min(rest.size(), kPrefix.size()));
     if (rest.empty() || rest == "/") {
-      send_list(store, response);
+      send_list(store, request, response);
       return;
     }
     send_incident(store, rest.substr(1), request, response);

@@ -190,7 +190,10 @@ void IncidentStore::apply_retention(const std::string& newest_id) {
   auto over = [this] {
     return written_.size() > options_.max_count || written_bytes_ > options_.max_bytes;
   };
-  // The incident just written is never the one deleted, even when it alone exceeds max_bytes.
+  // The incident just written is never the one deleted, even when it alone exceeds max_bytes. A
+  // file that cannot be deleted (immutable, kept as evidence) is skipped but still counted, so the
+  // next oldest go instead and the directory stays within the bounds; it is tried again on every
+  // round, so that it goes as soon as it can.
   auto it = written_.begin();
   while (over() && it != written_.end()) {
     if (it->first == newest_id) {
@@ -200,10 +203,16 @@ void IncidentStore::apply_retention(const std::string& newest_id) {
     std::error_code error;
     fs::remove(path_of(it->first), error);
     if (error) {
-      log::warn("cannot delete an incident for retention",
-                {{"file", path_of(it->first).string()}, {"error", error.message()}});
-      return;
+      if (undeletable_.insert(it->first).second) {
+        log::warn(
+            "cannot delete an incident for retention; it stays listed and the next oldest go "
+            "instead (not logged again for this file)",
+            {{"file", path_of(it->first).string()}, {"error", error.message()}});
+      }
+      ++it;
+      continue;
     }
+    undeletable_.erase(it->first);
     log::info("incident deleted by retention", {{"id", it->first},
                                                 {"count", std::to_string(written_.size())},
                                                 {"bytes", std::to_string(written_bytes_)}});

@@ -113,3 +113,69 @@ TEST_CASE("The store resolves only ids in its index, whatever the path says", "[
   CHECK_FALSE(store.file_of("/etc/passwd").has_value());
   CHECK_FALSE(store.find(std::string(10000, 'a')).has_value());
 }
+
+namespace {
+
+// "<status> <body>" of one request: one curl run, so both come from the same answer.
+std::string answer_of(const std::string& url) {
+  const std::string out = curl("-w '%{http_code}' '" + url + "'");
+  if (out.size() < 3) return out;
+  const size_t body_size = out.size() - 3;  // the status code's three digits come last
+  return out.substr(body_size) + " " + out.substr(0, body_size);
+}
+
+}  // namespace
+
+TEST_CASE("GET /incidents/{id} answers 404 in every format once the file was deleted",
+          "[incidents]") {
+  ServedStore served;
+  const auto entry = write_incident(served.store, "cpu", 1000);
+  std::filesystem::remove(served.dir.path() / (entry.id + ".flightrec"));
+  const std::string url = served.server.url() + "incidents/" + entry.id;
+  const std::string expected = "404 incident " + entry.id + " is no longer stored\n";
+  CHECK(answer_of(url) == expected);
+  CHECK(answer_of(url + "?format=json") == expected);
+  CHECK(answer_of(url + "?format=csv") == expected);
+}
+
+TEST_CASE("GET /incidents/{id} answers 500 in every format when a directory replaced the file",
+          "[incidents]") {
+  ServedStore served;
+  const auto entry = write_incident(served.store, "cpu", 1000);
+  const auto file = served.dir.path() / (entry.id + ".flightrec");
+  std::filesystem::remove(file);
+  std::filesystem::create_directory(file);
+  const std::string url = served.server.url() + "incidents/" + entry.id;
+  const std::string expected =
+      "500 incident " + entry.id + ": " + file.string() + " is not a regular file\n";
+  CHECK(answer_of(url) == expected);
+  CHECK(answer_of(url + "?format=json") == expected);
+  CHECK(answer_of(url + "?format=csv") == expected);
+}
+
+TEST_CASE("The incident routes reject unknown and repeated query parameters", "[incidents]") {
+  ServedStore served;
+  const auto entry = write_incident(served.store, "cpu", 1000);
+  const std::string list = served.server.url() + "incidents";
+  const std::string one = list + "/" + entry.id;
+  CHECK(answer_of(list + "?bogus=1") == "400 unknown parameter \"bogus\" (allowed: none)\n");
+  CHECK(answer_of(one + "?foo=1") == "400 unknown parameter \"foo\" (allowed: format)\n");
+  CHECK(answer_of(one + "?format=csv&foo=1") ==
+        "400 unknown parameter \"foo\" (allowed: format)\n");
+  CHECK(answer_of(one + "?format=json&format=csv") ==
+        "400 parameter \"format\" is given more than once\n");
+  // Still served when the query is fine, including an empty one.
+  CHECK(status_of(list + "?") == "200");
+  CHECK(status_of(one + "?format=json") == "200");
+}
+
+TEST_CASE("GET /incidents/{id} quotes the format it rejects and escapes control bytes",
+          "[incidents]") {
+  ServedStore served;
+  const auto entry = write_incident(served.store, "cpu", 1000);
+  const std::string one = served.server.url() + "incidents/" + entry.id;
+  CHECK(answer_of(one + "?format=") == "400 format: \"\" is not one of raw, json, csv\n");
+  CHECK(answer_of(one + "?format=xml") == "400 format: \"xml\" is not one of raw, json, csv\n");
+  CHECK(answer_of(one + "?format=%1b%5b31m%0d%0aX:%00y") ==
+        "400 format: \"\\x1b[31m\\x0d\\x0aX:\\x00y\" is not one of raw, json, csv\n");
+}

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 
 #include "flightrec/incidents/incident_store.h"
@@ -86,4 +87,104 @@ TEST_CASE("Two incidents in the same millisecond get distinct ids", "[incidents]
   CHECK(first.id != second.id);
   CHECK(second.id == first.id + "-2");
   CHECK(store.list().size() == 2);
+}
+
+namespace {
+
+fs::path file_of_id(const TempDir& dir, const std::string& id) {
+  return dir.path() / (id + ".flightrec");
+}
+
+size_t incident_files_in(const TempDir& dir) {
+  size_t count = 0;
+  for (const auto& item : fs::directory_iterator(dir.path())) {
+    if (item.path().extension() == ".flightrec") ++count;
+  }
+  return count;
+}
+
+// Replaces an incident file by a non-empty directory of the same name: the unlink retention
+// does fails (ENOTEMPTY), as it does for a file made immutable with chattr +i.
+void make_undeletable(const fs::path& file) {
+  fs::remove(file);
+  fs::create_directory(file);
+  write_bytes(file / "evidence", "kept");
+}
+
+}  // namespace
+
+TEST_CASE("Retention skips an incident it cannot delete and deletes the next oldest instead",
+          "[incidents]") {
+  TempDir dir;
+  StderrCapture log;
+  IncidentStore store({.dir = dir.path(), .max_count = 3});
+  const auto stuck = write_incident(store, "r", 1000);
+  make_undeletable(file_of_id(dir, stuck.id));
+  std::vector<std::string> ids;
+  for (int i = 2; i <= 7; ++i) ids.push_back(write_incident(store, "r", i * 1000).id);
+  // The stuck one counts toward max_count: it and the two newest are all that is left.
+  CHECK(ids_newest_first(store) == std::vector<std::string>{ids[5], ids[4], stuck.id});
+  CHECK(incident_files_in(dir) == 3);
+  CHECK(store.stats().retention_deleted == 4);
+  CHECK(log.count("cannot delete an incident for retention") == 1);
+  CHECK(log.count("incident deleted by retention") == 4);
+}
+
+TEST_CASE("Retention by bytes counts an incident it cannot delete", "[incidents]") {
+  TempDir dir;
+  StderrCapture log;
+  uint64_t size = 0;
+  {
+    TempDir probe;
+    IncidentStore sizing({.dir = probe.path()});
+    size = write_incident(sizing, "r", 0).bytes;
+  }
+  REQUIRE(size > 0);
+  IncidentStore store({.dir = dir.path(), .max_bytes = size * 3 + size / 2});
+  const auto stuck = write_incident(store, "r", 1000);
+  make_undeletable(file_of_id(dir, stuck.id));
+  std::vector<std::string> ids;
+  for (int i = 2; i <= 5; ++i) ids.push_back(write_incident(store, "r", i * 1000).id);
+  CHECK(ids_newest_first(store) == std::vector<std::string>{ids[3], ids[2], stuck.id});
+}
+
+TEST_CASE("Retention deletes a formerly undeletable incident once it can", "[incidents]") {
+  TempDir dir;
+  StderrCapture log;
+  IncidentStore store({.dir = dir.path(), .max_count = 2});
+  const auto stuck = write_incident(store, "r", 1000);
+  const fs::path stuck_file = file_of_id(dir, stuck.id);
+  make_undeletable(stuck_file);
+  write_incident(store, "r", 2000);
+  const auto third = write_incident(store, "r", 3000);
+  REQUIRE(ids_newest_first(store).back() == stuck.id);
+  fs::remove(stuck_file / "evidence");  // an empty directory: remove() succeeds
+  const auto fourth = write_incident(store, "r", 4000);
+  CHECK(ids_newest_first(store) == std::vector<std::string>{fourth.id, third.id});
+  CHECK_FALSE(fs::exists(stuck_file));
+}
+
+TEST_CASE("Retention skips an immutable incident file (chattr +i)", "[incidents]") {
+  TempDir dir;
+  StderrCapture log;
+  IncidentStore store({.dir = dir.path(), .max_count = 2});
+  const auto stuck = write_incident(store, "r", 1000);
+  const std::string file = file_of_id(dir, stuck.id).string();
+  // Needs root (CAP_LINUX_IMMUTABLE) and a file system with the attribute, e.g. ext4 (not tmpfs).
+  if (std::system(("chattr +i '" + file + "' 2>/dev/null").c_str()) != 0) {
+    WARN("chattr +i is not available here (not root, or the file system lacks it): skipped");
+    return;
+  }
+  std::vector<std::string> ids;
+  for (int i = 2; i <= 5; ++i) ids.push_back(write_incident(store, "r", i * 1000).id);
+  const auto listed = ids_newest_first(store);
+  const size_t files = incident_files_in(dir);
+  const std::string logged = log.text();
+  // Before any CHECK, so that TempDir can remove the file whatever happens.
+  const bool restored = std::system(("chattr -i '" + file + "'").c_str()) == 0;
+  CHECK(restored);
+  CHECK(listed == std::vector<std::string>{ids[3], stuck.id});
+  CHECK(files == 2);
+  CHECK(log.count("cannot delete an incident for retention") == 1);
+  CHECK_THAT(logged, Catch::Matchers::Contains("Operation not permitted"));
 }

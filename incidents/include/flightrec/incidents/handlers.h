@@ -1,6 +1,7 @@
 #pragma once
 // GET /incidents (the index as JSON, newest first) and GET /incidents/{id}[?format=raw|json|csv]
-// (one incident file). Ids are checked against a strict charset and looked up in the index only.
+// (one incident file). Ids are checked against a strict charset and looked up in the index only
+// (open_stored_file); a query parameter a path does not take, or one given twice, is a 400.
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/incident_store.h"
 

@@ -84,6 +84,7 @@ class IncidentStore {
   std::map<std::string, IncidentEntry> written_;  // by id: oldest first
   std::map<std::string, IncidentEntry> failed_;   // kept to max_count, oldest dropped first
   std::set<std::string> writing_;                 // ids reserved by writes in progress
+  std::set<std::string> undeletable_;  // retention could not delete them; logged once each
   uint64_t written_bytes_ = 0;
   IncidentStats stats_;
   // A cause is logged on its first failure, then not again until a write succeeds.
