@@ -21,6 +21,7 @@
 #include "flightrec/exporter/metrics/collector.h"
 #include "flightrec/exporter/setup.h"
 #include "flightrec/exporter/version.h"
+#include "flightrec/http/query_check.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/handlers.h"
 #include "flightrec/incidents/incident_file_sink.h"
@@ -70,6 +71,11 @@ std::vector<http::Route> routes(Services& services) {
       {.path = "/-/trigger",
        .handler =
            [&engine = services.engine](const http::Request& req, http::Response& res) {
+             if (const auto error = http::check_query_names(req.query(), {"reason"});
+                 !error.empty()) {
+               res.send(400, "text/plain; charset=utf-8", error + "\n");
+               return;
+             }
              const std::string reason = req.param("reason").value_or("manual");
              if (!engine.fire_manual(reason)) {
                res.send(429, "text/plain; charset=utf-8",

@@ -1,10 +1,11 @@
-#include "header_list.h"
+#include "flightrec/http/header_list.h"
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <system_error>
 
-namespace flightrec::exporter::exposition::detail {
+namespace flightrec::http {
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -95,4 +96,24 @@ const HeaderParameter* find_parameter(const HeaderElement& element, std::string_
   return it == element.parameters.end() ? nullptr : &*it;
 }
 
-}  // namespace flightrec::exporter::exposition::detail
+bool accepts_gzip(std::string_view accept_encoding_header) {
+  std::optional<double> gzip_quality;
+  std::optional<double> identity_quality;
+  std::optional<double> any_quality;
+  for (const auto& coding : parse_header_list(accept_encoding_header)) {
+    if (iequals(coding.token, "gzip") || iequals(coding.token, "x-gzip")) {
+      gzip_quality = coding.quality;
+    } else if (iequals(coding.token, "identity")) {
+      identity_quality = coding.quality;
+    } else if (coding.token == "*") {
+      any_quality = coding.quality;
+    }
+  }
+  const double gzip = gzip_quality.value_or(any_quality.value_or(0.0));
+  if (gzip <= 0.0) return false;
+  // Identity is always acceptable (RFC 9110 12.5.3), so it only wins when the client ranks it
+  // strictly above gzip; on a tie the smaller body wins.
+  return !identity_quality || *identity_quality <= gzip;
+}
+
+}  // namespace flightrec::http

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/printable.h"
+#include "flightrec/http/header_list.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/detail/metadata_codec.h"
 #include "flightrec/recording/dump_window.h"
@@ -36,7 +38,7 @@ DumpRequest parse_request(const http::Request& req, int64_t now_ns) {
   if (const auto format = req.param("format")) {
     const auto parsed = parse_dump_format(*format);
     if (!parsed) {
-      out.error = "format: \"" + *format + "\" is not one of json, csv, raw";
+      out.error = "format: " + quote_for_error(*format) + " is not one of json, csv, raw";
       return out;
     }
     out.format = *parsed;
@@ -139,8 +141,8 @@ void handle_dump(const DumpSource& source, const http::Request& req, http::Respo
     return;
   }
   // Raw blocks are compressed already; gzip would cost CPU for nothing.
-  const auto accept = req.header("Accept-Encoding");
-  const bool gzip = request.format != DumpFormat::raw && accept && accepts_gzip_encoding(*accept);
+  const bool gzip = request.format != DumpFormat::raw &&
+                    http::accepts_gzip(req.header("Accept-Encoding").value_or(""));
   std::vector<http::Header> headers{{"Vary", "Accept-Encoding"}, {"Cache-Control", "no-store"}};
   if (gzip) headers.emplace_back("Content-Encoding", "gzip");
   res.begin(200, content_type(request.format), headers);

@@ -11,20 +11,6 @@ namespace {
 constexpr int kGzipWindowBits = 15 + 16;  // +16: gzip wrapper instead of zlib's
 constexpr size_t kOutPiece = 64 << 10;
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if ((a[i] | 0x20) != (b[i] | 0x20)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 struct GzipSink::Stream {
@@ -69,24 +55,5 @@ bool GzipSink::write(std::string_view bytes) {
 }
 
 bool GzipSink::finish() { return ok_ && deflate_all({}, Z_FINISH); }
-
-bool accepts_gzip_encoding(std::string_view accept_encoding) {
-  while (!accept_encoding.empty()) {
-    const size_t comma = accept_encoding.find(',');
-    std::string_view item = accept_encoding.substr(0, comma);
-    accept_encoding = comma == std::string_view::npos ? "" : accept_encoding.substr(comma + 1);
-    const size_t semicolon = item.find(';');
-    if (!iequals(trim(item.substr(0, semicolon)), "gzip")) continue;
-    if (semicolon == std::string_view::npos) return true;
-    const auto parameter = trim(item.substr(semicolon + 1));
-    // q=0, q=0.0, q=0.00, q=0.000 refuse it; any other weight accepts it.
-    if (!(parameter.starts_with("q=") || parameter.starts_with("Q=")) ||
-        parameter.substr(2).find_first_not_of("0.") != std::string_view::npos) {
-      return true;
-    }
-    return false;
-  }
-  return false;
-}
 
 }  // namespace flightrec::recording

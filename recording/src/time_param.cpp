@@ -3,6 +3,8 @@
 #include <charconv>
 #include <optional>
 
+#include "flightrec/common/printable.h"
+
 namespace flightrec::recording {
 
 namespace {
@@ -132,6 +134,8 @@ Parsed parse_relative(std::string_view text, int64_t now_ns) {
   if (!consume(text, '-') || text.empty()) return {};
   // Long double holds 64-bit integers exactly, so sums of whole units stay exact.
   long double total_ns = 0;
+  // Units must decrease, as in Prometheus durations: "-1s1s" or "-30s1m" is a typo, not a sum.
+  long double previous_unit_ns = 1e30L;
   while (!text.empty()) {
     size_t digits = 0;
     while (digits < text.size() && (is_digit(text[digits]) || text[digits] == '.')) ++digits;
@@ -155,6 +159,8 @@ Parsed parse_relative(std::string_view text, int64_t now_ns) {
     } else {
       return {};
     }
+    if (unit_ns >= previous_unit_ns) return {.reason = "units must decrease, e.g. -1h30m"};
+    previous_unit_ns = unit_ns;
     total_ns += amount * unit_ns;
     if (total_ns > 1e18L) return {.reason = "out of range"};
   }
@@ -175,7 +181,7 @@ TimeParse parse_time_param(std::string_view name, std::string_view text, int64_t
     parsed = parse_unix_seconds(text);
   }
   if (parsed.ns) return {.real_ns = *parsed.ns};
-  std::string error = std::string(name) + ": \"" + std::string(text) + "\" is not a time (";
+  std::string error = std::string(name) + ": " + quote_for_error(text) + " is not a time (";
   error +=
       parsed.reason.empty() ? "examples: 2026-11-30T05:00:00Z, 1764478800, -30s" : parsed.reason;
   return {.error = error + ")"};

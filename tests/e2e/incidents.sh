@@ -68,6 +68,8 @@ fi
 
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/trigger?reason=e2e%20check")" 202 \
   "POST /-/trigger is accepted"
+expect_eq "$(curl -s -X POST "${URL}-/trigger?reasn=typo")" 'unknown parameter "reasn" (allowed: reason)' \
+  "POST /-/trigger refuses a parameter it does not know"
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' "${URL}incidents/no-such-incident")" 404 "unknown id is 404"
 traversal=$(curl -s -w ' %{http_code}' "${URL}incidents/..%2F..%2Fetc%2Fpasswd")
 case "$traversal" in

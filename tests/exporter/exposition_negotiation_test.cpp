@@ -85,27 +85,3 @@ TEST_CASE("content_type names each format with its version and charset",
   CHECK(content_type(kText) == "text/plain; version=0.0.4; charset=utf-8");
   CHECK(content_type(kOpenMetrics) == "application/openmetrics-text; version=1.0.0; charset=utf-8");
 }
-
-TEST_CASE("accepts_gzip honours q=0, * and identity", "[exposition][negotiation]") {
-  const auto [accept_encoding, expected] = GENERATE(table<std::string, bool>({
-      {"gzip", true},                     // Prometheus
-      {"deflate, gzip, br, zstd", true},  // curl --compressed
-      {"gzip, deflate", true},
-      {"x-gzip", true},
-      {"GZIP;q=0.5", true},
-      {"*", true},
-      {"", false},
-      {"identity", false},  // Prometheus with enable_compression: false
-      {"deflate, br", false},
-      {"gzip;q=0", false},
-      {"gzip;q=0, *", false},
-      {"*;q=0", false},
-      {"*;q=0, gzip", true},
-      {"gzip;q=0.5, identity;q=0.9", false},
-      {"gzip;q=0.9, identity;q=0.5", true},
-      {"gzip, identity", true},
-      {"gzip;q=nonsense", false},
-  }));
-  CAPTURE(accept_encoding);
-  CHECK(accepts_gzip(accept_encoding) == expected);
-}

@@ -82,6 +82,12 @@ TEST_CASE("/dump compresses with gzip when the client accepts it", "[dump]") {
   CHECK(curl("--compressed " + dump.url("?format=csv")) == curl(dump.url("?format=csv")));
   const auto refused = curl("-D - -o /dev/null -H 'Accept-Encoding: gzip;q=0' " + dump.url(""));
   CHECK_THAT(refused, !Catch::Matchers::Contains("Content-Encoding"));
+  // The same reading of Accept-Encoding as /metrics (http::accepts_gzip): * accepts gzip, a
+  // weight that is not a number refuses it.
+  CHECK_THAT(curl("-D - -o /dev/null -H 'Accept-Encoding: *' " + dump.url("?format=csv")),
+             Catch::Matchers::Contains("Content-Encoding: gzip"));
+  CHECK_THAT(curl("-D - -o /dev/null -H 'Accept-Encoding: gzip;q=abc' " + dump.url("")),
+             !Catch::Matchers::Contains("Content-Encoding"));
 }
 
 TEST_CASE("/dump answers HEAD with headers only", "[dump]") {
@@ -101,6 +107,8 @@ TEST_CASE("/dump refuses bad parameters with 400 naming them", "[dump]") {
       {"?format=xml", "format: \"xml\" is not one of json, csv, raw"},
       {"?form=json", "unknown parameter \"form\" (allowed: from, to, format)"},
       {"?from=now&to=-1m", "from (\"now\") is after to (\"-1m\")"},
+      {"?from=-1s&from=-2s", "parameter \"from\" is given more than once"},
+      {"?format=", "format: \"\" is not one of json, csv, raw"},
   }));
   const auto out = curl("-i " + dump.url(query));
   CHECK_THAT(out, Catch::Matchers::StartsWith("HTTP/1.1 400"));

@@ -65,6 +65,10 @@ TEST_CASE("Texts that are not times, each with its message", "[time]") {
        "from: \"2025-11-30T05:00:00+25:00\" is not a time (offset out of range)"},
       {"99999999999999999999", "from: \"99999999999999999999\" is not a time (out of range)"},
       {"-999999999d", "from: \"-999999999d\" is not a time (out of range)"},
+      {"-1s1s", "from: \"-1s1s\" is not a time (units must decrease, e.g. -1h30m)"},
+      {"-30s1m", "from: \"-30s1m\" is not a time (units must decrease, e.g. -1h30m)"},
+      {"-1s\x1b[2J", "from: \"-1s\\x1b[2J\" is not a time (examples: 2026-11-30T05:00:00Z, "
+                      "1764478800, -30s)"},
   }));
   INFO(text);
   CHECK(parse_time_param("from", text, kNow).error == message);

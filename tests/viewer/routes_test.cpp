@@ -115,6 +115,13 @@ TEST_CASE("shouldAnswerUnknownBadAndOversizedIncidentsWithTheirStatus") {
   CHECK(refused.find("more than the viewer reads (1024 bytes)") != std::string::npos);
 }
 
+TEST_CASE("shouldRefuseParametersTheIncidentPageDoesNotTake") {
+  ViewerServer s;
+  const auto response = s.get("/incidents/" + s.id + "/view?format=json", "-i");
+  CHECK(response.find("HTTP/1.1 400") == 0);
+  CHECK(response.find("unknown parameter \"format\" (allowed: none)") != std::string::npos);
+}
+
 TEST_CASE("shouldServeTheDumpWindowAsAPageAndOtherFormatsAsBefore") {
   ViewerServer s;
   const auto page = s.get("/dump?format=html&from=1764478801&to=1764478802", "-i");

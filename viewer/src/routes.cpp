@@ -2,13 +2,12 @@
 
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <system_error>
 
+#include "flightrec/http/header_list.h"
+#include "flightrec/http/query_check.h"
 #include "flightrec/incidents/incident_file.h"
-#include "flightrec/incidents/incident_id.h"
+#include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/dump_window.h"
 #include "flightrec/recording/gzip_sink.h"
@@ -41,8 +40,7 @@ std::string shortest(double value) {
 // The page, gzip-compressed when the client accepts it (its JSON shrinks ~6x). HEAD renders it too:
 // its Content-Length and Content-Encoding must be GET's, and Response sends only the headers.
 void send_page(const http::Request& request, http::Response& response, const std::string& page) {
-  const auto accept = request.header("Accept-Encoding");
-  if (!accept || !recording::accepts_gzip_encoding(*accept)) {
+  if (!http::accepts_gzip(request.header("Accept-Encoding").value_or(""))) {
     response.send(200, kHtml, page, kPageHeaders);
     return;
   }
@@ -77,36 +75,29 @@ ViewOptions incident_options(const std::string& id, const recording::Metadata& m
 void send_incident_view(const incidents::IncidentStore& store, std::string_view id,
                         uint64_t max_file_bytes, const http::Request& request,
                         http::Response& response) {
-  if (!incidents::is_valid_incident_id(id)) {
-    response.send(400, kText, "invalid incident id: ids are 1 to 128 of [A-Za-z0-9_.-]\n");
+  if (const auto error = http::check_query_names(request.query(), {}); !error.empty()) {
+    response.send(400, kText, error + "\n");
+    return;
+  }
+  auto stored = incidents::open_stored_file(store, id);
+  if (!stored.ok()) {
+    response.send(stored.status, kText, stored.error + "\n");
     return;
   }
   const std::string name(id);
-  const auto path = store.file_of(id);
-  if (!path) {
-    response.send(404, kText, "no written incident " + name + "\n");
-    return;
-  }
-  std::error_code error;
-  const auto size = std::filesystem::file_size(*path, error);
-  if (error) {  // deleted by retention between the lookup and here
-    response.send(404, kText, "incident " + name + " is no longer stored\n");
-    return;
-  }
-  if (size > max_file_bytes) {
+  if (stored.bytes > max_file_bytes) {
     response.send(413, kText,
-                  "incident " + name + " takes " + std::to_string(size) +
+                  "incident " + name + " takes " + std::to_string(stored.bytes) +
                       " bytes, more than the viewer reads (" + std::to_string(max_file_bytes) +
                       " bytes): use /incidents/" + name + "?format=raw and flightrec replay\n");
     return;
   }
   // Streamed: the system blocks are all charted, the process blocks are kept encoded and only
   // the frames around the trigger get decoded (frames_near).
-  std::ifstream in(*path, std::ios::binary);
-  recording::RecordingReader reader(in);
+  recording::RecordingReader reader(stored.file);
   std::vector<std::shared_ptr<const store::Block>> blocks;
   std::vector<std::shared_ptr<const store::ProcessBlock>> processes;
-  if (in && reader.open()) {
+  if (reader.open()) {
     while (true) {
       auto record = reader.next_record();
       if (record.block) {

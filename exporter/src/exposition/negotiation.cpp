@@ -5,19 +5,19 @@
 #include <optional>
 #include <vector>
 
-#include "header_list.h"
+#include "flightrec/http/header_list.h"
 
 namespace flightrec::exporter::exposition {
 namespace {
 
-using detail::HeaderElement;
-using detail::iequals;
+using http::HeaderElement;
+using http::iequals;
 
 constexpr std::string_view kOpenMetricsType = "application/openmetrics-text";
 constexpr std::string_view kTextType = "text/plain";
 
 bool version_is_one_of(const HeaderElement& range, std::initializer_list<std::string_view> known) {
-  const auto* version = detail::find_parameter(range, "version");
+  const auto* version = http::find_parameter(range, "version");
   if (version == nullptr) return true;  // unversioned means "any version you have"
   return std::any_of(known.begin(), known.end(),
                      [&](std::string_view v) { return version->value == v; });
@@ -78,7 +78,7 @@ std::string_view content_type(Format format) {
 }
 
 Format negotiate(std::string_view accept_header) {
-  const auto ranges = detail::parse_header_list(accept_header);
+  const auto ranges = http::parse_header_list(accept_header);
   const auto openmetrics = preference(ranges, Format::openmetrics_1_0_0);
   const auto text = preference(ranges, Format::text_0_0_4);
   if (openmetrics.quality <= 0.0) return Format::text_0_0_4;  // not asked for, or refused (q=0)
@@ -93,26 +93,6 @@ Format negotiate(std::string_view accept_header) {
                                                       : Format::text_0_0_4;
   }
   return openmetrics.position < text.position ? Format::openmetrics_1_0_0 : Format::text_0_0_4;
-}
-
-bool accepts_gzip(std::string_view accept_encoding_header) {
-  std::optional<double> gzip_quality;
-  std::optional<double> identity_quality;
-  std::optional<double> any_quality;
-  for (const auto& coding : detail::parse_header_list(accept_encoding_header)) {
-    if (iequals(coding.token, "gzip") || iequals(coding.token, "x-gzip")) {
-      gzip_quality = coding.quality;
-    } else if (iequals(coding.token, "identity")) {
-      identity_quality = coding.quality;
-    } else if (coding.token == "*") {
-      any_quality = coding.quality;
-    }
-  }
-  const double gzip = gzip_quality.value_or(any_quality.value_or(0.0));
-  if (gzip <= 0.0) return false;
-  // Identity is always acceptable (RFC 9110 12.5.3), so it only wins when the client ranks it
-  // strictly above gzip; on a tie the smaller body wins.
-  return !identity_quality || *identity_quality <= gzip;
 }
 
 }  // namespace flightrec::exporter::exposition

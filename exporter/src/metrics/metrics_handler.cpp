@@ -9,6 +9,7 @@
 #include "flightrec/common/log.h"
 #include "flightrec/exporter/exposition/gzip.h"
 #include "flightrec/exporter/exposition/negotiation.h"
+#include "flightrec/http/header_list.h"
 
 namespace flightrec::exporter::metrics {
 namespace {
@@ -66,7 +67,7 @@ http::Handler metrics_handler(Collector& collector) {
     const int64_t start = monotonic_ns();
     const int64_t start_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     const auto format = exposition::negotiate(req.header("Accept").value_or(""));
-    const bool gzip = exposition::accepts_gzip(req.header("Accept-Encoding").value_or(""));
+    const bool gzip = http::accepts_gzip(req.header("Accept-Encoding").value_or(""));
     std::vector<http::Header> headers{{"Vary", "Accept, Accept-Encoding"}};
     if (gzip) headers.emplace_back("Content-Encoding", "gzip");
     const auto body = cache->get(collector, format, gzip);

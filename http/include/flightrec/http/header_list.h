@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace flightrec::exporter::exposition::detail {
+namespace flightrec::http {
 
 struct HeaderParameter {
   std::string_view name;   // as written; compare with iequals
@@ -28,4 +28,8 @@ bool iequals(std::string_view a, std::string_view b);
 // Parameter `name` (case-insensitive) of `element`, or nullptr when it has none.
 const HeaderParameter* find_parameter(const HeaderElement& element, std::string_view name);
 
-}  // namespace flightrec::exporter::exposition::detail
+// True when gzip (or x-gzip, or *) is acceptable with q > 0 and identity is not preferred over it.
+// An empty header means "no preference": identity. Every route that compresses asks this.
+bool accepts_gzip(std::string_view accept_encoding_header);
+
+}  // namespace flightrec::http

@@ -9,9 +9,10 @@
 
 namespace flightrec::recording {
 
-// Checks that the query names only from, to and format, and reads from= and to= (time_param.h)
-// into `range`. Returns a message naming the bad parameter for a 400, or "" when all is well.
-// format= is left to the caller: /dump and the viewer accept different values.
+// Checks that the query names only from, to and format, each once (http/query_check.h), and reads
+// from= and to= (time_param.h) into `range`. Returns a message naming the bad parameter for a 400,
+// or "" when all is well. format= is left to the caller: /dump and the viewer accept different
+// values.
 std::string parse_dump_window(const http::Request& request, int64_t now_real_ns,
                               store::TimeRange& range);
 

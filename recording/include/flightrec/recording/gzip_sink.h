@@ -31,7 +31,4 @@ class GzipSink {
   bool ok_ = true;
 };
 
-// Whether an Accept-Encoding header value accepts gzip (listed without q=0).
-bool accepts_gzip_encoding(std::string_view accept_encoding);
-
 }  // namespace flightrec::recording

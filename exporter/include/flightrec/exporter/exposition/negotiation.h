@@ -1,6 +1,6 @@
 #pragma once
-// HTTP content negotiation for /metrics: which format (Accept) and whether to gzip
-// (Accept-Encoding). Both are pure functions of the header text, so any header, including an
+// HTTP content negotiation for /metrics: which format (Accept; whether to gzip is
+// http::accepts_gzip). A pure function of the header text, so any header, including an
 // empty or malformed one, gets an answer; the answer for anything unrecognised is the safe default.
 #include <string_view>
 
@@ -14,9 +14,5 @@ namespace flightrec::exporter::exposition {
 // named explicitly rather than through a wildcard, then to the one listed first; "*/*" alone,
 // an empty header and anything unreadable get text 0.0.4.
 Format negotiate(std::string_view accept_header);
-
-// True when gzip (or x-gzip, or *) is acceptable with q > 0 and identity is not preferred over it.
-// An empty header means "no preference": identity.
-bool accepts_gzip(std::string_view accept_encoding_header);
 
 }  // namespace flightrec::exporter::exposition
