@@ -1,0 +1,81 @@
+// check_incident_file (the start-up scan of the incident directory) on arbitrary file contents:
+// it must never crash, must agree with read_recording on whether the file is whole, and must
+// read back the same incident fields; a file without a window gets its blocks' time span.
+// is_valid_incident_id (ids from /incidents/<id> URLs) must accept nothing that names another
+// directory. Seed corpus: incident files written by IncidentStore, and the recordings of
+// recording_read_fuzz.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "flightrec/incidents/incident_file.h"
+#include "flightrec/incidents/incident_id.h"
+#include "flightrec/recording/recording_file.h"
+#include "fuzz_check.h"
+
+namespace incidents = flightrec::incidents;
+
+namespace {
+
+// The input as a file check_incident_file can open by path, without touching the disk.
+std::string as_file(const uint8_t* data, size_t size) {
+  static const int fd = memfd_create("incident_file_fuzz", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, 0) != 0) __builtin_trap();
+  size_t written = 0;
+  while (written < size) {
+    const ssize_t n = pwrite(fd, data + written, size - written, static_cast<off_t>(written));
+    if (n <= 0) __builtin_trap();
+    written += static_cast<size_t>(n);
+  }
+  return "/proc/self/fd/" + std::to_string(fd);
+}
+
+bool same_number(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+void check_id(std::string_view id) {
+  if (!incidents::is_valid_incident_id(id)) return;
+  if (id.size() > incidents::kMaxIdLength || id.front() == '.' ||
+      id.find('/') != std::string_view::npos || id.find('\0') != std::string_view::npos) {
+    __builtin_trap();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  check_id(flightrec::fuzz::as_text(data, size));
+
+  const incidents::FileCheck check = incidents::check_incident_file(as_file(data, size));
+  if (check.bytes != size) __builtin_trap();
+  const auto read = flightrec::recording::read_recording(std::span(data, size), 1 << 16);
+  // read_recording also decodes process frames (and caps their rows), so it may refuse more.
+  if (read.ok() && !check.ok()) __builtin_trap();
+  if (!check.ok()) {
+    if (!check.info.rule.empty() || check.info.window_to_ns != 0) __builtin_trap();
+    return 0;
+  }
+  if (!read.ok()) return 0;
+
+  const incidents::IncidentInfo fields = incidents::incident_fields(read.recording.meta);
+  if (check.info.rule != fields.rule || check.info.series != fields.series ||
+      check.info.fired_at_ns != fields.fired_at_ns ||
+      !same_number(check.info.value, fields.value)) {
+    __builtin_trap();
+  }
+  const auto& blocks = read.recording.blocks;
+  if (fields.window_from_ns == 0 && fields.window_to_ns == 0 && !blocks.empty()) {
+    if (check.info.window_from_ns != blocks.front()->real_ns(blocks.front()->first_tick()) ||
+        check.info.window_to_ns != blocks.back()->real_ns(blocks.back()->last_tick())) {
+      __builtin_trap();
+    }
+  } else if (check.info.window_from_ns != fields.window_from_ns ||
+             check.info.window_to_ns != fields.window_to_ns) {
+    __builtin_trap();
+  }
+  return 0;
+}
