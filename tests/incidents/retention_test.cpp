@@ -17,6 +17,15 @@ std::vector<std::string> ids_newest_first(const IncidentStore& store) {
   return ids;
 }
 
+// The size of one incident file, written in a scratch directory: every test incident has it.
+uint64_t one_incident_bytes() {
+  TempDir probe;
+  IncidentStore sizing({.dir = probe.path()});
+  const uint64_t size = write_incident(sizing, "r", 0).bytes;
+  REQUIRE(size > 0);
+  return size;
+}
+
 }  // namespace
 
 TEST_CASE("Retention by count deletes the oldest incidents first", "[incidents]") {
@@ -39,14 +48,7 @@ TEST_CASE("Retention by count deletes the oldest incidents first", "[incidents]"
 TEST_CASE("Retention by bytes deletes the oldest until the total fits", "[incidents]") {
   TempDir dir;
   StderrCapture log;
-  // Measure one file first: every test incident has the same size.
-  uint64_t size = 0;
-  {
-    TempDir probe;
-    IncidentStore sizing({.dir = probe.path()});
-    size = write_incident(sizing, "r", 0).bytes;
-  }
-  REQUIRE(size > 0);
+  const uint64_t size = one_incident_bytes();
   IncidentStore store({.dir = dir.path(), .max_bytes = size * 2 + size / 2});
   const auto a = write_incident(store, "r", 1000);
   const auto b = write_incident(store, "r", 2000);
@@ -133,13 +135,7 @@ TEST_CASE("Retention skips an incident it cannot delete and deletes the next old
 TEST_CASE("Retention by bytes counts an incident it cannot delete", "[incidents]") {
   TempDir dir;
   StderrCapture log;
-  uint64_t size = 0;
-  {
-    TempDir probe;
-    IncidentStore sizing({.dir = probe.path()});
-    size = write_incident(sizing, "r", 0).bytes;
-  }
-  REQUIRE(size > 0);
+  const uint64_t size = one_incident_bytes();
   IncidentStore store({.dir = dir.path(), .max_bytes = size * 3 + size / 2});
   const auto stuck = write_incident(store, "r", 1000);
   make_undeletable(file_of_id(dir, stuck.id));
