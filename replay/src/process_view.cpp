@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "flightrec/sampler/process/process_rates.h"
+#include "flightrec/model/process_rates.h"
 
 namespace flightrec::replay {
 
@@ -25,7 +25,7 @@ ProcessesAt processes_at(const std::vector<ProcessFrame>& frames, int64_t time_n
     if (start == frames.begin()) start = current;  // nothing that far back: the frame before
     at.previous = &*std::min(start - 1, current - 1);
   }
-  const auto rates = sampler::process::process_rates(at.previous, *current);
+  const auto rates = model::process_rates(at.previous, *current);
   for (size_t i = 0; i < current->processes.size(); ++i) {
     const auto& row = current->processes[i];
     const auto& measured = rates.processes[i];

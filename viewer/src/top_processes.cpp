@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "flightrec/sampler/process/process_rates.h"
+#include "flightrec/model/process_rates.h"
 
 namespace flightrec::viewer {
 namespace {
@@ -42,7 +42,7 @@ TopProcesses top_processes(std::span<const ProcessFrame> frames, int64_t at_ns, 
   top.to_ns = second->time_unix_ns;
 
   // With one frame only, first == second: no time passed, so no rates.
-  const auto rates = sampler::process::process_rates(first, *second);
+  const auto rates = model::process_rates(first, *second);
   for (size_t i = 0; i < second->processes.size(); ++i) {
     const ProcessRow& row = second->processes[i];
     const auto& measured = rates.processes[i];

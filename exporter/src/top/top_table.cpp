@@ -9,7 +9,7 @@
 #include <map>
 
 #include "flightrec/exporter/top.h"
-#include "flightrec/sampler/process/process_rates.h"
+#include "flightrec/model/process_rates.h"
 
 namespace flightrec::exporter {
 namespace {
@@ -69,7 +69,7 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
       count('T') + count('t'), count('Z'));
   out += "    PID USER       S  %CPU  %MEM    RSS   VIRT  THR     TIME+ COMMAND\n";
 
-  const auto rates = sampler::process::process_rates(before, now);
+  const auto rates = model::process_rates(before, now);
   struct Line {
     const ProcessRow* row;
     double cpu_percent;
@@ -106,14 +106,14 @@ uint64_t moved(std::optional<double> per_second, double seconds) {
   return per_second ? static_cast<uint64_t>(std::llround(*per_second * seconds)) : 0;
 }
 
-NetCounters moved(const sampler::process::NetRates& rates, double seconds) {
+NetCounters moved(const model::NetRates& rates, double seconds) {
   return {moved(rates.tx_bytes, seconds), moved(rates.rx_bytes, seconds),
           moved(rates.tx_packets, seconds), moved(rates.rx_packets, seconds)};
 }
 
 std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
                        const TopContext& context) {
-  const auto rates = sampler::process::process_rates(before, now);
+  const auto rates = model::process_rates(before, now);
   const double seconds = rates.seconds;
   std::string out = format("flightrec top --net - %s  backend: %s  interval: %.2fs\n",
                            clock_of(now.time_unix_ns).c_str(),

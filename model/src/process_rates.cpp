@@ -1,8 +1,12 @@
-#include "flightrec/sampler/process/process_rates.h"
+#include "flightrec/model/process_rates.h"
 
 #include <algorithm>
 
-namespace flightrec::sampler::process {
+namespace flightrec::model {
+
+using sampler::process::NetCounters;
+using sampler::process::ProcessFrame;
+using sampler::process::ProcessRow;
 namespace {
 
 // The network backend keeps no start time: its rows for processes gone from /proc carry 0.
@@ -93,4 +97,4 @@ FrameRates process_rates(const ProcessFrame* earlier, const ProcessFrame& later)
   return rates;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::model

@@ -1,9 +1,9 @@
-#include "flightrec/sampler/process/process_rates.h"
+#include "flightrec/model/process_rates.h"
 
 #include <catch2/catch.hpp>
 
+using flightrec::model::process_rates;
 using flightrec::sampler::process::NetCounters;
-using flightrec::sampler::process::process_rates;
 using flightrec::sampler::process::ProcessFrame;
 using flightrec::sampler::process::ProcessRow;
 

@@ -24,7 +24,7 @@
 
 #include "flightrec/sampler/process/process_frame.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::model {
 
 struct NetRates {
   std::optional<double> tx_bytes;  // socket payload bytes per second
@@ -48,6 +48,7 @@ struct FrameRates {
 
 // `earlier` may be null (or not earlier than `later`): then every rate is empty.
 // `earlier->processes` must ascend by pid, as ProcessFrame promises.
-FrameRates process_rates(const ProcessFrame* earlier, const ProcessFrame& later);
+FrameRates process_rates(const sampler::process::ProcessFrame* earlier,
+                         const sampler::process::ProcessFrame& later);
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::model
