@@ -66,7 +66,7 @@ if grep -q 'id="flightrec-data"' "$FLIGHTREC"; then
   same_headers "${URL}incidents/$id/view" daemon-incident
   browse "${URL}dump?format=html&from=-2s" daemon-dump
 else
-  echo "SKIP: $FLIGHTREC does not embed the viewer yet (routes not wired in exporter/src/daemon.cpp)"
+  echo "SKIP: $FLIGHTREC does not embed the viewer yet (routes not wired in app/src/daemon.cpp)"
 fi
 stop_daemon
 

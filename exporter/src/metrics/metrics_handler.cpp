@@ -1,4 +1,4 @@
-#include "metrics_handler.h"
+#include "flightrec/exporter/metrics/metrics_handler.h"
 
 #include <time.h>
 

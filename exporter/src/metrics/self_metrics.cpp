@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "family_builder.h"
-#include "flightrec/exporter/version.h"
+#include "flightrec/common/version.h"
 
 namespace flightrec::exporter::metrics {
 namespace {
@@ -130,7 +130,7 @@ void collect_self(const CollectorInputs& in, const ScrapeCounts& scrapes,
               as_double(in.incident_writer->dropped()));
   }
   if (in.process_tier != nullptr) {
-    const ProcessTierStats& tier = *in.process_tier;
+    const recorder::ProcessRecorderStats& tier = *in.process_tier;
     f.counter("flightrec_process_tier_samples_total", "Process-tier ticks completed.", "",
               as_double(tier.samples.load()));
     f.gauge("flightrec_process_tier_duration_seconds",

@@ -1,12 +1,14 @@
 #pragma once
-// `flightrec replay SOURCE [flags]`: its own flags, parsed apart from the daemon's because they
-// mean nothing elsewhere (the main command line hands everything after `replay` to this parser).
+// `flightrec replay SOURCE [flags]`: its own flag table, read by the one flag parser
+// (common/flags.h); the main command line hands everything after `replay` to it.
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "flightrec/common/flags.h"
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/table.h"
 
@@ -33,6 +35,7 @@ struct ReplayArgs {
   std::string error;  // one line naming the flag or value that was wrong
 };
 
+std::vector<flags::Flag> replay_flags(ReplayOptions& options);
 ReplayArgs parse_replay_args(std::span<const std::string_view> args);
 std::string replay_usage();
 

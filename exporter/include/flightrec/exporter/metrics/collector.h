@@ -13,8 +13,8 @@
 
 #include "flightrec/exporter/exposition/serialize.h"
 #include "flightrec/exporter/metrics/process_metrics.h"
-#include "flightrec/exporter/process_tier_stats.h"
 #include "flightrec/incidents/incident_store.h"
+#include "flightrec/recorder/process_recorder_stats.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/store/process_ring.h"
@@ -32,7 +32,7 @@ struct CollectorInputs {
   int64_t start_real_ns = 0;  // when the daemon started: _created of its own counters
   // The process tier; all null when processes.enabled is false.
   const ProcessMetrics* processes = nullptr;
-  const ProcessTierStats* process_tier = nullptr;
+  const recorder::ProcessRecorderStats* process_tier = nullptr;
   const store::ProcessRing* process_ring = nullptr;
 };
 

@@ -1,9 +1,9 @@
 #include <iostream>
 
+#include "flightrec/app/commands.h"
 #include "flightrec/config/loader.h"
-#include "flightrec/exporter/commands.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 int run_check_config(const Command& command) {
   if (command.print_defaults) {
@@ -28,4 +28,4 @@ int run_check_config(const Command& command) {
   return 0;
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

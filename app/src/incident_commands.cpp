@@ -1,11 +1,11 @@
 #include <iostream>
 
-#include "flightrec/exporter/commands.h"
-#include "flightrec/exporter/setup.h"
+#include "flightrec/app/commands.h"
+#include "flightrec/app/setup.h"
 #include "flightrec/incidents/list_command.h"
 #include "flightrec/recording/convert.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 int run_dump(const Command& command) {
   return recording::dump_file(*command.check_file, command.format, std::cout, std::cerr);
@@ -21,4 +21,4 @@ int run_incidents(const Command& command) {
   return incidents::list_incidents_command(setup.config->incidents.dir, std::cout);
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

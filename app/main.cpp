@@ -9,21 +9,21 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/app/cli.h"
+#include "flightrec/app/commands.h"
+#include "flightrec/app/standard_output.h"
+#include "flightrec/app/top.h"
 #include "flightrec/common/log.h"
-#include "flightrec/exporter/cli.h"
-#include "flightrec/exporter/commands.h"
-#include "flightrec/exporter/standard_output.h"
-#include "flightrec/exporter/top.h"
 #include "flightrec/replay/run.h"
 
 namespace {
 
-int run(const flightrec::exporter::Command& command) {
-  using namespace flightrec::exporter;
+int run(const flightrec::app::Command& command) {
+  using namespace flightrec::app;
   try {
     switch (command.kind) {
       case CommandKind::help:
-        std::cout << usage_text();
+        std::cout << usage_text(command.help_for);
         return 0;
       case CommandKind::version:
         std::cout << version_text();
@@ -40,6 +40,10 @@ int run(const flightrec::exporter::Command& command) {
         return run_incidents(command);
       case CommandKind::top: {
         const TopArgs top = parse_top_args(command.command_args);
+        if (top.help) {
+          std::cout << usage_text(CommandKind::top);
+          return 0;
+        }
         if (!top.options) {
           std::cerr << "flightrec: " << top.error << '\n';
           return 2;
@@ -62,7 +66,7 @@ int run(const flightrec::exporter::Command& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace flightrec::exporter;
+  using namespace flightrec::app;
   const std::vector<std::string> args(argv + 1, argv + argc);
   const ParseResult parsed = parse_command_line(args);
   if (!parsed.command) {

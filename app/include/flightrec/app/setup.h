@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/app/cli.h"
 #include "flightrec/config/config.h"
-#include "flightrec/exporter/cli.h"
 #include "flightrec/sampler/proc_root.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 struct Setup {
   std::optional<config::Config> config;
@@ -22,4 +22,4 @@ Setup load_setup(const Command& command);
 
 sampler::ProcRoot proc_root_of(const Command& command);
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

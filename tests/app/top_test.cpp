@@ -1,12 +1,12 @@
-#include "flightrec/exporter/top.h"
+#include "flightrec/app/top.h"
 
 #include <catch2/catch.hpp>
 #include <sstream>
 
 using namespace flightrec;
-using exporter::parse_top_args;
-using exporter::render_top;
-using exporter::TopContext;
+using app::parse_top_args;
+using app::render_top;
+using app::TopContext;
 using sampler::process::NetCounters;
 using sampler::process::ProcessFrame;
 using sampler::process::ProcessRow;
@@ -149,14 +149,16 @@ TEST_CASE("top's flags are checked and name what was wrong", "[top]") {
   CHECK(ok.options->iterations == 3);
   CHECK(ok.options->delay == std::chrono::milliseconds(500));
   CHECK(ok.options->backend == "sock_diag");
-  CHECK(parse_top_args({"-n", "x"}).error == "top: -n \"x\" is not a whole number");
-  CHECK(parse_top_args({"-d", "0"}).error == "top: -d \"0\" is not a delay between 10ms and 1h");
+  CHECK(parse_top_args({"-n", "x"}).error == "top: -n: \"x\" is not a whole number");
+  CHECK(parse_top_args({"-d", "0"}).error == "top: -d: \"0\" is not a delay between 10ms and 1h");
   CHECK(parse_top_args({"--backend", "pcap"}).error ==
-        "top: --backend \"pcap\" is not auto, ebpf or sock_diag");
+        "top: --backend: \"pcap\" is not auto, ebpf or sock_diag");
   CHECK(parse_top_args({"--frobnicate"}).error ==
-        "top: unknown flag --frobnicate (see flightrec --help)");
-  CHECK(parse_top_args({"-n"}).error == "top: -n needs a value");
+        "top: unknown flag --frobnicate (see flightrec top --help)");
+  CHECK(parse_top_args({"-n"}).error == "top: flag -n needs a value");
   CHECK(parse_top_args({"-n", "0"}).error ==
-        "top: -n 0 prints nothing; leave -n out to run until interrupted");
+        "top: -n: 0 prints nothing; leave -n out to run until interrupted");
+  CHECK(parse_top_args({"--iterations=2", "--delay=250ms"}).options->iterations == 2);
+  CHECK(parse_top_args({"-b", "--help"}).help);
   CHECK(parse_top_args({"--config.file=/etc/x.yaml"}).options->config_file == "/etc/x.yaml");
 }

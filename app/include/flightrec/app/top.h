@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/exporter/cli.h"
+#include "flightrec/app/cli.h"
+#include "flightrec/common/flags.h"
 #include "flightrec/sampler/process/process_frame.h"
 #include "flightrec/sampler/process/user_names.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 struct TopOptions {
   bool net = false;         // --net: traffic per process instead of CPU and memory
@@ -27,10 +28,13 @@ struct TopOptions {
 };
 
 struct TopArgs {
-  std::optional<TopOptions> options;
+  std::optional<TopOptions> options;  // empty on error or when help was asked for
+  bool help = false;
   std::string error;  // one line naming what was wrong
 };
 
+// top's flags, applied to `options` (the table the parser and `flightrec top --help` share).
+std::vector<flags::Flag> top_flags(TopOptions& options);
 TopArgs parse_top_args(const std::vector<std::string>& args);
 
 // What a screen needs besides the two frames.
@@ -51,4 +55,4 @@ std::string render_top(const sampler::process::ProcessFrame* before,
 // processes.redact_cmdline, processes.max_count and network.backend apply to top as to the daemon.
 int run_top(const TopOptions& options, const Command& command);
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

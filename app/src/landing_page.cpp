@@ -1,8 +1,8 @@
 #include "landing_page.h"
 
-#include "flightrec/exporter/version.h"
+#include "flightrec/common/version.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 std::string landing_page_html() {
   return R"(<!DOCTYPE html>
@@ -24,4 +24,4 @@ std::string landing_page_html() {
 )";
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

@@ -1,11 +1,12 @@
 #pragma once
-// Command-line parsing in the Prometheus style: `flightrec [command] [--flag=value|--flag value]`.
-// Parsing is pure (argv in, a Command or an error message out) so it is unit-tested directly.
+// Command-line parsing in the Prometheus style: `flightrec [command] [--flag=value|--flag value]`,
+// through the one flag parser (common/flags.h) that `top` and `replay` use too. Parsing is pure
+// (argv in, a Command or an error message out) so it is unit-tested directly.
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 enum class CommandKind {
   daemon,
@@ -21,6 +22,7 @@ enum class CommandKind {
 
 struct Command {
   CommandKind kind = CommandKind::daemon;
+  std::optional<CommandKind> help_for;            // help: the command whose help was asked for
   std::optional<std::string> config_file;         // --config.file
   std::optional<std::string> web_listen_address;  // --web.listen-address (overrides the config)
   std::string procfs = "/proc";                   // --path.procfs
@@ -47,7 +49,8 @@ struct ParseResult {
 
 ParseResult parse_command_line(const std::vector<std::string>& args);
 
-std::string usage_text();
+// The whole program's usage, or one command's (its flags and the global ones).
+std::string usage_text(std::optional<CommandKind> command = std::nullopt);
 std::string version_text();
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

@@ -1,4 +1,4 @@
-#include "flightrec/exporter/standard_output.h"
+#include "flightrec/app/standard_output.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 #include "flightrec/common/fd.h"
 
 using flightrec::Fd;
-using flightrec::exporter::CheckedOutput;
-using flightrec::exporter::FdStreamBuf;
+using flightrec::app::CheckedOutput;
+using flightrec::app::FdStreamBuf;
 
 namespace {
 

@@ -3,9 +3,9 @@
 #include <atomic>
 #include <cstdint>
 
-namespace flightrec::exporter {
+namespace flightrec::recorder {
 
-struct ProcessTierStats {
+struct ProcessRecorderStats {
   std::atomic<uint64_t> samples{0};
   std::atomic<int64_t> last_duration_ns{0};  // the whole tick: /proc, traffic and sockets
   std::atomic<uint32_t> processes{0};
@@ -20,4 +20,4 @@ struct ProcessTierStats {
   std::atomic<uint64_t> late_ticks_total{0};      // ticks that took longer than the period
 };
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::recorder

@@ -1,4 +1,4 @@
-#include "flightrec/exporter/standard_output.h"
+#include "flightrec/app/standard_output.h"
 
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstring>
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 FdStreamBuf::FdStreamBuf(int fd) : fd_(fd) {
   setp(buffer_.data(), buffer_.data() + buffer_.size());
@@ -53,4 +53,4 @@ int CheckedOutput::finish(int status, std::ostream& err) {
   return 1;
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

@@ -1,4 +1,4 @@
-#include "process_tier.h"
+#include "flightrec/recorder/process_recorder.h"
 
 #include <poll.h>
 #include <sys/timerfd.h>
@@ -9,7 +9,7 @@
 #include "flightrec/common/log.h"
 #include "flightrec/network/sock_diag_backend.h"
 
-namespace flightrec::exporter {
+namespace flightrec::recorder {
 namespace {
 
 std::unique_ptr<network::TrafficBackend> open_backend(const std::string& choice,
@@ -34,14 +34,13 @@ int64_t monotonic_ns() {
 
 }  // namespace
 
-ProcessTier::ProcessTier(const config::Config& config, const sampler::ProcRoot& root,
-                         store::ProcessRing& ring)
+ProcessRecorder::ProcessRecorder(const config::Config& config, const sampler::ProcRoot& root,
+                                 store::ProcessRing& ring)
     : period_(config.sampler.process_rate),
       sampler_(root, {.redact_cmdline = config.processes.redact_cmdline,
                       .max_count = config.processes.max_count}),
       backend_(open_backend(config.network.backend, root, backend_name_)),
-      ring_(ring),
-      metrics_(config.export_.window, config.export_.top_processes, backend_name_) {
+      ring_(ring) {
   if (config.processes.short_lived) {
     std::string why_not;
     exits_ = network::make_process_exit_watcher(why_not);
@@ -58,7 +57,7 @@ ProcessTier::ProcessTier(const config::Config& config, const sampler::ProcRoot& 
   }
 }
 
-void ProcessTier::run(const StopSignal& stop) {
+void ProcessRecorder::run(const StopSignal& stop) {
   Fd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
   if (!timer.valid()) throw std::system_error(errno, std::generic_category(), "timerfd_create");
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(period_);
@@ -89,7 +88,7 @@ void ProcessTier::run(const StopSignal& stop) {
   ring_.seal();
 }
 
-void ProcessTier::tick(sampler::process::ProcessFrame& frame) {
+void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
   const int64_t started = monotonic_ns();
   sampler_.sample(frame);
   if (exits_) {
@@ -127,7 +126,7 @@ void ProcessTier::tick(sampler::process::ProcessFrame& frame) {
     last_read_error_ = sampled.last_error;
   }
   stats_.dropped_total.fetch_add(frame.processes_dropped, std::memory_order_relaxed);
-  metrics_.observe(frame);
+  if (observer_) observer_(frame);
   // The ring keeps its own copy; the frame's buffers are reused next tick. A refusal is logged
   // when its reason changes (a clock stepped back refuses every frame until it catches up).
   std::string refused;
@@ -145,7 +144,7 @@ void ProcessTier::tick(sampler::process::ProcessFrame& frame) {
   stats_.samples.fetch_add(1, std::memory_order_relaxed);
 }
 
-void ProcessTier::keep_exited_traffic(sampler::process::ProcessFrame& frame) {
+void ProcessRecorder::keep_exited_traffic(sampler::process::ProcessFrame& frame) {
   // The backend reports a process's totals once, when it sees it exit; /proc may still show it
   // for a few ticks (a zombie not yet reaped): those rows keep the final totals.
   for (const auto& traffic : reading_.processes) {
@@ -165,4 +164,4 @@ void ProcessTier::keep_exited_traffic(sampler::process::ProcessFrame& frame) {
   exited_traffic_ = std::move(still_shown);
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::recorder

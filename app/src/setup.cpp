@@ -1,10 +1,10 @@
-#include "flightrec/exporter/setup.h"
+#include "flightrec/app/setup.h"
 
 #include "flightrec/common/log.h"
 #include "flightrec/config/listen_address.h"
 #include "flightrec/config/loader.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 Setup load_setup(const Command& command) {
   Setup setup;
@@ -42,4 +42,4 @@ sampler::ProcRoot proc_root_of(const Command& command) {
   return {.procfs = command.procfs, .sysfs = command.sysfs, .cgroupfs = command.cgroupfs};
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

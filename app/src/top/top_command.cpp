@@ -8,13 +8,13 @@
 #include <iostream>
 #include <thread>
 
+#include "flightrec/app/setup.h"
+#include "flightrec/app/top.h"
 #include "flightrec/config/config.h"
-#include "flightrec/exporter/setup.h"
-#include "flightrec/exporter/top.h"
 #include "flightrec/network/traffic_backend.h"
 #include "flightrec/sampler/process/process_sampler.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 namespace {
 
 std::atomic<bool> interrupted{false};
@@ -131,4 +131,4 @@ int run_top(const TopOptions& options, const Command& global) {
   return 0;
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

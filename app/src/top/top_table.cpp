@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <map>
 
-#include "flightrec/exporter/top.h"
+#include "flightrec/app/top.h"
 #include "flightrec/model/process_rates.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 namespace {
 
 using sampler::process::NetCounters;
@@ -173,4 +173,4 @@ std::string render_top(const ProcessFrame* before, const ProcessFrame& now, bool
   return net ? net_screen(before, now, context) : cpu_screen(before, now, context, users);
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

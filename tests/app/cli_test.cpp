@@ -1,8 +1,8 @@
+#include "flightrec/app/cli.h"
+
 #include <catch2/catch.hpp>
 
-#include "flightrec/exporter/cli.h"
-
-using namespace flightrec::exporter;
+using namespace flightrec::app;
 
 TEST_CASE("No arguments run the daemon with default paths", "[cli]") {
   const auto r = parse_command_line({});
@@ -13,9 +13,9 @@ TEST_CASE("No arguments run the daemon with default paths", "[cli]") {
 }
 
 TEST_CASE("Flags take values after = or as the next argument", "[cli]") {
-  const auto r = parse_command_line(
-      {"daemon", "--config.file=/etc/x.yaml", "--web.listen-address", "0.0.0.0:1", "--path.procfs",
-       "/fixtures/proc", "--log.level=debug"});
+  const auto r =
+      parse_command_line({"daemon", "--config.file=/etc/x.yaml", "--web.listen-address",
+                          "0.0.0.0:1", "--path.procfs", "/fixtures/proc", "--log.level=debug"});
   REQUIRE(r.command);
   CHECK(r.command->config_file == "/etc/x.yaml");
   CHECK(r.command->web_listen_address == "0.0.0.0:1");
@@ -41,7 +41,10 @@ TEST_CASE("check-config takes a file and --print-defaults", "[cli]") {
 }
 
 TEST_CASE("Help and version win wherever they stand", "[cli]") {
-  CHECK(parse_command_line({"snapshot", "--help"}).command->kind == CommandKind::help);
+  const auto help = parse_command_line({"snapshot", "--help"});
+  CHECK(help.command->kind == CommandKind::help);
+  CHECK(help.command->help_for == CommandKind::snapshot);
+  CHECK_FALSE(parse_command_line({"-h"}).command->help_for);
   CHECK(parse_command_line({"--version"}).command->kind == CommandKind::version);
   CHECK_THAT(version_text(), Catch::Matchers::StartsWith("flightrec, version "));
   CHECK_THAT(usage_text(), Catch::Matchers::Contains("--web.listen-address"));
@@ -61,4 +64,36 @@ TEST_CASE("Bad command lines get one line naming what was wrong", "[cli]") {
   CHECK(parse_command_line({"--print-defaults=yes", "check-config"}).error ==
         "--print-defaults takes no value");
   CHECK(parse_command_line({"daemon", "extra"}).error == "unexpected argument \"extra\"");
+  CHECK(parse_command_line({"daemon", "--bogus"}).error ==
+        "unknown flag --bogus (see flightrec daemon --help)");
+  CHECK(parse_command_line({"incidents", "--format=csv"}).error ==
+        "--format only applies to `flightrec snapshot` and `flightrec dump`");
+}
+
+TEST_CASE("Flags before the command word and a flag value that looks like a word", "[cli]") {
+  const auto r = parse_command_line({"--config.file", "dump", "incidents", "--dir=/x"});
+  REQUIRE(r.command);
+  CHECK(r.command->kind == CommandKind::incidents);
+  CHECK(r.command->config_file == "dump");
+  CHECK(r.command->dir == "/x");
+}
+
+TEST_CASE("top and replay get every argument after their word", "[cli]") {
+  const auto r = parse_command_line({"--path.procfs=/p", "top", "-n", "2", "--net"});
+  REQUIRE(r.command);
+  CHECK(r.command->kind == CommandKind::top);
+  CHECK(r.command->procfs == "/p");
+  CHECK(r.command->command_args == std::vector<std::string>{"-n", "2", "--net"});
+}
+
+TEST_CASE("Each command's help lists its own flags and the global ones", "[cli]") {
+  const std::string snapshot = usage_text(CommandKind::snapshot);
+  CHECK_THAT(snapshot, Catch::Matchers::StartsWith("usage: flightrec snapshot [flags]"));
+  CHECK_THAT(snapshot, Catch::Matchers::Contains("--output=FILE"));
+  CHECK_THAT(snapshot, Catch::Matchers::Contains("--config.file=PATH"));
+  CHECK_THAT(usage_text(CommandKind::top), Catch::Matchers::Contains("-n, --iterations=N"));
+  CHECK_THAT(usage_text(CommandKind::replay), Catch::Matchers::Contains("--batch"));
+  for (const char* command : {"snapshot", "check-config", "dump", "incidents", "top", "replay"}) {
+    CHECK_THAT(usage_text(), Catch::Matchers::Contains(std::string("  ") + command));
+  }
 }

@@ -12,20 +12,22 @@
 #include <sstream>
 #include <thread>
 
+#include "flightrec/app/commands.h"
+#include "flightrec/app/setup.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/stop_signal.h"
+#include "flightrec/common/version.h"
 #include "flightrec/config/loader.h"
 #include "flightrec/config/units.h"
-#include "flightrec/exporter/commands.h"
 #include "flightrec/exporter/metrics/collector.h"
-#include "flightrec/exporter/setup.h"
-#include "flightrec/exporter/version.h"
+#include "flightrec/exporter/metrics/metrics_handler.h"
 #include "flightrec/http/query_check.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/handlers.h"
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
+#include "flightrec/recorder/process_recorder.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/recording/dump_handler.h"
 #include "flightrec/recording/metadata.h"
@@ -38,10 +40,8 @@
 #include "flightrec/trigger/writer.h"
 #include "flightrec/viewer/routes.h"
 #include "landing_page.h"
-#include "metrics/metrics_handler.h"
-#include "process_tier.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 namespace {
 
 // The queue absorbs one second of frames (at least 64): the recorder wakes every 2 ms, so only a
@@ -52,7 +52,7 @@ size_t queue_capacity_frames(std::chrono::nanoseconds rate) {
 
 struct Services {
   const recorder::Recorder& recorder;
-  metrics::Collector& collector;
+  exporter::metrics::Collector& collector;
   const incidents::IncidentStore& incidents;
   trigger::TriggerEngine& engine;
   recording::DumpSource dump;
@@ -60,7 +60,7 @@ struct Services {
 
 std::vector<http::Route> routes(Services& services) {
   return {
-      {.path = "/metrics", .handler = metrics::metrics_handler(services.collector)},
+      {.path = "/metrics", .handler = exporter::metrics::metrics_handler(services.collector)},
       {.path = "/dump",
        .handler =
            viewer::dump_handler_with_view(services.dump, recording::dump_handler(services.dump))},
@@ -214,9 +214,17 @@ int run_daemon(const Command& command) {
   // The process tier keeps the same history as the system ring in a quarter of its byte bound.
   store::ProcessRing process_ring(
       {.duration = cfg.buffer.duration, .max_bytes = cfg.buffer.max_bytes / 4});
-  std::unique_ptr<ProcessTier> process_tier;
+  std::unique_ptr<recorder::ProcessRecorder> process_tier;
+  std::unique_ptr<exporter::metrics::ProcessMetrics> process_metrics;
   if (cfg.processes.enabled) {
-    process_tier = std::make_unique<ProcessTier>(cfg, proc_root_of(command), process_ring);
+    process_tier =
+        std::make_unique<recorder::ProcessRecorder>(cfg, proc_root_of(command), process_ring);
+    process_metrics = std::make_unique<exporter::metrics::ProcessMetrics>(
+        cfg.export_.window, cfg.export_.top_processes, process_tier->backend_name());
+    process_tier->set_frame_observer(
+        [&metrics = *process_metrics](const sampler::process::ProcessFrame& frame) {
+          metrics.observe(frame);
+        });
   }
 
   incidents::IncidentFileSink incident_sink(
@@ -239,15 +247,16 @@ int run_daemon(const Command& command) {
                          {"series", std::to_string(sampler.schema().size())}});
 
   StopSignal stop;
-  metrics::Collector collector({.sampler = &sampler,
-                                .recorder = &recorder,
-                                .ring = &ring,
-                                .incidents = &incident_store,
-                                .incident_writer = &incident_writer,
-                                .start_real_ns = start_real_ns,
-                                .processes = process_tier ? &process_tier->metrics() : nullptr,
-                                .process_tier = process_tier ? &process_tier->stats() : nullptr,
-                                .process_ring = process_tier ? &process_ring : nullptr});
+  exporter::metrics::Collector collector(
+      {.sampler = &sampler,
+       .recorder = &recorder,
+       .ring = &ring,
+       .incidents = &incident_store,
+       .incident_writer = &incident_writer,
+       .start_real_ns = start_real_ns,
+       .processes = process_metrics.get(),
+       .process_tier = process_tier ? &process_tier->stats() : nullptr,
+       .process_ring = process_tier ? &process_ring : nullptr});
   recording::DumpSource dump_source{.blocks = [&ring] { return ring.snapshot().blocks(); },
                                     .metadata = metadata_now,
                                     .max_bytes = cfg.web.max_dump_bytes,
@@ -285,4 +294,4 @@ int run_daemon(const Command& command) {
   return failed ? 1 : 0;
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

@@ -2,16 +2,16 @@
 
 #include <iostream>
 
+#include "flightrec/app/commands.h"
+#include "flightrec/app/setup.h"
 #include "flightrec/common/log.h"
-#include "flightrec/exporter/commands.h"
-#include "flightrec/exporter/setup.h"
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/sampler/sources/system_sources.h"
 #include "flightrec/snapshot/output_file.h"
 #include "flightrec/snapshot/render.h"
 #include "flightrec/snapshot/snapshot.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 int run_snapshot(const Command& command) {
   const Setup setup = load_setup(command);
@@ -47,4 +47,4 @@ int run_snapshot(const Command& command) {
   return 0;
 }
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

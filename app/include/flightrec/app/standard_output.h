@@ -9,7 +9,7 @@
 #include <ostream>
 #include <streambuf>
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 class FdStreamBuf : public std::streambuf {
  public:
@@ -51,4 +51,4 @@ class CheckedOutput {
   std::streambuf* previous_;
 };
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

@@ -1,8 +1,8 @@
 #pragma once
 // One function per command; each returns the process exit status.
-#include "flightrec/exporter/cli.h"
+#include "flightrec/app/cli.h"
 
-namespace flightrec::exporter {
+namespace flightrec::app {
 
 int run_daemon(const Command& command);
 int run_snapshot(const Command& command);
@@ -10,4 +10,4 @@ int run_check_config(const Command& command);
 int run_dump(const Command& command);
 int run_incidents(const Command& command);
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::app

@@ -1,9 +1,11 @@
 #pragma once
-// The daemon's process tier: at sampler.process_rate, read every process (/proc), the network
-// backend's per-process traffic and the socket tables, and hand the frame to the process ring
-// (for /dump, incidents and replay) and to the /metrics rankings.
+// The process tier's recorder, beside the system Recorder: at sampler.process_rate, read every
+// process (/proc), the network backend's per-process traffic and the socket tables, and hand the
+// frame to the process ring (for /dump, incidents and replay) and to an observer (the /metrics
+// rankings), which the daemon's composition attaches.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -11,29 +13,31 @@
 
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/config/config.h"
-#include "flightrec/exporter/metrics/process_metrics.h"
-#include "flightrec/exporter/process_tier_stats.h"
 #include "flightrec/network/process_exits.h"
 #include "flightrec/network/sock_diag_backend.h"
 #include "flightrec/network/socket_table.h"
 #include "flightrec/network/traffic_backend.h"
+#include "flightrec/recorder/process_recorder_stats.h"
 #include "flightrec/sampler/process/process_sampler.h"
 #include "flightrec/store/process_ring.h"
 
-namespace flightrec::exporter {
+namespace flightrec::recorder {
 
-class ProcessTier {
+class ProcessRecorder {
  public:
   // Opens the process sampler and the network backend network.backend asks for (logging which
   // one runs, or why none does). Throws when /proc cannot be read.
-  ProcessTier(const config::Config& config, const sampler::ProcRoot& root,
-              store::ProcessRing& ring);
+  ProcessRecorder(const config::Config& config, const sampler::ProcRoot& root,
+                  store::ProcessRing& ring);
+
+  // Called on the recorder's thread with every frame, before the ring stores it. Set before run().
+  using FrameObserver = std::function<void(const sampler::process::ProcessFrame&)>;
+  void set_frame_observer(FrameObserver observer) { observer_ = std::move(observer); }
 
   // Samples until `stop` is requested.
   void run(const StopSignal& stop);
 
-  [[nodiscard]] const metrics::ProcessMetrics& metrics() const noexcept { return metrics_; }
-  [[nodiscard]] const ProcessTierStats& stats() const noexcept { return stats_; }
+  [[nodiscard]] const ProcessRecorderStats& stats() const noexcept { return stats_; }
   [[nodiscard]] const std::string& backend_name() const noexcept { return backend_name_; }
 
  private:
@@ -49,8 +53,8 @@ class ProcessTier {
   std::unique_ptr<network::ProcessExitWatcher> exits_;  // null without eBPF
   std::vector<network::ExitedProcess> exited_;
   store::ProcessRing& ring_;
-  metrics::ProcessMetrics metrics_;
-  ProcessTierStats stats_;
+  FrameObserver observer_;
+  ProcessRecorderStats stats_;
   network::TrafficReading reading_;
   std::string last_traffic_error_;
   std::string last_read_error_;  // the sampler's last_error as last logged
@@ -60,4 +64,4 @@ class ProcessTier {
   std::unordered_map<int32_t, std::pair<network::NetCounters, std::string>> exited_traffic_;
 };
 
-}  // namespace flightrec::exporter
+}  // namespace flightrec::recorder

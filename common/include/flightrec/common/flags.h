@@ -1,0 +1,53 @@
+#pragma once
+// The one command-line flag parser every command uses (the daemon's and the global flags, `top`,
+// `replay`), so flags are spelled, documented and refused the same way everywhere. A command
+// declares its flags as a table; parsing applies each value through the flag's own `apply`, which
+// says what is wrong with a value; the help text is printed from the same table.
+//
+// Accepted spellings: `--name=VALUE`, `--name VALUE`, `-n VALUE` (a short alias), and switches
+// `--name` / `-b`. `-h` and `--help` ask for help wherever they stand. Errors are one line that
+// names the flag: "unknown flag --x", "flag --x needs a value", "flag --x needs a non-empty value",
+// "--x takes no value", "--x: <what apply said>", "unexpected argument \"y\"".
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace flightrec::flags {
+
+struct Flag {
+  std::string_view name;        // "--format"
+  std::string_view alias;       // "-n", or "" when the flag has no short form
+  std::string_view value_name;  // "FORMAT" in the help; "" for a switch, which takes no value
+  std::string_view help;        // the help text; "\n" starts a continuation line
+  // Takes the value (a switch gets ""); returns what is wrong with it, or "" when accepted.
+  std::function<std::string(std::string_view value)> apply;
+};
+
+struct Parsed {
+  bool help = false;    // -h or --help was given
+  std::string error;    // "" when every argument was accepted
+  std::string unknown;  // the flag, when the error is that no such flag exists
+  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
+};
+
+// What to do with an argument that is not a flag: return "" to take it, or the error to report.
+using PositionalHandler = std::function<std::string(std::string_view argument)>;
+
+// Applies every argument in order; stops at the first error or at -h/--help. Without a
+// positional handler, any non-flag argument is an error.
+Parsed parse(std::span<const std::string_view> args, std::span<const Flag> flags,
+             const PositionalHandler& positional = {});
+
+// The flag called `name` (long name or alias), or null.
+const Flag* find(std::span<const Flag> flags, std::string_view name);
+
+// False for a switch.
+inline bool takes_value(const Flag& flag) { return !flag.value_name.empty(); }
+
+// Help lines for the table, one flag per entry, the help texts aligned in one column:
+//   "  -n, --name=VALUE      help"
+std::string help_lines(std::span<const Flag> flags);
+
+}  // namespace flightrec::flags
