@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/http/dump_handler.h"
 #include "flightrec/http/server.h"
-#include "flightrec/recording/dump_handler.h"
 
 using namespace flightrec;
 
@@ -80,10 +80,9 @@ int main(int argc, char** argv) {
     meta.series.push_back({.name = "series_total", .labels = {{"i", std::to_string(s)}}});
   }
   http::Server server({.listen_address = "127.0.0.1:0"},
-                      {{.path = "/dump",
-                        .handler = recording::dump_handler({.blocks = [&blocks] { return blocks; },
-                                                            .metadata = [&meta] { return meta; },
-                                                            .max_bytes = 64ull << 30})}});
+                      {http::dump_route({.blocks = [&blocks] { return blocks; },
+                                         .metadata = [&meta] { return meta; },
+                                         .max_bytes = 64ull << 30})});
   const double values = static_cast<double>(blocks.size()) * 256.0 * series;
   std::printf("window %llu s, %u series, %zu blocks, %.0f values\n",
               static_cast<unsigned long long>(window_s), series, blocks.size(), values);

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app_routes.h"
 #include "flightrec/app/commands.h"
 #include "flightrec/app/setup.h"
 #include "flightrec/common/fd.h"
@@ -22,14 +23,13 @@
 #include "flightrec/config/units.h"
 #include "flightrec/exporter/metrics/collector.h"
 #include "flightrec/exporter/metrics/metrics_handler.h"
-#include "flightrec/http/query_check.h"
+#include "flightrec/http/dump_handler.h"
 #include "flightrec/http/server.h"
-#include "flightrec/incidents/handlers.h"
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
+#include "flightrec/incidents/routes.h"
 #include "flightrec/recorder/process_recorder.h"
 #include "flightrec/recorder/recorder.h"
-#include "flightrec/recording/dump_handler.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/sampler/sources/system_sources.h"
@@ -37,9 +37,9 @@
 #include "flightrec/store/ring.h"
 #include "flightrec/trigger/capturer.h"
 #include "flightrec/trigger/engine.h"
+#include "flightrec/trigger/routes.h"
 #include "flightrec/trigger/writer.h"
 #include "flightrec/viewer/routes.h"
-#include "landing_page.h"
 
 namespace flightrec::app {
 namespace {
@@ -50,63 +50,27 @@ size_t queue_capacity_frames(std::chrono::nanoseconds rate) {
   return std::max<size_t>(64, static_cast<size_t>(std::chrono::seconds(1) / rate));
 }
 
-struct Services {
+// What the routes serve, beside the ring's window.
+struct RouteSources {
   const recorder::Recorder& recorder;
   exporter::metrics::Collector& collector;
   const incidents::IncidentStore& incidents;
   trigger::TriggerEngine& engine;
-  recording::DumpSource dump;
 };
 
-std::vector<http::Route> routes(Services& services) {
-  return {
-      {.path = "/metrics", .handler = exporter::metrics::metrics_handler(services.collector)},
-      {.path = "/dump",
-       .handler =
-           viewer::dump_handler_with_view(services.dump, recording::dump_handler(services.dump))},
-      {.path = "/incidents",
-       .handler = viewer::incidents_handler_with_view(
-           services.incidents, incidents::incidents_handler(services.incidents)),
-       .prefix = true},
-      {.path = "/-/trigger",
-       .handler =
-           [&engine = services.engine](const http::Request& req, http::Response& res) {
-             if (const auto error = http::check_query_names(req.query(), {"reason"});
-                 !error.empty()) {
-               res.send(400, "text/plain; charset=utf-8", error + "\n");
-               return;
-             }
-             const std::string reason = req.param("reason").value_or("manual");
-             if (!engine.fire_manual(reason)) {
-               res.send(429, "text/plain; charset=utf-8",
-                        "too many manual incidents waiting; try again shortly\n");
-               return;
-             }
-             log::info("manual incident requested", {{"reason", reason}});
-             res.send(202, "text/plain; charset=utf-8",
-                      "incident requested; it appears at /incidents once its post window ends\n");
-           },
-       .methods = {"POST"}},
-      {.path = "/",
-       .handler =
-           [](const http::Request&, http::Response& res) {
-             res.send(200, "text/html; charset=utf-8", landing_page_html());
-           }},
-      {.path = "/-/healthy",
-       .handler =
-           [](const http::Request&, http::Response& res) {
-             res.send(200, "text/plain; charset=utf-8", "flightrec is healthy.\n");
-           }},
-      {.path = "/-/ready",
-       .handler =
-           [&recorder = services.recorder](const http::Request&, http::Response& res) {
-             if (recorder.frames_recorded() > 0) {
-               res.send(200, "text/plain; charset=utf-8", "flightrec is ready.\n");
-             } else {
-               res.send(503, "text/plain; charset=utf-8", "flightrec has recorded no frame yet.\n");
-             }
-           }},
-  };
+// Every route the daemon serves, each from the component that owns it; the router picks the most
+// specific (/incidents/{id}/view is the viewer's, /incidents/{id...} the incidents component's).
+http::Router daemon_router(const RouteSources& in, http::DumpSource dump) {
+  http::Router router;
+  router.add(app_routes(in.recorder));
+  router.add({.path = "/metrics",
+              .handler = exporter::metrics::metrics_handler(in.collector),
+              .right = http::Right::read_metrics});
+  router.add(http::dump_route(std::move(dump), {viewer::dump_page()}));
+  router.add(incidents::incidents_routes(in.incidents));
+  router.add(viewer::incident_view_route(in.incidents));
+  router.add(trigger::manual_trigger_route(in.engine));
+  return router;
 }
 
 // The text of the config the daemon runs with: the embedded defaults, or the file as loaded
@@ -257,15 +221,16 @@ int run_daemon(const Command& command) {
        .processes = process_metrics.get(),
        .process_tier = process_tier ? &process_tier->stats() : nullptr,
        .process_ring = process_tier ? &process_ring : nullptr});
-  recording::DumpSource dump_source{.blocks = [&ring] { return ring.snapshot().blocks(); },
-                                    .metadata = metadata_now,
-                                    .max_bytes = cfg.web.max_dump_bytes,
-                                    .now_real_ns = {}};
+  http::DumpSource dump_source{.blocks = [&ring] { return ring.snapshot().blocks(); },
+                               .metadata = metadata_now,
+                               .max_bytes = cfg.web.max_dump_bytes,
+                               .now_real_ns = {}};
   if (process_tier) {
     dump_source.process_blocks = [&process_ring] { return process_ring.blocks(); };
   }
-  Services services{recorder, collector, incident_store, engine, std::move(dump_source)};
-  http::Server server({.listen_address = cfg.web.listen_address}, routes(services));
+  http::Server server(
+      {.listen_address = cfg.web.listen_address},
+      daemon_router({recorder, collector, incident_store, engine}, std::move(dump_source)));
   log::info("listening", {{"url", server.url()}});
 
   bool failed = false;

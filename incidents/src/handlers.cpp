@@ -12,7 +12,6 @@
 namespace flightrec::incidents {
 namespace {
 
-constexpr std::string_view kPrefix = "/incidents";
 constexpr std::string_view kText = "text/plain; charset=utf-8";
 constexpr size_t kChunkBytes = 64 * 1024;
 
@@ -117,20 +116,16 @@ std::string incidents_json(const std::vector<IncidentEntry>& entries) {
   return out;
 }
 
-http::Handler incidents_handler(const IncidentStore& store) {
+http::Handler list_handler(const IncidentStore& store) {
   return [&store](const http::Request& request, http::Response& response) {
-    std::string_view rest = request.path();
-    rest.remove_prefix(std::min(rest.size(), kPrefix.size()));
-    if (rest.empty() || rest == "/") {
-      send_list(store, request, response);
-      return;
-    }
-    send_incident(store, rest.substr(1), request, response);
+    send_list(store, request, response);
   };
 }
 
-http::Route incidents_route(const IncidentStore& store) {
-  return {.path = std::string(kPrefix), .handler = incidents_handler(store), .prefix = true};
+http::Handler incident_handler(const IncidentStore& store) {
+  return [&store](const http::Request& request, http::Response& response) {
+    send_incident(store, request.path_value("id"), request, response);
+  };
 }
 
 }  // namespace flightrec::incidents

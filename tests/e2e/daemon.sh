@@ -21,6 +21,9 @@ expect_eq "$ready" 200 "/-/ready turns 200 once frames are recorded"
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/healthy")" 405 \
   "POST is refused with 405"
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' "${URL}no/such/page")" 404 "unknown path is 404"
+expect_contains "$(curl -s -i "${URL}-/trigger")" "Allow: POST" "GET /-/trigger is 405 naming POST"
+expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X DELETE "${URL}metrics")" 405 \
+  "each component's route keeps its methods"
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' "${URL}../../etc/passwd")" 404 \
   "no file serving through .."
 

@@ -32,10 +32,14 @@ std::vector<Route> test_routes() {
            }},
       {.path = "/boom",
        .handler = [](const Request&, Response&) { throw std::runtime_error("kaput"); }},
-      {.path = "/items",
+      {.path = "/items/{rest...}",
        .handler = [](const Request& req,
-                     Response& res) { res.send(200, "text/plain", std::string(req.path())); },
-       .prefix = true},
+                     Response& res) { res.send(200, "text/plain", std::string(req.path())); }},
+      {.path = "/items/{id}/name",
+       .handler =
+           [](const Request& req, Response& res) {
+             res.send(200, "text/plain", "name of " + std::string(req.path_value("id")));
+           }},
       {.path = "/-/trigger",
        .handler = [](const Request&, Response& res) { res.send(200, "text/plain", "ok"); },
        .methods = {"POST"}},
@@ -87,6 +91,12 @@ TEST_CASE("Prefix routes match sub-paths but not look-alike names", "[http]") {
   Server server({.listen_address = "127.0.0.1:0"}, test_routes());
   CHECK(curl(server.url() + "items/42") == "/items/42");
   CHECK_THAT(curl("-i " + server.url() + "itemsfoo"), Catch::Matchers::StartsWith("HTTP/1.1 404"));
+}
+
+TEST_CASE("Server hands a pattern's values to the most specific route's handler", "[http]") {
+  Server server({.listen_address = "127.0.0.1:0"}, test_routes());
+  CHECK(curl(server.url() + "items/a%20b/name") == "name of a b");
+  CHECK(curl(server.url() + "items/42/name/x") == "/items/42/name/x");
 }
 
 TEST_CASE("Listen addresses map to civetweb's syntax or are refused", "[http]") {

@@ -7,6 +7,7 @@
 
 #include "curl.h"
 #include "flightrec/http/server.h"
+#include "flightrec/incidents/routes.h"
 #include "incident_fixture.h"
 
 using namespace flightrec;
@@ -25,7 +26,7 @@ struct ServedStore {
   TempDir dir;
   StderrCapture log;
   IncidentStore store{{.dir = dir.path(), .max_count = 10}};
-  http::Server server{{.listen_address = "127.0.0.1:0"}, {incidents_route(store)}};
+  http::Server server{{.listen_address = "127.0.0.1:0"}, incidents_routes(store)};
 };
 
 }  // namespace

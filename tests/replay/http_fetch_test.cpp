@@ -43,11 +43,9 @@ struct FixtureServer {
                           }
                           response.end();
                         }},
-                       {"/incidents/",
-                        [](const http::Request&, http::Response& response) {
+                       {"/incidents/{id...}", [](const http::Request&, http::Response& response) {
                           response.send(404, "text/plain", "no incident \"x\"\n");
-                        },
-                        true}}};
+                        }}}};
   std::string url(std::string_view path) const {
     std::string base = server.url();
     if (base.ends_with('/')) base.pop_back();

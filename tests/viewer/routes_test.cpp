@@ -5,7 +5,8 @@
 #include <sstream>
 
 #include "curl.h"
-#include "flightrec/incidents/handlers.h"
+#include "flightrec/http/server.h"
+#include "flightrec/incidents/routes.h"
 #include "synthetic_recording.h"
 
 namespace flightrec::viewer {
@@ -35,18 +36,15 @@ struct ViewerServer {
              .write({.rule = "cpu_burst", .value = 0.97, .fired_at_ns = rec.trigger_ns},
                     rec.metadata, rec.blocks, rec.process_blocks)
              .id;
-    recording::DumpSource dump{.blocks = [this] { return rec.blocks; },
-                               .metadata = [this] { return rec.metadata; },
-                               .process_blocks = [this] { return rec.process_blocks; }};
-    server = std::make_unique<http::Server>(
-        http::ServerOptions{.listen_address = "127.0.0.1:0"},
-        std::vector<http::Route>{
-            {.path = "/incidents",
-             .handler = incidents_handler_with_view(store, incidents::incidents_handler(store),
-                                                    max_file_bytes),
-             .prefix = true},
-            {.path = "/dump",
-             .handler = dump_handler_with_view(dump, recording::dump_handler(dump))}});
+    http::Router router;
+    router.add(incidents::incidents_routes(store));
+    router.add(incident_view_route(store, max_file_bytes));
+    router.add(http::dump_route({.blocks = [this] { return rec.blocks; },
+                                 .metadata = [this] { return rec.metadata; },
+                                 .process_blocks = [this] { return rec.process_blocks; }},
+                                {dump_page()}));
+    server = std::make_unique<http::Server>(http::ServerOptions{.listen_address = "127.0.0.1:0"},
+                                            std::move(router));
   }
   [[nodiscard]] std::string get(const std::string& path, const std::string& args = "") const {
     return curl(args + " '" + server->url() + path.substr(1) + "'");

@@ -9,7 +9,6 @@
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
-#include "flightrec/recording/dump_window.h"
 #include "flightrec/recording/gzip_sink.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/snapshot/time_format.h"
@@ -20,8 +19,6 @@ namespace {
 
 constexpr std::string_view kText = "text/plain; charset=utf-8";
 constexpr std::string_view kHtml = "text/html; charset=utf-8";
-constexpr std::string_view kIncidentsPrefix = "/incidents/";
-constexpr std::string_view kViewSuffix = "/view";
 
 // The page may run its own inline script and styles and draw data: images, nothing else: no
 // request can leave it, which also enforces "nothing fetched at run time".
@@ -118,14 +115,8 @@ void send_incident_view(const incidents::IncidentStore& store, std::string_view 
                              incident_options(name, reader.metadata())));
 }
 
-void send_dump_view(const recording::DumpSource& source, const http::Request& request,
-                    http::Response& response) {
-  const int64_t now_ns = source.now();
-  store::TimeRange range;
-  if (const auto error = recording::parse_dump_window(request, now_ns, range); !error.empty()) {
-    response.send(400, kText, error + "\n");
-    return;
-  }
+void send_dump_view(const http::DumpSource& source, const store::TimeRange& range,
+                    const http::Request& request, http::Response& response) {
   const auto metadata = source.metadata();
   const auto blocks = source.blocks();
   const auto processes = source.process_blocks
@@ -140,35 +131,16 @@ void send_dump_view(const recording::DumpSource& source, const http::Request& re
 
 }  // namespace
 
-http::Handler incidents_handler_with_view(const incidents::IncidentStore& store,
-                                          http::Handler incidents, uint64_t max_file_bytes) {
-  return [&store, incidents = std::move(incidents), max_file_bytes](const http::Request& request,
-                                                                    http::Response& response) {
-    const std::string_view path = request.path();
-    if (path.starts_with(kIncidentsPrefix) && path.ends_with(kViewSuffix) &&
-        path.size() > kIncidentsPrefix.size() + kViewSuffix.size()) {
-      const auto id = path.substr(kIncidentsPrefix.size(),
-                                  path.size() - kIncidentsPrefix.size() - kViewSuffix.size());
-      send_incident_view(store, id, max_file_bytes, request, response);
-      return;
-    }
-    incidents(request, response);
-  };
+http::Route incident_view_route(const incidents::IncidentStore& store, uint64_t max_file_bytes) {
+  return {.path = "/incidents/{id}/view",
+          .handler =
+              [&store, max_file_bytes](const http::Request& request, http::Response& response) {
+                send_incident_view(store, request.path_value("id"), max_file_bytes, request,
+                                   response);
+              },
+          .right = http::Right::read_history};
 }
 
-http::Handler dump_handler_with_view(recording::DumpSource source, http::Handler dump) {
-  return [source = std::move(source), dump = std::move(dump)](const http::Request& request,
-                                                              http::Response& response) {
-    const auto format = request.param("format");
-    if (format == "html") {
-      send_dump_view(source, request, response);
-    } else if (format && !recording::parse_dump_format(*format)) {
-      // Answered here rather than by `dump`, whose list of formats does not know this one.
-      response.send(400, kText, "format: \"" + *format + "\" is not one of json, csv, raw, html\n");
-    } else {
-      dump(request, response);
-    }
-  };
-}
+http::DumpView dump_page() { return {.name = "html", .serve = send_dump_view}; }
 
 }  // namespace flightrec::viewer

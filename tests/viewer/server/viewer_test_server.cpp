@@ -6,10 +6,10 @@
 
 #include <iostream>
 
+#include "flightrec/http/dump_handler.h"
 #include "flightrec/http/server.h"
-#include "flightrec/incidents/handlers.h"
 #include "flightrec/incidents/incident_store.h"
-#include "flightrec/recording/dump_handler.h"
+#include "flightrec/incidents/routes.h"
 #include "flightrec/viewer/routes.h"
 #include "synthetic_recording.h"
 
@@ -40,16 +40,14 @@ int main(int argc, char** argv) {
     std::cerr << "writing the incident failed: " << entry.error << '\n';
     return 1;
   }
-  recording::DumpSource dump{.blocks = [&rec] { return rec.blocks; },
-                             .metadata = [&rec] { return rec.metadata; },
-                             .process_blocks = [&rec] { return rec.process_blocks; }};
-  http::Server server(
-      {.listen_address = "127.0.0.1:0"},
-      {{.path = "/incidents",
-        .handler = viewer::incidents_handler_with_view(store, incidents::incidents_handler(store)),
-        .prefix = true},
-       {.path = "/dump",
-        .handler = viewer::dump_handler_with_view(dump, recording::dump_handler(dump))}});
+  http::Router router;
+  router.add(incidents::incidents_routes(store));
+  router.add(viewer::incident_view_route(store));
+  router.add(http::dump_route({.blocks = [&rec] { return rec.blocks; },
+                               .metadata = [&rec] { return rec.metadata; },
+                               .process_blocks = [&rec] { return rec.process_blocks; }},
+                              {viewer::dump_page()}));
+  http::Server server({.listen_address = "127.0.0.1:0"}, std::move(router));
   std::cout << "url=" << server.url() << " incident=" << entry.id << std::endl;
   int received = 0;
   sigwait(&signals, &received);

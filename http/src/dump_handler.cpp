@@ -1,4 +1,4 @@
-#include "flightrec/recording/dump_handler.h"
+#include "flightrec/http/dump_handler.h"
 
 #include <time.h>
 
@@ -6,15 +6,15 @@
 #include <string>
 #include <string_view>
 
+#include "dump_window.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/detail/metadata_codec.h"
-#include "flightrec/recording/dump_window.h"
 #include "flightrec/recording/gzip_sink.h"
-#include "flightrec/store/cursor.h"
+#include "flightrec/recording/recording_file.h"
 
-namespace flightrec::recording {
+namespace flightrec::http {
 
 int64_t DumpSource::now() const {
   if (now_real_ns) return now_real_ns();
@@ -25,25 +25,23 @@ int64_t DumpSource::now() const {
 
 namespace {
 
+using recording::BlockList;
+using recording::DumpFormat;
+using recording::Metadata;
+using recording::ProcessBlockList;
+using recording::Sink;
+
+constexpr std::string_view kText = "text/plain; charset=utf-8";
+
 struct DumpRequest {
   DumpFormat format = DumpFormat::json;
   store::TimeRange range;
-  std::string error;  // for a 400
 };
 
-DumpRequest parse_request(const http::Request& req, int64_t now_ns) {
-  DumpRequest out;
-  out.error = parse_dump_window(req, now_ns, out.range);
-  if (!out.error.empty()) return out;
-  if (const auto format = req.param("format")) {
-    const auto parsed = parse_dump_format(*format);
-    if (!parsed) {
-      out.error = "format: " + quote_for_error(*format) + " is not one of json, csv, raw";
-      return out;
-    }
-    out.format = *parsed;
-  }
-  return out;
+std::string unknown_format(const std::string& format, const std::vector<DumpView>& views) {
+  std::string names = "json, csv, raw";
+  for (const auto& view : views) names += ", " + view.name;
+  return "format: " + quote_for_error(format) + " is not one of " + names;
 }
 
 bool overlaps(const store::Block& block, const store::TimeRange& range) {
@@ -74,7 +72,7 @@ uint64_t estimate_bytes(const BlockList& blocks, const ProcessBlockList& process
                         const store::TimeRange& range) {
   uint64_t total = 0;
   if (format == DumpFormat::raw) {
-    total = detail::encode_metadata(metadata).size() + 64;  // header, CRC, trailer
+    total = recording::detail::encode_metadata(metadata).size() + 64;  // header, CRC, trailer
     for (const auto& block : blocks) total += block->bytes().size() + 9;
     for (const auto& block : process_blocks) total += block->bytes().size() + 9;
     return total;
@@ -94,11 +92,11 @@ uint64_t estimate_bytes(const BlockList& blocks, const ProcessBlockList& process
 void stream_dump(const BlockList& blocks, const ProcessBlockList& process_blocks,
                  const Metadata& metadata, const DumpRequest& request, const Sink& sink) {
   if (request.format == DumpFormat::raw) {
-    RecordingWriter writer(sink, metadata);
+    recording::RecordingWriter writer(sink, metadata);
     if (writer.add_all(blocks, process_blocks)) writer.finish();
     return;
   }
-  TextConverter converter(request.format, metadata, request.range, sink);
+  recording::TextConverter converter(request.format, metadata, request.range, sink);
   for (const auto& block : blocks) {
     if (!converter.add(block)) return;
   }
@@ -108,13 +106,8 @@ void stream_dump(const BlockList& blocks, const ProcessBlockList& process_blocks
   converter.finish();
 }
 
-void handle_dump(const DumpSource& source, const http::Request& req, http::Response& res) {
-  const int64_t now_ns = source.now();
-  const auto request = parse_request(req, now_ns);
-  if (!request.error.empty()) {
-    res.send(400, "text/plain; charset=utf-8", request.error + "\n");
-    return;
-  }
+void send_dump(const DumpSource& source, const DumpRequest& request, const Request& req,
+               Response& res) {
   BlockList blocks;
   for (auto& block : source.blocks()) {
     if (overlaps(*block, request.range)) blocks.push_back(std::move(block));
@@ -134,25 +127,25 @@ void handle_dump(const DumpSource& source, const http::Request& req, http::Respo
   const uint64_t estimate =
       estimate_bytes(blocks, process_blocks, metadata, request.format, request.range);
   if (estimate > source.max_bytes) {
-    res.send(413, "text/plain; charset=utf-8",
+    res.send(413, kText,
              "the dump would take about " + std::to_string(estimate) +
                  " bytes, more than web.max_dump_bytes (" + std::to_string(source.max_bytes) +
                  " bytes): narrow it with from= and to=\n");
     return;
   }
   // Raw blocks are compressed already; gzip would cost CPU for nothing.
-  const bool gzip = request.format != DumpFormat::raw &&
-                    http::accepts_gzip(req.header("Accept-Encoding").value_or(""));
-  std::vector<http::Header> headers{{"Vary", "Accept-Encoding"}, {"Cache-Control", "no-store"}};
+  const bool gzip =
+      request.format != DumpFormat::raw && accepts_gzip(req.header("Accept-Encoding").value_or(""));
+  std::vector<Header> headers{{"Vary", "Accept-Encoding"}, {"Cache-Control", "no-store"}};
   if (gzip) headers.emplace_back("Content-Encoding", "gzip");
-  res.begin(200, content_type(request.format), headers);
+  res.begin(200, recording::content_type(request.format), headers);
   if (req.method() == "HEAD") {
     res.end();
     return;
   }
   const Sink to_client = [&res](std::string_view bytes) { return res.write(bytes); };
   if (gzip) {
-    GzipSink compressor(to_client);
+    recording::GzipSink compressor(to_client);
     stream_dump(blocks, process_blocks, metadata, request,
                 [&compressor](std::string_view bytes) { return compressor.write(bytes); });
     compressor.finish();
@@ -162,12 +155,41 @@ void handle_dump(const DumpSource& source, const http::Request& req, http::Respo
   res.end();
 }
 
-}  // namespace
-
-http::Handler dump_handler(DumpSource source) {
-  return [source = std::move(source)](const http::Request& req, http::Response& res) {
-    handle_dump(source, req, res);
-  };
+// The window first (the query is checked whatever the format), then the format: a view's, or
+// one of /dump's own.
+void handle_dump(const DumpSource& source, const std::vector<DumpView>& views, const Request& req,
+                 Response& res) {
+  DumpRequest request;
+  if (auto error = parse_dump_window(req, source.now(), request.range); !error.empty()) {
+    res.send(400, kText, error + "\n");
+    return;
+  }
+  const auto format = req.param("format");
+  for (const auto& view : views) {
+    if (format == view.name) {
+      view.serve(source, request.range, req, res);
+      return;
+    }
+  }
+  if (format) {
+    const auto parsed = recording::parse_dump_format(*format);
+    if (!parsed) {
+      res.send(400, kText, unknown_format(*format, views) + "\n");
+      return;
+    }
+    request.format = *parsed;
+  }
+  send_dump(source, request, req, res);
 }
 
-}  // namespace flightrec::recording
+}  // namespace
+
+Route dump_route(DumpSource source, std::vector<DumpView> views) {
+  return {
+      .path = "/dump",
+      .handler = [source = std::move(source), views = std::move(views)](
+                     const Request& req, Response& res) { handle_dump(source, views, req, res); },
+      .right = Right::read_history};
+}
+
+}  // namespace flightrec::http

@@ -1,26 +1,29 @@
 #pragma once
 // GET /dump?from=&to=&format=json|csv|raw: the rings' frames in a time window (system series and,
 // when a process ring is given, process frames), streamed (chunked, gzip when the client accepts
-// it), one block at a time. Parameters and errors are specified in
-// docs/RECORDING_FORMAT.md.
+// it), one block at a time. Parameters and errors are specified in docs/RECORDING_FORMAT.md.
+// Other components add formats of their own (the viewer's html page) as DumpViews.
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
-#include "flightrec/http/server.h"
+#include "flightrec/http/request.h"
+#include "flightrec/http/route.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/block.h"
+#include "flightrec/store/cursor.h"
 #include "flightrec/store/process_block.h"
 
-namespace flightrec::recording {
+namespace flightrec::http {
 
 struct DumpSource {
   // Everything stored, oldest first, e.g. [&ring] { return ring.snapshot().blocks(); }.
   std::function<std::vector<std::shared_ptr<const store::Block>>()> blocks;
   // The schema (describe_schema at request time, so keys bound since start-up have their names),
   // rate, host and version; extra fields are copied into raw dumps.
-  std::function<Metadata()> metadata;
+  std::function<recording::Metadata()> metadata;
   uint64_t max_bytes = 256ull << 20;     // web.max_dump_bytes
   std::function<int64_t()> now_real_ns;  // empty: CLOCK_REALTIME
   // The process tier's blocks, oldest first, e.g. [&process_ring] { return
@@ -31,6 +34,13 @@ struct DumpSource {
   [[nodiscard]] int64_t now() const;
 };
 
+// A format /dump serves beyond its own: format=<name> hands the request, its query already
+// checked and its from=/to= window read, to `serve`.
+struct DumpView {
+  std::string name;
+  std::function<void(const DumpSource&, const store::TimeRange&, const Request&, Response&)> serve;
+};
+
 // The size /dump assumes per value in JSON and CSV output when checking max_bytes, and per row for
 // the timestamp. An estimate, not a bound: typical values take 2-12 characters.
 inline constexpr uint64_t kTextBytesPerValue = 8;
@@ -39,6 +49,7 @@ inline constexpr uint64_t kTextBytesPerRow = 24;
 inline constexpr uint64_t kTextBytesPerProcess = 200;
 inline constexpr uint64_t kTextBytesPerSocket = 80;
 
-http::Handler dump_handler(DumpSource source);
+// GET and HEAD /dump, with json, csv, raw and every format of `views`.
+Route dump_route(DumpSource source, std::vector<DumpView> views = {});
 
-}  // namespace flightrec::recording
+}  // namespace flightrec::http

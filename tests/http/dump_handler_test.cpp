@@ -1,4 +1,4 @@
-#include "flightrec/recording/dump_handler.h"
+#include "flightrec/http/dump_handler.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -10,7 +10,7 @@
 #include "test_recordings.h"
 
 using namespace flightrec;
-using namespace flightrec::recording;
+using namespace flightrec::http;
 using namespace flightrec::recording::testing;
 
 namespace {
@@ -20,17 +20,15 @@ std::string curl(const std::string& args) { return flightrec::testing::curl(args
 struct DumpServer {
   explicit DumpServer(uint64_t max_bytes = 1 << 20)
       : server({.listen_address = "127.0.0.1:0"},
-               {{.path = "/dump",
-                 .handler =
-                     dump_handler({.blocks = [] { return known_blocks(); },
-                                   .metadata = [] { return known_metadata(); },
-                                   .max_bytes = max_bytes,
-                                   .now_real_ns = [] { return kKnownStartNs + 1'000'000; },
-                                   .process_blocks = [] { return known_process_blocks(); }})}}) {}
+               {dump_route({.blocks = [] { return known_blocks(); },
+                            .metadata = [] { return known_metadata(); },
+                            .max_bytes = max_bytes,
+                            .now_real_ns = [] { return kKnownStartNs + 1'000'000; },
+                            .process_blocks = [] { return known_process_blocks(); }})}) {}
   [[nodiscard]] std::string url(const std::string& query) const {
     return "'" + server.url() + "dump" + query + "'";
   }
-  http::Server server;
+  Server server;
 };
 
 constexpr const char* kCsvHeader = "time,\"cpu_seconds_total{cpu=\"\"0\"\"}\",load\r\n";
@@ -65,7 +63,7 @@ TEST_CASE("/dump?format=raw is a recording file that reads back", "[dump]") {
   DumpServer dump;
   const auto path = std::filesystem::temp_directory_path() / "flightrec_dump_test.fltrec";
   curl("-o " + path.string() + " " + dump.url("?format=raw&from=-1s"));
-  const auto result = read_recording(path);
+  const auto result = recording::read_recording(path);
   REQUIRE(result.ok());
   CHECK(result.recording.blocks.size() == 1);
   CHECK(result.recording.process_frames == known_process_frames());

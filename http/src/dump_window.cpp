@@ -1,4 +1,4 @@
-#include "flightrec/recording/dump_window.h"
+#include "dump_window.h"
 
 #include <string_view>
 
@@ -6,17 +6,17 @@
 #include "flightrec/http/query_check.h"
 #include "flightrec/recording/time_param.h"
 
-namespace flightrec::recording {
-std::string parse_dump_window(const http::Request& request, int64_t now_real_ns,
+namespace flightrec::http {
+
+std::string parse_dump_window(const Request& request, int64_t now_real_ns,
                               store::TimeRange& range) {
-  if (auto error = http::check_query_names(request.query(), {"from", "to", "format"});
-      !error.empty()) {
+  if (auto error = check_query_names(request.query(), {"from", "to", "format"}); !error.empty()) {
     return error;
   }
   for (const auto* name : {"from", "to"}) {
     const auto text = request.param(name);
     if (!text) continue;
-    const auto time = parse_time_param(name, *text, now_real_ns);
+    const auto time = recording::parse_time_param(name, *text, now_real_ns);
     if (!time.ok()) return time.error;
     (std::string_view(name) == "from" ? range.from_real_ns : range.to_real_ns) = time.real_ns;
   }
@@ -27,4 +27,4 @@ std::string parse_dump_window(const http::Request& request, int64_t now_real_ns,
   return {};
 }
 
-}  // namespace flightrec::recording
+}  // namespace flightrec::http

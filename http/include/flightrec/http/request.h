@@ -1,0 +1,67 @@
+#pragma once
+// One request and its response, as handlers see them; civetweb stays out of this header.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+struct mg_connection;
+
+namespace flightrec::http {
+
+// The values a pattern's parameters took in one path, as views into that path.
+using PathValues = std::vector<std::pair<std::string_view, std::string_view>>;
+
+class Request {
+ public:
+  Request(const mg_connection* conn, std::string_view method, std::string_view path,
+          std::string_view query)
+      : conn_(conn), method_(method), path_(path), query_(query) {}
+
+  [[nodiscard]] std::string_view method() const noexcept { return method_; }
+  [[nodiscard]] std::string_view path() const noexcept { return path_; }  // URL-decoded
+  [[nodiscard]] std::string_view query() const noexcept { return query_; }
+  [[nodiscard]] std::optional<std::string_view> header(const char* name) const;
+  // The URL-decoded value of query parameter `name`, if present.
+  [[nodiscard]] std::optional<std::string> param(std::string_view name) const;
+  // What the route's {name} or {name...} matched in the path; empty for a name it does not have.
+  [[nodiscard]] std::string_view path_value(std::string_view name) const noexcept;
+
+  // Set by the router once it has matched the path.
+  void set_path_values(PathValues values) { path_values_ = std::move(values); }
+
+ private:
+  const mg_connection* conn_;
+  std::string_view method_;
+  std::string_view path_;
+  std::string_view query_;
+  PathValues path_values_;
+};
+
+using Header = std::pair<std::string, std::string>;
+
+class Response {
+ public:
+  Response(mg_connection* conn, bool head_only) : conn_(conn), head_only_(head_only) {}
+
+  // The whole response at once, with Content-Length. For HEAD only the headers go out.
+  void send(int status, std::string_view content_type, std::string_view body,
+            const std::vector<Header>& extra_headers = {});
+  // A streamed response (chunked transfer encoding): begin, any number of write, then end.
+  void begin(int status, std::string_view content_type,
+             const std::vector<Header>& extra_headers = {});
+  // False once the client has gone; the handler should stop producing.
+  bool write(std::string_view bytes);
+  void end();
+
+  [[nodiscard]] bool started() const noexcept { return started_; }
+
+ private:
+  mg_connection* conn_;
+  bool head_only_;
+  bool started_ = false;
+  bool chunked_ = false;
+};
+
+}  // namespace flightrec::http

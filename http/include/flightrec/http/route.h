@@ -1,0 +1,39 @@
+#pragma once
+// A route: a path pattern, the methods it answers and its handler. Every component describes its
+// own routes (incidents, viewer, exporter, trigger, /dump, the app's own) and the app adds them all
+// to one Router (router.h), the one place every request passes through.
+//
+// Patterns are made of '/'-separated segments:
+//   /metrics               a literal path, matched exactly
+//   /incidents/{id}        {name} matches one non-empty segment; Request::path_value("id") reads it
+//   /incidents/{id...}     a last {name...} matches the rest of the path (one or more segments):
+//                          the prefix form
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace flightrec::http {
+
+class Request;
+class Response;
+
+using Handler = std::function<void(const Request&, Response&)>;
+
+// What a caller must be allowed to do to reach a route (docs/ARCHITECTURE's security defaults:
+// history and capture are separate rights from reading metrics). Nothing checks it yet: the
+// authentication of the next issue does, in Router::dispatch, before any handler runs.
+enum class Right {
+  anyone,        // the landing page and the health endpoints
+  read_metrics,  // /metrics
+  read_history,  // /dump, /incidents and their pages: command lines and the machine's history
+  capture,       // /-/trigger: writes an incident to disk
+};
+
+struct Route {
+  std::string path;  // the pattern, as above
+  Handler handler;
+  std::vector<std::string> methods{"GET", "HEAD"};
+  Right right = Right::read_history;  // the strictest read by default
+};
+
+}  // namespace flightrec::http

@@ -1,0 +1,78 @@
+#include "flightrec/http/request.h"
+
+#include <civetweb.h>
+
+namespace flightrec::http {
+
+std::optional<std::string_view> Request::header(const char* name) const {
+  const char* value = mg_get_header(conn_, name);
+  if (value == nullptr) return std::nullopt;
+  return std::string_view(value);
+}
+
+std::optional<std::string> Request::param(std::string_view name) const {
+  std::string_view rest = query_;
+  while (!rest.empty()) {
+    const size_t amp = rest.find('&');
+    const std::string_view pair = rest.substr(0, amp);
+    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+    const size_t eq = pair.find('=');
+    if (pair.substr(0, eq) != name) continue;
+    const std::string_view raw =
+        eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+    std::string decoded(raw.size() + 1, '\0');
+    const int n = mg_url_decode(raw.data(), static_cast<int>(raw.size()), decoded.data(),
+                                static_cast<int>(decoded.size()), 1);
+    decoded.resize(n < 0 ? 0 : static_cast<size_t>(n));
+    return decoded;
+  }
+  return std::nullopt;
+}
+
+void Response::send(int status, std::string_view content_type, std::string_view body,
+                    const std::vector<Header>& extra_headers) {
+  started_ = true;
+  mg_response_header_start(conn_, status);
+  mg_response_header_add(conn_, "Content-Type", content_type.data(),
+                         static_cast<int>(content_type.size()));
+  const std::string length = std::to_string(body.size());
+  mg_response_header_add(conn_, "Content-Length", length.c_str(), -1);
+  for (const auto& [name, value] : extra_headers) {
+    mg_response_header_add(conn_, name.c_str(), value.c_str(), static_cast<int>(value.size()));
+  }
+  mg_response_header_send(conn_);
+  if (!head_only_ && !body.empty()) mg_write(conn_, body.data(), body.size());
+}
+
+void Response::begin(int status, std::string_view content_type,
+                     const std::vector<Header>& extra_headers) {
+  started_ = true;
+  chunked_ = !head_only_;
+  mg_response_header_start(conn_, status);
+  mg_response_header_add(conn_, "Content-Type", content_type.data(),
+                         static_cast<int>(content_type.size()));
+  if (chunked_) mg_response_header_add(conn_, "Transfer-Encoding", "chunked", -1);
+  for (const auto& [name, value] : extra_headers) {
+    mg_response_header_add(conn_, name.c_str(), value.c_str(), static_cast<int>(value.size()));
+  }
+  mg_response_header_send(conn_);
+}
+
+bool Response::write(std::string_view bytes) {
+  if (!chunked_ || bytes.empty()) return chunked_;
+  return mg_send_chunk(conn_, bytes.data(), static_cast<unsigned>(bytes.size())) > 0;
+}
+
+void Response::end() {
+  if (chunked_) mg_send_chunk(conn_, "", 0);
+  chunked_ = false;
+}
+
+std::string_view Request::path_value(std::string_view name) const noexcept {
+  for (const auto& [key, value] : path_values_) {
+    if (key == name) return value;
+  }
+  return {};
+}
+
+}  // namespace flightrec::http

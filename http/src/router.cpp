@@ -1,0 +1,167 @@
+#include "flightrec/http/router.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "flightrec/common/log.h"
+
+namespace flightrec::http {
+namespace {
+
+using detail::Segment;
+
+constexpr std::string_view kText = "text/plain; charset=utf-8";
+
+// Literal paths first, then patterns with parameters, then the prefix form.
+int rank(const std::vector<Segment>& pattern) {
+  if (!pattern.empty() && pattern.back().kind == Segment::Kind::rest) return 2;
+  const bool literal = std::all_of(pattern.begin(), pattern.end(), [](const auto& segment) {
+    return segment.kind == Segment::Kind::literal;
+  });
+  return literal ? 0 : 1;
+}
+
+bool same_paths(const std::vector<Segment>& a, const std::vector<Segment>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+    return x.kind == y.kind && (x.kind != Segment::Kind::literal || x.text == y.text);
+  });
+}
+
+std::string join_methods(const std::vector<std::string>& methods) {
+  std::string out;
+  for (const auto& m : methods) {
+    if (!out.empty()) out += ", ";
+    out += m;
+  }
+  return out;
+}
+
+std::vector<Segment> parse_pattern(const std::string& pattern) {
+  if (!pattern.starts_with('/')) {
+    throw std::invalid_argument("route " + pattern + ": a pattern starts with /");
+  }
+  std::vector<Segment> segments;
+  std::string_view rest = std::string_view(pattern).substr(1);
+  while (true) {
+    const size_t slash = rest.find('/');
+    const std::string_view text = rest.substr(0, slash);
+    if (!segments.empty() && segments.back().kind == Segment::Kind::rest) {
+      throw std::invalid_argument("route " + pattern + ": {name...} must be the last segment");
+    }
+    Segment segment{.kind = Segment::Kind::literal, .text = std::string(text)};
+    if (text.starts_with('{') && text.ends_with('}')) {
+      std::string_view name = text.substr(1, text.size() - 2);
+      segment.kind = Segment::Kind::parameter;
+      if (name.ends_with("...")) {
+        name.remove_suffix(3);
+        segment.kind = Segment::Kind::rest;
+      }
+      segment.text = std::string(name);
+    }
+    if (segment.text.find_first_of("{}") != std::string::npos ||
+        (segment.kind != Segment::Kind::literal && segment.text.empty())) {
+      throw std::invalid_argument("route " + pattern + ": malformed segment \"" +
+                                  std::string(text) + "\"");
+    }
+    segments.push_back(std::move(segment));
+    if (slash == std::string_view::npos) return segments;
+    rest.remove_prefix(slash + 1);
+  }
+}
+
+// Both match the same path, so among patterns of rank 1 they have as many segments; among
+// prefixes the longer literal start wins. Then a literal beats a parameter at the first segment
+// where they differ.
+bool more_specific(const std::vector<Segment>& a, const std::vector<Segment>& b) {
+  if (rank(a) != rank(b)) return rank(a) < rank(b);
+  if (a.size() != b.size()) return a.size() > b.size();
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].kind != b[i].kind) return a[i].kind == Segment::Kind::literal;
+  }
+  return false;
+}
+
+bool matches(const std::vector<Segment>& pattern, std::string_view path, PathValues& values) {
+  values.clear();
+  if (!path.starts_with('/')) return false;
+  size_t pos = 1;  // where the current segment of `path` starts
+  for (const auto& segment : pattern) {
+    if (pos > path.size()) return false;  // the path has fewer segments
+    if (segment.kind == Segment::Kind::rest) {
+      const std::string_view value = path.substr(pos);
+      if (value.empty()) return false;
+      values.emplace_back(segment.text, value);
+      return true;
+    }
+    const size_t end = std::min(path.find('/', pos), path.size());
+    const std::string_view piece = path.substr(pos, end - pos);
+    if (segment.kind == Segment::Kind::literal && piece != segment.text) return false;
+    if (segment.kind == Segment::Kind::parameter) {
+      if (piece.empty()) return false;
+      values.emplace_back(segment.text, piece);
+    }
+    pos = end + 1;
+  }
+  return pos == path.size() + 1;  // and no segment is left over
+}
+
+}  // namespace
+
+void Router::add(Route route) {
+  auto pattern = parse_pattern(route.path);
+  for (size_t i = 0; i < patterns_.size(); ++i) {
+    if (same_paths(patterns_[i], pattern)) {
+      throw std::invalid_argument("route " + route.path + " matches the same paths as " +
+                                  routes_[i].path);
+    }
+  }
+  routes_.push_back(std::move(route));
+  patterns_.push_back(std::move(pattern));
+}
+
+void Router::add(std::vector<Route> routes) {
+  for (auto& route : routes) add(std::move(route));
+}
+
+RouteMatch Router::match(std::string_view path) const {
+  RouteMatch best;
+  const std::vector<Segment>* best_pattern = nullptr;
+  PathValues values;
+  for (size_t i = 0; i < routes_.size(); ++i) {
+    if (!matches(patterns_[i], path, values)) continue;
+    if (best_pattern == nullptr || more_specific(patterns_[i], *best_pattern)) {
+      best = {.route = &routes_[i], .values = values};
+      best_pattern = &patterns_[i];
+    }
+  }
+  return best;
+}
+
+int Router::dispatch(Request request, Response& response) const {
+  auto found = match(request.path());
+  if (found.route == nullptr) {
+    response.send(404, kText, "404 page not found\n");
+    return 404;
+  }
+  const Route& route = *found.route;
+  if (std::find(route.methods.begin(), route.methods.end(), request.method()) ==
+      route.methods.end()) {
+    response.send(405, kText,
+                  "method " + std::string(request.method()) + " not allowed on " +
+                      std::string(request.path()) + "\n",
+                  {{"Allow", join_methods(route.methods)}});
+    return 405;
+  }
+  request.set_path_values(std::move(found.values));
+  try {
+    route.handler(request, response);
+  } catch (const std::exception& e) {
+    log::error("request handler failed",
+               {{"path", std::string(request.path())}, {"err", e.what()}});
+    if (!response.started()) response.send(500, kText, "internal error\n");
+    return 500;
+  }
+  return 200;
+}
+
+}  // namespace flightrec::http
