@@ -21,8 +21,8 @@
 #include "flightrec/common/version.h"
 #include "flightrec/config/loader.h"
 #include "flightrec/config/units.h"
-#include "flightrec/exporter/metrics/collector.h"
-#include "flightrec/exporter/metrics/metrics_handler.h"
+#include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exporter/metrics/metrics_route.h"
 #include "flightrec/http/dump_handler.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/incident_file_sink.h"
@@ -50,10 +50,45 @@ size_t queue_capacity_frames(std::chrono::nanoseconds rate) {
   return std::max<size_t>(64, static_cast<size_t>(std::chrono::seconds(1) / rate));
 }
 
+// What /metrics reads, component by component.
+struct MetricSources {
+  const sampler::Sampler& sampler;
+  const recorder::Recorder& recorder;
+  const store::Ring& ring;
+  const incidents::IncidentStore& incidents;
+  const trigger::IncidentWriter& incident_writer;
+  int64_t start_real_ns;
+  // The process tier; null when processes.enabled is false.
+  const exporter::metrics::ProcessMetrics* processes;
+  const recorder::ProcessRecorder* process_tier;
+  const store::ProcessRing& process_ring;
+};
+
+// The collectors in the order /metrics shows them: the machine, then flightrec's own health.
+// Returns the scrape collector, which the /metrics route feeds.
+exporter::metrics::ScrapeCollector& add_collectors(exporter::metrics::Collectables& collectables,
+                                                   const MetricSources& in) {
+  using namespace exporter::metrics;
+  collectables.emplace<SystemCollector>(in.sampler.schema(), in.recorder);
+  if (in.processes != nullptr) collectables.emplace<ProcessRankingsCollector>(*in.processes);
+  collectables.emplace<InstanceCollector>(
+      InstanceCollector::Settings{.start_real_ns = in.start_real_ns,
+                                  .sampler_rate = in.sampler.rate(),
+                                  .export_window = in.recorder.window_stats().window()});
+  collectables.emplace<SamplerCollector>(in.sampler.stats());
+  collectables.emplace<RecorderCollector>(in.recorder, in.ring);
+  collectables.emplace<IncidentsCollector>(in.incidents, in.incident_writer);
+  if (in.process_tier != nullptr) {
+    collectables.emplace<ProcessTierCollector>(in.process_tier->stats(), in.process_ring);
+  }
+  return collectables.emplace<ScrapeCollector>();
+}
+
 // What the routes serve, beside the ring's window.
 struct RouteSources {
   const recorder::Recorder& recorder;
-  exporter::metrics::Collector& collector;
+  const exporter::metrics::Collectables& collectables;
+  exporter::metrics::ScrapeCollector& scrapes;
   const incidents::IncidentStore& incidents;
   trigger::TriggerEngine& engine;
 };
@@ -63,9 +98,7 @@ struct RouteSources {
 http::Router daemon_router(const RouteSources& in, http::DumpSource dump) {
   http::Router router;
   router.add(app_routes(in.recorder));
-  router.add({.path = "/metrics",
-              .handler = exporter::metrics::metrics_handler(in.collector),
-              .right = http::Right::read_metrics});
+  router.add(exporter::metrics::metrics_route(in.collectables, in.scrapes));
   router.add(http::dump_route(std::move(dump), {viewer::dump_page()}));
   router.add(incidents::incidents_routes(in.incidents));
   router.add(viewer::incident_view_route(in.incidents));
@@ -211,16 +244,16 @@ int run_daemon(const Command& command) {
                          {"series", std::to_string(sampler.schema().size())}});
 
   StopSignal stop;
-  exporter::metrics::Collector collector(
-      {.sampler = &sampler,
-       .recorder = &recorder,
-       .ring = &ring,
-       .incidents = &incident_store,
-       .incident_writer = &incident_writer,
-       .start_real_ns = start_real_ns,
-       .processes = process_metrics.get(),
-       .process_tier = process_tier ? &process_tier->stats() : nullptr,
-       .process_ring = process_tier ? &process_ring : nullptr});
+  exporter::metrics::Collectables collectables(start_real_ns);
+  auto& scrapes = add_collectors(collectables, {.sampler = sampler,
+                                                .recorder = recorder,
+                                                .ring = ring,
+                                                .incidents = incident_store,
+                                                .incident_writer = incident_writer,
+                                                .start_real_ns = start_real_ns,
+                                                .processes = process_metrics.get(),
+                                                .process_tier = process_tier.get(),
+                                                .process_ring = process_ring});
   http::DumpSource dump_source{.blocks = [&ring] { return ring.snapshot().blocks(); },
                                .metadata = metadata_now,
                                .max_bytes = cfg.web.max_dump_bytes,
@@ -228,9 +261,9 @@ int run_daemon(const Command& command) {
   if (process_tier) {
     dump_source.process_blocks = [&process_ring] { return process_ring.blocks(); };
   }
-  http::Server server(
-      {.listen_address = cfg.web.listen_address},
-      daemon_router({recorder, collector, incident_store, engine}, std::move(dump_source)));
+  http::Server server({.listen_address = cfg.web.listen_address},
+                      daemon_router({recorder, collectables, scrapes, incident_store, engine},
+                                    std::move(dump_source)));
   log::info("listening", {{"url", server.url()}});
 
   bool failed = false;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "family_builder.h"
+#include "flightrec/exporter/metrics/collectable.h"
 
 namespace flightrec::exporter::metrics {
 namespace {

@@ -1,4 +1,4 @@
-#include "flightrec/exporter/metrics/metrics_handler.h"
+#include "flightrec/exporter/metrics/metrics_route.h"
 
 #include <time.h>
 
@@ -10,6 +10,7 @@
 #include "flightrec/exporter/exposition/gzip.h"
 #include "flightrec/exporter/exposition/negotiation.h"
 #include "flightrec/http/header_list.h"
+#include "flightrec/http/request.h"
 
 namespace flightrec::exporter::metrics {
 namespace {
@@ -35,15 +36,15 @@ struct Rendered {
 // so concurrent scrapes of one variant wait for the first and reuse its body.
 class RenderCache {
  public:
-  std::shared_ptr<const std::string> get(Collector& collector, exposition::Format format,
-                                         bool gzip) {
+  std::shared_ptr<const std::string> get(const Collectables& collectables,
+                                         exposition::Format format, bool gzip) {
     std::lock_guard lock(mutex_);
     Rendered& slot = slots_[static_cast<size_t>(format) * 2 + (gzip ? 1 : 0)];
     const int64_t now = monotonic_ns();
     if (slot.body && now - slot.at < kReuseNs) return slot.body;
     std::vector<prometheus::MetricFamily> families;
     exposition::ExtrasByFamily extras;
-    collector.collect(now, families, extras);
+    collectables.collect(now, families, extras);
     std::string body;
     for (const auto& warning : exposition::serialize_into(format, families, extras, body)) {
       log::debug("metrics family left out", {{"reason", warning}});
@@ -59,22 +60,29 @@ class RenderCache {
   std::array<Rendered, 4> slots_;
 };
 
+void serve_metrics(const Collectables& collectables, ScrapeCollector& scrapes, RenderCache& cache,
+                   const http::Request& req, http::Response& res) {
+  const int64_t start = monotonic_ns();
+  const int64_t start_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  const auto format = exposition::negotiate(req.header("Accept").value_or(""));
+  const bool gzip = http::accepts_gzip(req.header("Accept-Encoding").value_or(""));
+  std::vector<http::Header> headers{{"Vary", "Accept, Accept-Encoding"}};
+  if (gzip) headers.emplace_back("Content-Encoding", "gzip");
+  const auto body = cache.get(collectables, format, gzip);
+  res.send(200, exposition::content_type(format), *body, headers);
+  scrapes.record(format, monotonic_ns() - start, clock_ns(CLOCK_THREAD_CPUTIME_ID) - start_cpu);
+}
+
 }  // namespace
 
-http::Handler metrics_handler(Collector& collector) {
-  auto cache = std::make_shared<RenderCache>();
-  return [&collector, cache](const http::Request& req, http::Response& res) {
-    const int64_t start = monotonic_ns();
-    const int64_t start_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-    const auto format = exposition::negotiate(req.header("Accept").value_or(""));
-    const bool gzip = http::accepts_gzip(req.header("Accept-Encoding").value_or(""));
-    std::vector<http::Header> headers{{"Vary", "Accept, Accept-Encoding"}};
-    if (gzip) headers.emplace_back("Content-Encoding", "gzip");
-    const auto body = cache->get(collector, format, gzip);
-    res.send(200, exposition::content_type(format), *body, headers);
-    collector.record_scrape(format, monotonic_ns() - start,
-                            clock_ns(CLOCK_THREAD_CPUTIME_ID) - start_cpu);
-  };
+http::Route metrics_route(const Collectables& collectables, ScrapeCollector& scrapes) {
+  return {.path = "/metrics",
+          .handler =
+              [&collectables, &scrapes, cache = std::make_shared<RenderCache>()](
+                  const http::Request& req, http::Response& res) {
+                serve_metrics(collectables, scrapes, *cache, req, res);
+              },
+          .right = http::Right::read_metrics};
 }
 
 }  // namespace flightrec::exporter::metrics

@@ -1,11 +1,9 @@
-#include "flightrec/exporter/metrics/collector.h"
-
 #include <cmath>
 #include <limits>
 
 #include "flightrec/config/units.h"
+#include "flightrec/exporter/metrics/collectors.h"
 #include "flightrec/sampler/slot_table.h"
-#include "self_metrics.h"
 
 namespace flightrec::exporter::metrics {
 namespace {
@@ -33,8 +31,8 @@ std::string histogram_name(const std::string& signal_name) {
   return "flightrec_" + signal_name.substr(0, signal_name.size() - suffix.size()) + "_tick_ratio";
 }
 
-}  // namespace
-
+// Labels of a series: its fixed labels, then its keyed label once the slot is bound.
+// False when the series' key slot is not bound yet (the series is not exposed).
 bool series_labels(const sampler::SeriesDesc& desc, std::vector<ClientMetric::Label>& out) {
   out.clear();
   for (const auto& [k, v] : desc.labels) out.push_back({k, v});
@@ -45,16 +43,18 @@ bool series_labels(const sampler::SeriesDesc& desc, std::vector<ClientMetric::La
   return true;
 }
 
-Collector::Collector(CollectorInputs inputs)
-    : in_(inputs),
-      window_label_(config::format_duration(inputs.recorder->window_stats().window())) {
-  const auto& schema = in_.sampler->schema();
+}  // namespace
+
+SystemCollector::SystemCollector(const sampler::Schema& schema, const recorder::Recorder& recorder)
+    : schema_(schema),
+      recorder_(recorder),
+      window_label_(config::format_duration(recorder.window_stats().window())) {
   for (size_t i = 0; i < schema.size(); ++i) {
     auto& family = group_for(raw_, "flightrec_" + schema[i].name, schema[i]);
     family.counter = schema[i].kind == sampler::SeriesKind::counter;
     family.series.push_back(i);
   }
-  const auto& signals = in_.recorder->signals().signals();
+  const auto& signals = recorder.signals().signals();
   for (size_t i = 0; i < signals.size(); ++i) {
     auto& family =
         group_for(signal_families_, "flightrec_" + signals[i].desc.name, signals[i].desc);
@@ -63,20 +63,24 @@ Collector::Collector(CollectorInputs inputs)
   }
 }
 
-void Collector::collect_raw(std::vector<MetricFamily>& families,
-                            exposition::ExtrasByFamily& extras) const {
+void SystemCollector::collect(Families& out) const {
+  collect_raw(out);
+  collect_aggregates(out);
+  collect_histograms(out);
+}
+
+void SystemCollector::collect_raw(Families& out) const {
   sampler::FrameHeader header;
   std::vector<int64_t> values;
-  if (!in_.recorder->latest(header, values)) return;
-  const auto& schema = in_.sampler->schema();
+  if (!recorder_.latest(header, values)) return;
   for (const auto& plan : raw_) {
     MetricFamily family{
         plan.name, plan.help, plan.counter ? MetricType::Counter : MetricType::Gauge, {}};
     for (size_t i : plan.series) {
       if (values[i] == sampler::kAbsent) continue;
       ClientMetric metric;
-      if (!series_labels(schema[i], metric.label)) continue;
-      const double v = static_cast<double>(values[i]) * schema[i].scale;
+      if (!series_labels(schema_[i], metric.label)) continue;
+      const double v = static_cast<double>(values[i]) * schema_[i].scale;
       if (plan.counter) {
         metric.counter.value = v;
       } else {
@@ -84,20 +88,14 @@ void Collector::collect_raw(std::vector<MetricFamily>& families,
       }
       family.metric.push_back(std::move(metric));
     }
-    if (family.metric.empty()) continue;
-    if (!plan.unit.empty()) extras[plan.name].unit = plan.unit;
-    families.push_back(std::move(family));
+    if (!family.metric.empty()) out.add(std::move(family), plan.unit);
   }
 }
 
-void Collector::collect_signals(int64_t now_mono_ns, std::vector<MetricFamily>& families,
-                                exposition::ExtrasByFamily& extras) const {
-  const auto& window_stats = in_.recorder->window_stats();
-  const auto aggregates = window_stats.aggregates(now_mono_ns);
-  const auto histograms = window_stats.histograms();
-  const auto& signals = in_.recorder->signals().signals();
+void SystemCollector::collect_aggregates(Families& out) const {
+  const auto aggregates = recorder_.window_stats().aggregates(out.now_mono_ns());
+  const auto& signals = recorder_.signals().signals();
   std::vector<ClientMetric::Label> labels;
-
   for (const auto& plan : signal_families_) {
     MetricFamily family{plan.name,
                         plan.help + " Min, max and mean of the per-tick values over the window.",
@@ -115,18 +113,18 @@ void Collector::collect_signals(int64_t now_mono_ns, std::vector<MetricFamily>& 
         family.metric.push_back(std::move(metric));
       }
     }
-    if (!family.metric.empty()) {
-      if (!plan.unit.empty()) extras[plan.name].unit = plan.unit;
-      families.push_back(std::move(family));
-    }
+    if (!family.metric.empty()) out.add(std::move(family), plan.unit);
   }
+}
 
+void SystemCollector::collect_histograms(Families& out) const {
+  const auto histograms = recorder_.window_stats().histograms();
+  const auto& signals = recorder_.signals().signals();
+  std::vector<ClientMetric::Label> labels;
   for (const auto& plan : signal_families_) {
     if (!plan.histogram) continue;
-    const std::string name =
-        histogram_name(plan.name.substr(std::string_view("flightrec_").size()));
     MetricFamily family{
-        name,
+        histogram_name(plan.name.substr(std::string_view("flightrec_").size())),
         "Per-tick values of " + plan.name + " since start: one observation per sampler tick.",
         MetricType::Histogram,
         {}};
@@ -143,27 +141,8 @@ void Collector::collect_signals(int64_t now_mono_ns, std::vector<MetricFamily>& 
       metric.histogram.bucket.push_back({h.count, std::numeric_limits<double>::infinity()});
       family.metric.push_back(std::move(metric));
     }
-    if (family.metric.empty()) continue;
-    extras[name].unit = "ratio";
-    extras[name].created_seconds.assign(family.metric.size(),
-                                        static_cast<double>(in_.start_real_ns) * 1e-9);
-    families.push_back(std::move(family));
+    if (!family.metric.empty()) out.add(std::move(family), "ratio", /*created=*/true);
   }
-}
-
-void Collector::collect(int64_t now_mono_ns, std::vector<MetricFamily>& families,
-                        exposition::ExtrasByFamily& extras) const {
-  collect_raw(families, extras);
-  collect_signals(now_mono_ns, families, extras);
-  if (in_.processes != nullptr) {
-    in_.processes->collect(families, extras, static_cast<double>(in_.start_real_ns) * 1e-9);
-  }
-  collect_self(in_,
-               {.last_duration_ns = last_scrape_ns_.load(std::memory_order_relaxed),
-                .cpu_ns = scrape_cpu_ns_.load(std::memory_order_relaxed),
-                .text = text_scrapes_.load(std::memory_order_relaxed),
-                .openmetrics = openmetrics_scrapes_.load(std::memory_order_relaxed)},
-               families, extras);
 }
 
 }  // namespace flightrec::exporter::metrics

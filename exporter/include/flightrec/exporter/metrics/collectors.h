@@ -1,0 +1,148 @@
+#pragma once
+// The collectors behind /metrics, one per component; the app adds them to Collectables in the
+// order of the output. Label sets are bounded by the schema (CPUs, and devices up to max_keys)
+// and by export.top_processes: no unbounded PID labels. Every family is listed in docs/METRICS.md.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "flightrec/exporter/exposition/format.h"
+#include "flightrec/exporter/metrics/collectable.h"
+#include "flightrec/exporter/metrics/process_metrics.h"
+#include "flightrec/incidents/incident_store.h"
+#include "flightrec/recorder/process_recorder_stats.h"
+#include "flightrec/recorder/recorder.h"
+#include "flightrec/sampler/sampler_stats.h"
+#include "flightrec/sampler/series.h"
+#include "flightrec/store/process_ring.h"
+#include "flightrec/store/ring.h"
+#include "flightrec/trigger/writer.h"
+
+namespace flightrec::exporter::metrics {
+
+// The machine: the raw counters and gauges of every system series (newest frame), then the
+// window aggregates and per-tick histograms of the derived signals.
+class SystemCollector final : public Collectable {
+ public:
+  // Both must outlive the collector.
+  SystemCollector(const sampler::Schema& schema, const recorder::Recorder& recorder);
+  void collect(Families& out) const override;
+
+ private:
+  // Raw series grouped by family, in schema order.
+  struct RawFamily {
+    std::string name;  // with the flightrec_ prefix
+    std::string help;
+    std::string unit;
+    bool counter = false;
+    std::vector<size_t> series;
+  };
+  // Derived signals grouped by family name.
+  struct SignalFamily {
+    std::string name;
+    std::string help;
+    std::string unit;
+    bool histogram = false;
+    std::vector<size_t> signals;
+  };
+
+  void collect_raw(Families& out) const;
+  void collect_aggregates(Families& out) const;
+  void collect_histograms(Families& out) const;
+
+  const sampler::Schema& schema_;
+  const recorder::Recorder& recorder_;
+  std::vector<RawFamily> raw_;
+  std::vector<SignalFamily> signal_families_;
+  std::string window_label_;
+};
+
+// The process tier's rankings (ProcessMetrics: top processes, states, attributed traffic).
+class ProcessRankingsCollector final : public Collectable {
+ public:
+  explicit ProcessRankingsCollector(const ProcessMetrics& processes) : processes_(processes) {}
+  void collect(Families& out) const override;
+
+ private:
+  const ProcessMetrics& processes_;
+};
+
+// What this flightrec is: build info, start time and the configured sampler and export periods.
+class InstanceCollector final : public Collectable {
+ public:
+  struct Settings {
+    int64_t start_real_ns = 0;
+    std::chrono::nanoseconds sampler_rate{0};
+    std::chrono::nanoseconds export_window{0};
+  };
+  explicit InstanceCollector(Settings settings) : settings_(settings) {}
+  void collect(Families& out) const override;
+
+ private:
+  Settings settings_;
+};
+
+// The sampler's health: ticks (late, missed, queue overflows), the lateness histogram and every
+// source's reads, failures, partial reads, read time and newest success.
+class SamplerCollector final : public Collectable {
+ public:
+  explicit SamplerCollector(const sampler::SamplerStats& stats) : stats_(stats) {}
+  void collect(Families& out) const override;
+
+ private:
+  const sampler::SamplerStats& stats_;
+};
+
+// The recorder's throughput and the ring's size, span and compression.
+class RecorderCollector final : public Collectable {
+ public:
+  RecorderCollector(const recorder::Recorder& recorder, const store::Ring& ring)
+      : recorder_(recorder), ring_(ring) {}
+  void collect(Families& out) const override;
+
+ private:
+  const recorder::Recorder& recorder_;
+  const store::Ring& ring_;
+};
+
+// Incidents by rule and outcome, write failures, retention, and those the writer dropped.
+class IncidentsCollector final : public Collectable {
+ public:
+  IncidentsCollector(const incidents::IncidentStore& store, const trigger::IncidentWriter& writer)
+      : store_(store), writer_(writer) {}
+  void collect(Families& out) const override;
+
+ private:
+  const incidents::IncidentStore& store_;
+  const trigger::IncidentWriter& writer_;
+};
+
+// The process tier's own health (ticks, reads, drops) and its ring.
+class ProcessTierCollector final : public Collectable {
+ public:
+  ProcessTierCollector(const recorder::ProcessRecorderStats& stats, const store::ProcessRing& ring)
+      : stats_(stats), ring_(ring) {}
+  void collect(Families& out) const override;
+
+ private:
+  const recorder::ProcessRecorderStats& stats_;
+  const store::ProcessRing& ring_;
+};
+
+// /metrics itself: the previous scrape's duration, the CPU of all earlier ones, and their count
+// by format. The /metrics route records each scrape; the next one exposes it.
+class ScrapeCollector final : public Collectable {
+ public:
+  void record(exposition::Format format, int64_t ns, int64_t cpu_ns) noexcept;
+  void collect(Families& out) const override;
+
+ private:
+  std::atomic<int64_t> last_scrape_ns_{0};
+  std::atomic<int64_t> scrape_cpu_ns_{0};
+  std::atomic<uint64_t> text_scrapes_{0};
+  std::atomic<uint64_t> openmetrics_scrapes_{0};
+};
+
+}  // namespace flightrec::exporter::metrics

@@ -1,0 +1,157 @@
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "flightrec/exporter/exposition/serialize.h"
+#include "flightrec/exporter/metrics/collectable.h"
+#include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/sampler/sampler.h"
+
+using namespace flightrec;
+using namespace flightrec::exporter::metrics;
+using namespace std::chrono_literals;
+
+namespace {
+
+class DiscardingSink final : public trigger::IncidentSink {
+ public:
+  void write(const trigger::IncidentCapture&, store::Snapshot) override {}
+};
+
+// Every component /metrics reads, with a few frames recorded, as the daemon composes them.
+struct World {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("flightrec-collectors-" + std::to_string(::getpid()));
+  sampler::Schema schema = [] {
+    sampler::Schema s(2);
+    s[0] = {.name = "memory_total_bytes", .help = "Total memory.", .unit = "bytes"};
+    s[1] = {.name = "memory_available_bytes", .help = "Available memory.", .unit = "bytes"};
+    return s;
+  }();
+  sampler::Sampler sampler{{}, 1ms};
+  sampler::FrameQueue queue{2, 64};
+  store::Ring ring{{.series = 2, .rate = 1ms, .duration = 10s, .max_bytes = 1 << 20}};
+  recorder::Recorder recorder{queue, ring, schema, 1ms, 15s};
+  incidents::IncidentStore incident_store{{.dir = dir}};
+  DiscardingSink sink;
+  trigger::IncidentWriter incident_writer{sink};
+  ProcessMetrics processes{15s, 5, "off"};
+  recorder::ProcessRecorderStats process_stats;
+  store::ProcessRing process_ring{{}};
+
+  World() {
+    for (uint64_t t = 0; t < 10; ++t) {
+      REQUIRE(
+          queue.push({t, static_cast<int64_t>(t) * 1'000'000, 0}, std::vector<int64_t>{1000, 900}));
+    }
+    recorder.drain();
+  }
+  ~World() { std::filesystem::remove_all(dir); }
+
+  // The daemon's collectors, in the daemon's order (app/src/daemon.cpp).
+  ScrapeCollector& add_all(Collectables& collectables) {
+    collectables.emplace<SystemCollector>(schema, recorder);
+    collectables.emplace<ProcessRankingsCollector>(processes);
+    collectables.emplace<InstanceCollector>(
+        InstanceCollector::Settings{.start_real_ns = 1, .sampler_rate = 1ms, .export_window = 15s});
+    collectables.emplace<SamplerCollector>(sampler.stats());
+    collectables.emplace<RecorderCollector>(recorder, ring);
+    collectables.emplace<IncidentsCollector>(incident_store, incident_writer);
+    collectables.emplace<ProcessTierCollector>(process_stats, process_ring);
+    return collectables.emplace<ScrapeCollector>();
+  }
+};
+
+std::vector<std::string> names_of(const Collectable& collector) {
+  std::vector<prometheus::MetricFamily> families;
+  exporter::exposition::ExtrasByFamily extras;
+  Families out(families, extras, 0, 9'000'000);
+  collector.collect(out);
+  std::vector<std::string> names;
+  for (const auto& family : families) names.push_back(family.name);
+  return names;
+}
+
+std::vector<std::string> names_of(const Collectables& collectables,
+                                  std::vector<prometheus::MetricFamily>& families,
+                                  exporter::exposition::ExtrasByFamily& extras) {
+  collectables.collect(9'000'000, families, extras);
+  std::vector<std::string> names;
+  for (const auto& family : families) names.push_back(family.name);
+  return names;
+}
+
+// True when every name starts with one of `prefixes`.
+bool all_start_with(const std::vector<std::string>& names,
+                    std::initializer_list<std::string_view> prefixes) {
+  for (const auto& name : names) {
+    bool found = false;
+    for (const auto prefix : prefixes) found = found || name.starts_with(prefix);
+    if (!found) return false;
+  }
+  return !names.empty();
+}
+
+}  // namespace
+
+TEST_CASE("shouldLetEachCollectorContributeOnlyItsOwnFamilies", "[exporter][collectors]") {
+  World w;
+  CHECK(names_of(SystemCollector(w.schema, w.recorder)) ==
+        std::vector<std::string>{"flightrec_memory_total_bytes", "flightrec_memory_available_bytes",
+                                 "flightrec_memory_used_bytes", "flightrec_memory_used_ratio",
+                                 "flightrec_memory_used_tick_ratio"});
+  CHECK(names_of(InstanceCollector({.start_real_ns = 1})) ==
+        std::vector<std::string>{"flightrec_build_info", "flightrec_start_time_seconds",
+                                 "flightrec_sampler_rate_seconds",
+                                 "flightrec_export_window_seconds"});
+  CHECK(all_start_with(names_of(SamplerCollector(w.sampler.stats())),
+                       {"flightrec_sampler_", "flightrec_source_"}));
+  CHECK(all_start_with(names_of(RecorderCollector(w.recorder, w.ring)),
+                       {"flightrec_recorder_", "flightrec_ring_"}));
+  CHECK(all_start_with(names_of(IncidentsCollector(w.incident_store, w.incident_writer)),
+                       {"flightrec_incident"}));
+  CHECK(all_start_with(names_of(ProcessTierCollector(w.process_stats, w.process_ring)),
+                       {"flightrec_process_tier_", "flightrec_process_ring_"}));
+  CHECK(names_of(ScrapeCollector()) ==
+        std::vector<std::string>{"flightrec_scrape_duration_seconds",
+                                 "flightrec_scrape_cpu_seconds_total", "flightrec_scrapes_total"});
+}
+
+TEST_CASE("shouldNeverExposeOneFamilyFromTwoCollectors", "[exporter][collectors]") {
+  World w;
+  Collectables collectables(1);
+  w.add_all(collectables);
+  std::vector<prometheus::MetricFamily> families;
+  exporter::exposition::ExtrasByFamily extras;
+  const auto names = names_of(collectables, families, extras);
+  CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
+  // Nor anything the serializer would have to leave out (units, created times).
+  CHECK(exporter::exposition::serialize(exporter::exposition::Format::openmetrics_1_0_0, families,
+                                        extras)
+            .warnings.empty());
+}
+
+TEST_CASE("shouldCollectInRegistrationOrderTheSameWayEveryScrape", "[exporter][collectors]") {
+  World w;
+  Collectables collectables(1);
+  auto& scrapes = w.add_all(collectables);
+  std::vector<prometheus::MetricFamily> first_families;
+  exporter::exposition::ExtrasByFamily first_extras;
+  const auto first = names_of(collectables, first_families, first_extras);
+  scrapes.record(exporter::exposition::Format::openmetrics_1_0_0, 1'000'000, 500'000);
+  std::vector<prometheus::MetricFamily> second_families;
+  exporter::exposition::ExtrasByFamily second_extras;
+  CHECK(names_of(collectables, second_families, second_extras) == first);
+  CHECK(first.front() == "flightrec_memory_total_bytes");  // the machine first
+  CHECK(first.back() == "flightrec_scrapes_total");        // the scrape itself last
+  // What the scrape recorded shows in the next one.
+  const auto& scrape_counts = second_families.back();
+  REQUIRE(scrape_counts.metric.size() == 2);
+  CHECK(scrape_counts.metric[1].label[0].value == "openmetrics-1.0.0");
+  CHECK(scrape_counts.metric[1].counter.value == 1);
+}
