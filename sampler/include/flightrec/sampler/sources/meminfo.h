@@ -59,7 +59,7 @@ inline constexpr std::array<MeminfoField, 24> kMeminfo{{
     {"KernelStack", "memory_kernel_stack_bytes", true, "Kernel stacks of all tasks (KernelStack)."},
     {"PageTables", "memory_page_tables_bytes", true, "Page tables (PageTables)."},
     {"Committed_AS", "memory_committed_as_bytes", true,
-     "Memory committed to allocations, an estimate of what would be needed to never OOM  "
+     "Memory committed to allocations, an estimate of what would be needed to never OOM "
      "(Committed_AS)."},
     {"HugePages_Total", "memory_huge_pages", false, "Huge pages in the pool (HugePages_Total)."},
     {"HugePages_Free", "memory_huge_pages_free", false,
