@@ -22,8 +22,10 @@ const std::string kExample =
     std::string(FLIGHTREC_REPLAY_TEST_DIR) + "/../../examples/memory-leak.flightrec";
 
 struct LiveSignals {
-  std::vector<int64_t> times_ns;
+  std::vector<int64_t> times_ns, mono_ns;
+  std::vector<std::vector<int64_t>> frames;
   std::vector<double> cpu_total, memory_used;
+  size_t cpu_signal = 0;
 };
 
 size_t signal_index(const std::vector<model::Signal>& signals, std::string_view name,
@@ -54,6 +56,7 @@ LiveSignals derive_live(const recording::Metadata& meta,
   const size_t cpu = signal_index(deriver.signals(), "cpu_busy_ratio", "total");
   const size_t memory = signal_index(deriver.signals(), "memory_used_bytes");
   LiveSignals live;
+  live.cpu_signal = cpu;
   store::Cursor cursor(blocks, {});
   std::vector<int64_t> values(meta.series.size());
   std::vector<double> derived(deriver.signals().size());
@@ -61,6 +64,8 @@ LiveSignals derive_live(const recording::Metadata& meta,
     cursor.values(values);
     deriver.derive({cursor.tick(), cursor.mono_ns(), cursor.real_ns()}, values, derived);
     live.times_ns.push_back(cursor.real_ns());
+    live.mono_ns.push_back(cursor.mono_ns());
+    live.frames.push_back(values);
     live.cpu_total.push_back(derived[cpu]);
     live.memory_used.push_back(derived[memory]);
   }
@@ -114,4 +119,29 @@ TEST_CASE("replayTheViewerAndTheLiveDeriverShowTheSameTotalCpuAndMemoryUsed", "[
     ++compared;
   }
   CHECK(compared > 20);
+}
+
+TEST_CASE("replayOverALongerIntervalKeepsTheSameDefinitionOfTotalCpu", "[replay][signals]") {
+  auto read = recording::read_recording(kExample);
+  REQUIRE(read.ok());
+  const model::SignalDeriver deriver(read.recording.meta);
+  const LiveSignals live = derive_live(read.recording.meta, read.recording.blocks);
+  const replay::Model model(replay::from_recording(std::move(read.recording)),
+                            [](uint32_t) { return std::string(); });
+  constexpr int64_t kSecond = 1'000'000'000;
+  size_t compared = 0;
+  for (size_t i = 1; i < live.times_ns.size(); i += 101) {
+    INFO("frame " << i);
+    const auto start = model.timeline().interval_start(i, kSecond);
+    REQUIRE(start.has_value());
+    const double expected =
+        deriver.between(live.cpu_signal, {live.mono_ns[*start], live.frames[*start]},
+                        {live.mono_ns[i], live.frames[i]});
+    const auto view = model.system(i, kSecond);
+    if (std::isnan(expected)) continue;
+    REQUIRE(view.cpu_total.has_value());
+    CHECK(*view.cpu_total == Approx(expected).margin(1e-9));
+    ++compared;
+  }
+  CHECK(compared > 5);
 }
