@@ -167,7 +167,8 @@ void timeline(const Session& session, size_t width, std::vector<ScreenLine>& out
   status += speed;
   if (!session.model().triggers().empty()) {
     const Trigger& first = session.model().triggers().front();
-    status += " trigger(!) " + format_offset(first.time_ns - tl.start());
+    // The label last: it may be long (a manual request's reason), and fit() cuts the line.
+    status += " trigger(!) " + format_offset(first.time_ns - tl.start()) + " " + first.label;
   }
   out.push_back({fit(status, width), LineStyle::normal, {}});
 }

@@ -5,7 +5,9 @@
 #include <cmath>
 
 #include "assets.h"
+#include "flightrec/model/incident_description.h"
 #include "flightrec/snapshot/json_writer.h"
+#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::viewer {
 namespace {
@@ -194,6 +196,29 @@ std::string escape_html(std::string_view text) {
     }
   }
   return out;
+}
+
+ViewOptions incident_view_options(std::string_view id, const recording::Metadata& metadata) {
+  const auto incident = model::decode_incident(metadata).value_or(model::IncidentDescription{});
+  ViewOptions options{.title = "Incident " + std::string(id)};
+  auto& details = options.details;
+  details.emplace_back("rule", incident.rule);
+  if (!incident.condition.empty()) details.emplace_back("condition", incident.condition);
+  if (!incident.series.empty()) details.emplace_back("series", incident.series);
+  if (!std::isnan(incident.value)) {
+    std::string value;
+    append_shortest(value, incident.value);
+    details.emplace_back("value", value);
+  }
+  if (!incident.reason.empty()) details.emplace_back("reason", incident.reason);
+  if (incident.fired_at_ns != 0) {
+    details.emplace_back("fired at", snapshot::format_rfc3339_ms(incident.fired_at_ns));
+    options.trigger_ns = incident.fired_at_ns;
+  }
+  details.emplace_back("window", snapshot::format_rfc3339_ms(incident.window_from_ns) + " to " +
+                                     snapshot::format_rfc3339_ms(incident.window_to_ns));
+  details.emplace_back("host", metadata.host);
+  return options;
 }
 
 std::string view_json(const recording::Metadata& metadata, const SignalWindow& window,
