@@ -11,7 +11,7 @@
 #include <string>
 #include <variant>
 
-#include "write_all.h"
+#include "flightrec/common/atomic_file.h"
 
 namespace flightrec::snapshot {
 namespace {
