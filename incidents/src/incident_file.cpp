@@ -5,6 +5,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "flightrec/common/number_format.h"
 #include "flightrec/incidents/incident_id.h"
 #include "flightrec/recording/recording_file.h"
 
@@ -25,18 +26,12 @@ void parse_into(const std::string& text, Number& out) {
   if (error == std::errc{} && end == text.data() + text.size()) out = parsed;
 }
 
-std::string format_double(double value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
-
 }  // namespace
 
 void add_incident_fields(recording::Metadata& metadata, const IncidentInfo& info) {
   auto& extra = metadata.extra;
   extra.emplace_back(kRuleKey, info.rule);
-  extra.emplace_back(kValueKey, format_double(info.value));
+  extra.emplace_back(kValueKey, number_text(info.value));
   extra.emplace_back(kSeriesKey, info.series);
   extra.emplace_back(kFiredAtKey, std::to_string(info.fired_at_ns));
   extra.emplace_back(kFromKey, std::to_string(info.window_from_ns));

@@ -1,9 +1,9 @@
 #include "flightrec/snapshot/json_writer.h"
 
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
+#include "flightrec/common/number_format.h"
 #include "utf8.h"
 
 namespace flightrec::snapshot {
@@ -36,13 +36,6 @@ void append_escaped_control(std::string& out, unsigned char byte) {
   out += "\\u00";
   out += kHex[byte >> 4];
   out += kHex[byte & 0xF];
-}
-
-template <typename Number>
-void append_number(std::string& out, Number value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  out.append(text, result.ptr);
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 
+#include "flightrec/common/number_format.h"
 #include "flightrec/snapshot/render.h"
 #include "flightrec/snapshot/time_format.h"
 #include "text_table.h"
@@ -39,12 +39,6 @@ std::string printable(std::string_view text) {
     }
   }
   return out;
-}
-
-std::string number_text(double value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
 }
 
 std::string value_text(const SystemValue& value) {
