@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "flightrec/common/number_format.h"
-#include "utf8.h"
+#include "flightrec/common/utf8.h"
 
 namespace flightrec::snapshot {
 namespace {
@@ -52,7 +52,7 @@ void append_json_string(std::string& out, std::string_view text) {
     } else if (byte < 0x20) {
       append_escaped_control(out, byte);
       ++pos;
-    } else if (const size_t length = detail::utf8_sequence_length(text, pos); length == 0) {
+    } else if (const size_t length = utf8_sequence_length(text, pos); length == 0) {
       out += "\\ufffd";
       ++pos;
     } else {
