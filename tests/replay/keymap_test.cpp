@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "flightrec/replay/session.h"
 #include "flightrec/replay/table.h"
@@ -59,4 +62,27 @@ TEST_CASE("Tab names and titles come from one table", "[keymap][tabs]") {
 
 TEST_CASE("The help screen and its key bar fit a 24-line terminal", "[keymap]") {
   CHECK(help_lines().size() + 1 <= 24);
+}
+
+TEST_CASE("docs/REPLAY.md names every key of the keymap", "[keymap][docs]") {
+  std::ifstream in(std::filesystem::path(FLIGHTREC_REPLAY_TEST_DIR) / ".." / ".." / "docs" /
+                   "REPLAY.md");
+  REQUIRE(in);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  const std::string text = bytes.str();
+  const size_t begin = text.find("## Keys");
+  REQUIRE(begin != std::string::npos);
+  // The first column of the section's table: "| F1, h, ? | help ... |" gives " F1, h, ? ".
+  std::string key_column;
+  std::istringstream section(text.substr(begin, text.find("\n## ", begin + 1) - begin));
+  for (std::string line; std::getline(section, line);) {
+    if (line.starts_with("| ")) key_column += line.substr(1, line.find('|', 1) - 1) + "\n";
+  }
+  for (const KeyHelp& entry : keymap()) {
+    for (const KeyBinding& binding : entry.bindings) {
+      INFO("key missing from the Keys table of docs/REPLAY.md: " << binding.label);
+      CHECK(key_column.find(binding.label) != std::string::npos);
+    }
+  }
 }
