@@ -84,8 +84,6 @@ std::string format_tty(int32_t tty_nr) {
   return std::to_string(major) + ":" + std::to_string(minor);
 }
 
-std::string printable(std::string_view text) {
-  return flightrec::printable(text, Charset::ascii);
-}
+std::string printable(std::string_view text) { return flightrec::printable(text, Charset::ascii); }
 
 }  // namespace flightrec::replay
