@@ -9,6 +9,10 @@
 
 namespace flightrec {
 
+std::string file_error(std::string_view what, const std::filesystem::path& path, int error) {
+  return "cannot " + std::string(what) + " " + path.string() + ": " + std::strerror(error);
+}
+
 int write_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());
@@ -37,9 +41,7 @@ AtomicFile::~AtomicFile() {
 }
 
 bool AtomicFile::fail(std::string_view what, const std::filesystem::path& about, int error) {
-  if (error_.empty()) {
-    error_ = "cannot " + std::string(what) + " " + about.string() + ": " + std::strerror(error);
-  }
+  if (error_.empty()) error_ = file_error(what, about, error);
   return false;
 }
 

@@ -19,6 +19,11 @@ struct [[nodiscard]] WriteResult {
   [[nodiscard]] bool ok() const noexcept { return error.empty(); }
 };
 
+// "cannot <what> <path>: <errno text>": the wording of every file error here, which callers
+// (incidents' failure causes) read the errno text back from.
+[[nodiscard]] std::string file_error(std::string_view what, const std::filesystem::path& path,
+                                     int error);
+
 // Writes all of `bytes` to `fd`, retrying short writes and EINTR; 0 or the errno of the failure.
 [[nodiscard]] int write_all(int fd, std::string_view bytes);
 
