@@ -199,8 +199,7 @@ std::string key_bar(const Session& session) {
       break;
   }
   if (!session.message().empty()) return session.message();
-  return "h:Help /:Search \\:Filter t:Tree <>:Sort []:Step {}:1s Spc:Play g:Goto i:Trig "
-         "Tab q:Quit";
+  return key_bar_text();
 }
 
 }  // namespace

@@ -86,3 +86,8 @@ TEST_CASE("docs/REPLAY.md names every key of the keymap", "[keymap][docs]") {
     }
   }
 }
+
+TEST_CASE("The key bar is the keymap's short forms, in keymap order", "[keymap]") {
+  CHECK(key_bar_text() ==
+        "h:Help q:Quit []:Step {}:1s Spc:Play g:Goto i:Trig Tab /:Search \\:Filter t:Tree <>:Sort");
+}

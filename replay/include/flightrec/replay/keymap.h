@@ -50,10 +50,11 @@ struct KeyBinding {
   Action action;
 };
 
-// One line of the help screen: its keys and what they do.
+// One line of the help screen: its keys and what they do, and its short form on the key bar.
 struct KeyHelp {
   std::vector<KeyBinding> bindings;
   std::string_view what;
+  std::string_view bar = {};  // "h:Help"; empty: not on the key bar
 };
 
 // In help-screen order.
@@ -61,6 +62,9 @@ const std::vector<KeyHelp>& keymap();
 
 // What `key` does in the normal mode; nullopt for a key without a use.
 std::optional<Action> action_of(int key);
+
+// The key bar at the bottom of the normal view: the entries' short forms, in keymap order.
+std::string key_bar_text();
 
 // The help screen: a title, one line per keymap entry ("  F1 h ?      this help ..."), a legend.
 std::vector<std::string> help_lines();
