@@ -4,6 +4,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "flightrec/common/number_format.h"
 #include "flightrec/incidents/incident_id.h"
 #include "flightrec/recording/recording_file.h"
 

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "flightrec/common/number_format.h"
+
 namespace flightrec::model {
 namespace {
 
@@ -16,13 +18,6 @@ constexpr std::string_view kReason = "incident.reason";
 constexpr std::string_view kFiredAt = "incident.fired_at_ns";
 constexpr std::string_view kWindowFrom = "incident.window_from_ns";
 constexpr std::string_view kWindowTo = "incident.window_to_ns";
-
-// Shortest text that reads back as the same double ("nan" for NaN).
-std::string number_text(double value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
 
 template <typename Number>
 void parse_into(const std::string& text, Number& out) {

@@ -6,12 +6,12 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/gzip.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/detail/metadata_codec.h"
 #include "flightrec/recording/dump_window.h"
-#include "flightrec/recording/gzip_sink.h"
 #include "flightrec/store/cursor.h"
 
 namespace flightrec::recording {
@@ -152,7 +152,7 @@ void handle_dump(const DumpSource& source, const http::Request& req, http::Respo
   }
   const Sink to_client = [&res](std::string_view bytes) { return res.write(bytes); };
   if (gzip) {
-    GzipSink compressor(to_client);
+    GzipWriter compressor(to_client);
     stream_dump(blocks, process_blocks, metadata, request,
                 [&compressor](std::string_view bytes) { return compressor.write(bytes); });
     compressor.finish();

@@ -4,16 +4,11 @@
 #include <cmath>
 #include <utility>
 
+#include "flightrec/common/number_format.h"
 #include "flightrec/replay/format.h"
 
 namespace flightrec::replay {
 namespace {
-
-std::string shortest(double value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
 
 // The reason is whatever a client sent with POST /-/trigger: printable() keeps it from moving the
 // cursor or changing colours on the terminal that shows it.
@@ -21,7 +16,7 @@ std::string label_of(const model::IncidentDescription& incident) {
   std::string label = incident.rule.empty() ? std::string("trigger") : incident.rule;
   if (!incident.condition.empty()) label += ": " + incident.condition;
   // A manual incident has no value (NaN): no rule measured anything.
-  if (std::isfinite(incident.value)) label += " (value " + shortest(incident.value) + ")";
+  if (std::isfinite(incident.value)) label += " (value " + number_text(incident.value) + ")";
   if (!incident.reason.empty()) label += ": " + incident.reason;
   return printable(label);
 }

@@ -2,21 +2,10 @@
 
 #include <charconv>
 
+#include "flightrec/common/number_format.h"
 #include "flightrec/config/trigger_rules.h"
 
 namespace flightrec::trigger {
-namespace {
-
-// The shortest text that reads back as the threshold: 0.8, 2147483648, 1e-07 (six fixed decimals
-// would turn a small threshold into "0").
-std::string threshold_text(double value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
-
-}  // namespace
-
 IncidentCapturer::IncidentCapturer(TriggerEngine& engine, const store::Ring& ring,
                                    CaptureOptions options, Handoff handoff)
     : engine_(engine), ring_(ring), options_(options), handoff_(std::move(handoff)) {
@@ -50,7 +39,7 @@ void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& h
     const config::TriggerRule& rule = engine_.rules()[firing.rule];
     incident.rule = rule.name;
     incident.condition = rule.signal + " " + std::string(config::comparison_text(rule.op)) + " " +
-                         threshold_text(rule.value);
+                         number_text(rule.value);
     incident.series = engine_.series_name(firing.rule, firing.match);
     incident.value = firing.value;
     pre = rule.pre.value_or(options_.buffer_duration);

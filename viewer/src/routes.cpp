@@ -2,12 +2,13 @@
 
 #include <string>
 
+#include "flightrec/common/gzip.h"
+#include "flightrec/common/number_format.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/http/query_check.h"
 #include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/dump_window.h"
-#include "flightrec/recording/gzip_sink.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/viewer/page.h"
 
@@ -34,13 +35,7 @@ void send_page(const http::Request& request, http::Response& response, const std
     response.send(200, kHtml, page, kPageHeaders);
     return;
   }
-  std::string compressed;
-  recording::GzipSink gzip([&compressed](std::string_view bytes) {
-    compressed += bytes;
-    return true;
-  });
-  gzip.write(page);
-  gzip.finish();
+  const std::string compressed = gzip(page);
   auto headers = kPageHeaders;
   headers.emplace_back("Content-Encoding", "gzip");
   response.send(200, kHtml, compressed, headers);
