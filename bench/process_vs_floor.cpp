@@ -162,34 +162,39 @@ size_t children_in(const ProcessFrame& frame, const std::vector<pid_t>& children
   return found;
 }
 
-int run(const Options& options) {
-  // Forking thousands of children needs the process limit to allow them.
+// Forking thousands of children needs the process limit to allow them.
+bool process_limit_allows(long processes) {
   rlimit nproc{};
   if (::getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY &&
-      nproc.rlim_cur < static_cast<rlim_t>(options.processes) + 100) {
+      nproc.rlim_cur < static_cast<rlim_t>(processes) + 100) {
     std::fprintf(stderr, "RLIMIT_NPROC %lu is too low for %ld children\n",
-                 static_cast<unsigned long>(nproc.rlim_cur), options.processes);
-    return 2;
+                 static_cast<unsigned long>(nproc.rlim_cur), processes);
+    return false;
   }
-  const Children children(options.processes);
-  std::vector<pid_t> sorted = children.pids();
-  std::sort(sorted.begin(), sorted.end());
+  return true;
+}
 
-  ProcessSamplerOptions sampler_options;
-  sampler_options.redact_cmdline = config::Config{}.processes.redact_cmdline;
-  sampler_options.max_count = static_cast<uint32_t>(options.processes) + 8192;
-  ProcessSampler process_sampler(sampler::ProcRoot{}, sampler_options);
+// Medians over the rounds, in µs of CPU per process.
+struct Medians {
+  double ours = 0;            // the sampler as the daemon runs it
+  double always_listing = 0;  // the sampler forced to list /proc every tick
+  double fresh = 0;           // the same, into a new frame each tick
+  double floor = 0;           // raw preads of the same files
+  double listing = 0;         // listing /proc alone
+  uint64_t skipped = 0;       // ticks on which the sampler skipped the listing
+};
+
+Medians measure(const Options& options, ProcessSamplerOptions sampler_options,
+                ProcessSampler& process_sampler, ProcessFrame& frame) {
   // The same sampler forced to list /proc every tick: a host where processes start all the time.
   sampler_options.always_list = true;
   ProcessSampler listing_sampler(sampler::ProcRoot{}, sampler_options);
-  ProcessFrame frame;
   ProcessFrame listing_frame;
   for (int warm = 0; warm < 2; ++warm) {  // first sight opens and reads everything once
     process_sampler.sample(frame);
     listing_sampler.sample(listing_frame);
   }
   Floor floor(frame);
-
   // Listing /proc is work the floor does not do but a process tier must (new PIDs): shown apart.
   sampler::process::PidLister lister("/proc");
   std::vector<int32_t> pids;
@@ -208,33 +213,51 @@ int run(const Options& options) {
     fresh.push_back(cpu_ns([&] { listing_sampler.sample(new_frame); }) /
                     static_cast<double>(new_frame.processes.size()));
   }
-  const uint64_t skipped = process_sampler.stats().listings_skipped_total - skipped_before;
-  const size_t seen = children_in(frame, sorted);
-  const double ours_us = bench::quantile(ours, 0.5) / 1000;
-  const double always_us = bench::quantile(always_listing, 0.5) / 1000;
-  const double fresh_us = bench::quantile(fresh, 0.5) / 1000;
-  const double floor_us = bench::quantile(bare, 0.5) / 1000;
-  const double listing_us = bench::quantile(listing, 0.5) / 1000;
-  const double ratio = ours_us / floor_us;
-  const auto& stats = process_sampler.stats();
+  std::printf("raw floor (pread of stat+io, %zu files of %zu processes)\n", floor.files(),
+              floor.processes());
+  return {.ours = bench::quantile(ours, 0.5) / 1000,
+          .always_listing = bench::quantile(always_listing, 0.5) / 1000,
+          .fresh = bench::quantile(fresh, 0.5) / 1000,
+          .floor = bench::quantile(bare, 0.5) / 1000,
+          .listing = bench::quantile(listing, 0.5) / 1000,
+          .skipped = process_sampler.stats().listings_skipped_total - skipped_before};
+}
 
+void report(const Options& options, const Medians& m, const ProcessFrame& frame, size_t seen,
+            const ProcessSampler& process_sampler) {
   std::printf("%ld children, %zu processes in the frame (%zu children seen), %d rounds\n",
               options.processes, frame.processes.size(), seen, options.rounds);
   std::printf(
       "sampler as the daemon runs it: %.2f us CPU per process (%.1f ms per tick); "
       "/proc listed on %d of %d ticks (a PID was allocated)\n",
-      ours_us, ours_us * static_cast<double>(frame.processes.size()) / 1000,
-      options.rounds - static_cast<int>(skipped), options.rounds);
+      m.ours, m.ours * static_cast<double>(frame.processes.size()) / 1000,
+      options.rounds - static_cast<int>(m.skipped), options.rounds);
   std::printf("sampler listing /proc every tick: %.2f us per process (new frame each tick: %.2f)\n",
-              always_us, fresh_us);
-  std::printf("raw floor (pread of stat+io, %zu files of %zu processes): %.2f us per process\n",
-              floor.files(), floor.processes(), floor_us);
-  std::printf("listing /proc alone (getdents64): %.2f us per process\n", listing_us);
-  std::printf("ratio sampler/floor: %.2f (target <= 1.3); listing every tick: %.2f\n", ratio,
-              always_us / floor_us);
+              m.always_listing, m.fresh);
+  std::printf("raw floor: %.2f us per process\n", m.floor);
+  std::printf("listing /proc alone (getdents64): %.2f us per process\n", m.listing);
+  std::printf("ratio sampler/floor: %.2f (target <= 1.3); listing every tick: %.2f\n",
+              m.ours / m.floor, m.always_listing / m.floor);
+  const auto& stats = process_sampler.stats();
   std::printf("held %u, fd fallbacks %u, read errors %lu\n", stats.held, stats.fd_fallbacks,
               static_cast<unsigned long>(stats.read_errors_total));
   if (!stats.last_error.empty()) std::printf("last error: %s\n", stats.last_error.c_str());
+}
+
+int run(const Options& options) {
+  if (!process_limit_allows(options.processes)) return 2;
+  const Children children(options.processes);
+  std::vector<pid_t> sorted = children.pids();
+  std::sort(sorted.begin(), sorted.end());
+
+  ProcessSamplerOptions sampler_options;
+  sampler_options.redact_cmdline = config::Config{}.processes.redact_cmdline;
+  sampler_options.max_count = static_cast<uint32_t>(options.processes) + 8192;
+  ProcessSampler process_sampler(sampler::ProcRoot{}, sampler_options);
+  ProcessFrame frame;
+  const Medians medians = measure(options, sampler_options, process_sampler, frame);
+  const size_t seen = children_in(frame, sorted);
+  report(options, medians, frame, seen, process_sampler);
 
   if (options.check_ratio > 0) {
     if (seen < static_cast<size_t>(options.processes)) {
@@ -242,8 +265,9 @@ int run(const Options& options) {
                    options.processes);
       return 1;
     }
-    if (ratio > options.check_ratio) {
-      std::fprintf(stderr, "FAIL: ratio %.2f exceeds %.2f\n", ratio, options.check_ratio);
+    if (medians.ours / medians.floor > options.check_ratio) {
+      std::fprintf(stderr, "FAIL: ratio %.2f exceeds %.2f\n", medians.ours / medians.floor,
+                   options.check_ratio);
       return 1;
     }
   }

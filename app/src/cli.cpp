@@ -11,16 +11,9 @@
 namespace flightrec::app {
 namespace {
 
+using flags::Apply;
 using flags::Flag;
-using Apply = std::function<std::string(std::string_view)>;
-
-template <typename Target>
-Apply store(Target& target) {
-  return [&target](std::string_view value) {
-    target = std::string(value);
-    return std::string();
-  };
-}
+using flags::store;
 
 Apply one_of(std::string& target, std::vector<std::string_view> allowed) {
   return [&target, allowed = std::move(allowed)](std::string_view value) -> std::string {
@@ -74,10 +67,7 @@ std::vector<Flag> incidents_flags(Command& c) {
 
 std::vector<Flag> check_config_flags(Command& c) {
   return {{"--print-defaults", "", "", "Print the embedded default configuration.",
-           [&c](std::string_view) {
-             c.print_defaults = true;
-             return std::string();
-           }}};
+           flags::enable(c.print_defaults)}};
 }
 
 struct CommandSpec {

@@ -18,6 +18,27 @@ std::string spelled(const Flag& flag) {
 
 }  // namespace
 
+Apply store(std::string& target) {
+  return [&target](std::string_view value) {
+    target = std::string(value);
+    return std::string();
+  };
+}
+
+Apply store(std::optional<std::string>& target) {
+  return [&target](std::string_view value) {
+    target = std::string(value);
+    return std::string();
+  };
+}
+
+Apply enable(bool& target) {
+  return [&target](std::string_view) {
+    target = true;
+    return std::string();
+  };
+}
+
 const Flag* find(std::span<const Flag> flags, std::string_view name) {
   const auto it = std::find_if(flags.begin(), flags.end(), [name](const Flag& flag) {
     return flag.name == name || (!flag.alias.empty() && flag.alias == name);

@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
+
+#include "flightrec/common/printable.h"
 
 namespace flightrec::log {
 namespace {
@@ -13,35 +16,32 @@ std::atomic<Level> g_level{Level::info};
 
 std::string_view level_name(Level level) {
   switch (level) {
-    case Level::debug: return "debug";
-    case Level::info: return "info";
-    case Level::warn: return "warn";
-    case Level::error: return "error";
+    case Level::debug:
+      return "debug";
+    case Level::info:
+      return "info";
+    case Level::warn:
+      return "warn";
+    case Level::error:
+      return "error";
   }
   return "info";
 }
 
-// logfmt quotes a value only when it holds a space, a quote, '=' or a control character.
+// logfmt quotes a value only when it holds a space, a quote, '=' or a control character; quoted,
+// \n and \t are named and other control characters escaped (\x1b), so a value from outside cannot
+// forge a record or reach the terminal that tails the log.
 void append_value(std::string& out, std::string_view value) {
-  bool needs_quotes = value.empty();
-  for (char c : value) {
-    if (c == ' ' || c == '"' || c == '=' || static_cast<unsigned char>(c) < 0x20) needs_quotes = true;
-  }
+  const bool needs_quotes =
+      value.empty() || std::any_of(value.begin(), value.end(), [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return c == ' ' || c == '"' || c == '=' || byte < 0x20 || byte == 0x7F;
+      });
   if (!needs_quotes) {
     out += value;
     return;
   }
-  out += '"';
-  for (char c : value) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default: out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
-    }
-  }
-  out += '"';
+  out += quote_for_error(value, {.keep_non_ascii = true, .named_escapes = true});
 }
 
 std::string utc_timestamp() {

@@ -7,18 +7,16 @@
 #include "flightrec/config/schema.h"
 #include "flightrec/config/units.h"
 #include "text.h"
+#include "value_checks.h"
 
 namespace flightrec::config {
 namespace {
 
 using detail::join;
+using detail::out_of_range;
 using detail::quote;
 
 std::string range_text(const std::string& min, const std::string& max) { return min + ".." + max; }
-
-std::string out_of_range(std::string_view scalar, const std::string& allowed) {
-  return quote(scalar) + " is out of range (allowed: " + allowed + ")";
-}
 
 std::optional<uint64_t> parse_whole_number(std::string_view text) {
   uint64_t value = 0;
@@ -40,22 +38,11 @@ struct Applier {
   Config& config;
 
   std::optional<std::string> operator()(const DurationRule& rule) const {
-    auto value = parse_duration(scalar);
-    if (!value) return quote(scalar) + " is not a duration (examples: 500us, 1ms, 2s)";
-    if (*value < rule.min || *value > rule.max) {
-      return out_of_range(scalar, allowed_values(key));
-    }
-    rule.field(config) = *value;
-    return std::nullopt;
+    return detail::read_duration(scalar, rule.min, rule.max, allowed_values(key),
+                                 rule.field(config));
   }
   std::optional<std::string> operator()(const SizeRule& rule) const {
-    auto value = parse_size(scalar);
-    if (!value) return quote(scalar) + " is not a size (examples: 512KiB, 256MiB, 1GiB, 1000000)";
-    if (*value < rule.min || *value > rule.max) {
-      return out_of_range(scalar, allowed_values(key));
-    }
-    rule.field(config) = *value;
-    return std::nullopt;
+    return detail::read_size(scalar, rule.min, rule.max, allowed_values(key), rule.field(config));
   }
   std::optional<std::string> operator()(const BoolRule& rule) const {
     auto value = parse_bool(scalar);

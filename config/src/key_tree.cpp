@@ -100,6 +100,12 @@ std::optional<std::string_view> closest_name(std::string_view name,
   return best;
 }
 
+std::optional<std::string> suggest_among(std::string_view section, std::string_view name,
+                                         const std::vector<std::string_view>& known) {
+  if (auto best = closest_name(name, known)) return did_you_mean(join_path(section, *best));
+  return std::nullopt;
+}
+
 std::optional<std::string> suggest(std::string_view section, std::string_view name) {
   std::string written = join_path(section, name);
   // `sampler.rate: 1ms` at the top level: the path is right but YAML keys do not split on dots.
@@ -109,9 +115,7 @@ std::optional<std::string> suggest(std::string_view section, std::string_view na
            std::string(name.substr(0, name.find('.'))) + ":\" with the rest indented beneath";
   }
   // A typo of a key that belongs here.
-  if (auto best = closest_name(name, children(section))) {
-    return did_you_mean(join_path(section, *best));
-  }
+  if (auto hint = suggest_among(section, name, children(section))) return hint;
   // The right name in the wrong section, e.g. "sampler.max_bytes" for "buffer.max_bytes".
   for (const std::string& path : all_paths()) {
     if (last_segment(path) == name) return did_you_mean(path);

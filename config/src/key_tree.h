@@ -21,6 +21,11 @@ namespace flightrec::config::detail {
 [[nodiscard]] std::optional<std::string_view> closest_name(
     std::string_view name, const std::vector<std::string_view>& candidates);
 
+// `did you mean "section.best"?` for the name among `known` that `name` is likely a typo of.
+[[nodiscard]] std::optional<std::string> suggest_among(std::string_view section,
+                                                       std::string_view name,
+                                                       const std::vector<std::string_view>& known);
+
 // A hint for an unknown key `name` written inside `section`, e.g. `did you mean "sampler.rate"?`;
 // nullopt when nothing is close enough to be a likely typo or a misplaced key.
 [[nodiscard]] std::optional<std::string> suggest(std::string_view section, std::string_view name);

@@ -8,6 +8,7 @@
 #include "document_scan.h"
 #include "flightrec/config/schema.h"
 #include "key_tree.h"
+#include "map_keys.h"
 #include "text.h"
 #include "trigger_list.h"
 
@@ -71,34 +72,23 @@ class DocumentLoader {
   }
 
   void walk_section(const YAML::Node& map, const std::string& section) {
-    std::map<std::string, int, std::less<>> first_line;  // names seen in this map, for duplicates
-    for (const auto& pair : map) {
-      const YAML::Node& key = pair.first;
-      if (!key.IsScalar()) {
-        add_error(key.Mark(), section, "a key must be a plain name, got " + describe(key));
-        continue;
-      }
-      const std::string& name = key.Scalar();
-      std::string path = detail::join_path(section, name);
-      auto [seen, inserted] = first_line.emplace(name, key.Mark().line + 1);
-      if (!inserted) {
-        add_error(key.Mark(), path,
-                  "duplicate key (first written on line " + std::to_string(seen->second) + ")");
-        continue;
-      }
+    detail::for_each_key(map, section, report_, [&](const detail::MapKey& entry) {
       // A dotted name would otherwise reach a key by its full path; keys are nested maps only.
-      bool dotted = name.find('.') != std::string::npos;
-      const KeySpec* spec = dotted ? nullptr : find_key(path);
-      if (section.empty() && detail::is_rule_section(name)) {
-        rules_.load(name, pair.second);
+      const bool dotted = entry.name.find('.') != std::string::npos;
+      const KeySpec* spec = dotted ? nullptr : find_key(entry.path);
+      if (section.empty() && detail::is_rule_section(entry.name)) {
+        rules_.load(entry.name, entry.value);
       } else if (spec != nullptr) {
-        apply_key(*spec, key.Mark(), pair.second);
-      } else if (!dotted && detail::is_section(path)) {
-        enter_section(path, key.Mark(), pair.second);
+        apply_key(*spec, entry.key.Mark(), entry.value);
+      } else if (!dotted && detail::is_section(entry.path)) {
+        enter_section(entry.path, entry.key.Mark(), entry.value);
       } else {
-        report_unknown(section, name, key.Mark());
+        add_error(
+            entry.key.Mark(), entry.path,
+            detail::unknown_name(section.empty() ? "unknown section" : "unknown key",
+                                 detail::suggest(section, entry.name), detail::children(section)));
       }
-    }
+    });
   }
 
   void enter_section(const std::string& path, const YAML::Mark& mark, const YAML::Node& value) {
@@ -125,16 +115,6 @@ class DocumentLoader {
     if (problem) {
       failed_.insert(spec.path);
       add_error(mark, spec.path, *problem);
-    }
-  }
-
-  void report_unknown(const std::string& section, const std::string& name, const YAML::Mark& mark) {
-    std::string path = detail::join_path(section, name);
-    std::string what = section.empty() ? "unknown section" : "unknown key";
-    if (auto hint = detail::suggest(section, name)) {
-      add_error(mark, path, what + "; " + *hint);
-    } else {
-      add_error(mark, path, what + " (known here: " + join(detail::children(section)) + ")");
     }
   }
 
@@ -166,10 +146,11 @@ class DocumentLoader {
 
   std::string origin_;
   Config config_;
-  detail::TriggerRulesLoader rules_{
-      [this](const YAML::Mark& mark, const std::string& path, const std::string& message) {
-        add_error(mark, path, message);
-      }};
+  detail::ReportError report_ = [this](const YAML::Mark& mark, const std::string& path,
+                                       const std::string& message) {
+    add_error(mark, path, message);
+  };
+  detail::TriggerRulesLoader rules_{report_};
   std::vector<std::string> errors_;
   std::map<std::string_view, YAML::Mark, std::less<>> written_;  // keys the file set
   std::set<std::string_view, std::less<>> failed_;               // keys with a bad value

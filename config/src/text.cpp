@@ -2,32 +2,12 @@
 
 #include <yaml-cpp/yaml.h>  // the Node member definitions describe() needs
 
-#include <cstdio>
+#include "flightrec/common/printable.h"
 
 namespace flightrec::config::detail {
 
 std::string quote(std::string_view value) {
-  constexpr size_t kMaxShown = 80;
-  std::string out = "\"";
-  for (size_t i = 0; i < value.size() && i < kMaxShown; ++i) {
-    auto c = static_cast<unsigned char>(value[i]);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20 || c == 0x7f) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
-      out += escaped;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (value.size() > kMaxShown) out += "...";
-  return out + "\"";
+  return quote_for_error(value, {.keep_non_ascii = true, .named_escapes = true, .max_bytes = 80});
 }
 
 std::string join(std::span<const std::string_view> words) {

@@ -4,11 +4,13 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "flightrec/config/trigger_rules.h"
 #include "flightrec/config/units.h"
 #include "key_tree.h"
 #include "text.h"
+#include "value_checks.h"
 
 namespace flightrec::config::detail {
 namespace {
@@ -42,7 +44,76 @@ std::optional<double> parse_threshold(std::string_view text) {
   return std::nullopt;
 }
 
+// for, pre, post and cooldown: durations from 0 up to their limit.
+std::optional<std::string> apply_duration(std::string_view name, std::string_view text,
+                                          TriggerRule& rule) {
+  const auto& limit = *std::find_if(kDurationLimits.begin(), kDurationLimits.end(),
+                                    [&](const DurationLimit& l) { return l.key == name; });
+  Duration duration{};
+  if (auto problem = read_duration(text, Duration::zero(), limit.max,
+                                   "0.." + format_duration(limit.max), duration)) {
+    return problem;
+  }
+  if (name == "for") rule.hold = duration;
+  if (name == "pre") rule.pre = duration;
+  if (name == "post") rule.post = duration;
+  if (name == "cooldown") rule.cooldown = duration;
+  return std::nullopt;
+}
+
 std::string rule_path(size_t index) { return "triggers[" + std::to_string(index) + "]"; }
+
+// Sets the field of `rule` that `name` (one of kRuleKeys) stands for, or says why it cannot.
+std::optional<std::string> apply_rule_key(const std::string& name, const std::string& text,
+                                          TriggerRule& rule) {
+  if (name == "name") {
+    rule.name = text;
+    if (!is_rule_name(text)) {
+      return quote(text) + " is not a rule name (allowed: one or more of a-z, 0-9, _ and -)";
+    }
+  } else if (name == "signal") {
+    auto selector = parse_signal_selector(text);
+    if (!selector) {
+      return quote(text) +
+             " is not a signal selector (examples: memory_used_bytes, "
+             "cpu_busy_ratio{cpu=\"total\"}, pressure_stall_ratio{resource=\"io\",kind=\"some\"})";
+    }
+    rule.signal = text;
+    rule.selector = std::move(*selector);
+  } else if (name == "op") {
+    auto op = parse_comparison(text);
+    if (!op) return quote(text) + " is not a comparison (allowed: >, >=, <, <=)";
+    rule.op = *op;
+  } else if (name == "value") {
+    auto threshold = parse_threshold(text);
+    if (!threshold) return quote(text) + " is not a number (examples: 0.8, -1, 1e9, 8GiB)";
+    rule.value = *threshold;
+  } else {
+    return apply_duration(name, text, rule);
+  }
+  return std::nullopt;
+}
+
+// The shorthand's rules: `cpu_percent: 90` and `mem_bytes: 8GiB`.
+std::optional<std::string> apply_shorthand(const std::string& name, const YAML::Node& value,
+                                           TriggerRule& rule) {
+  const std::string text = value.IsScalar() ? value.Scalar() : std::string();
+  const std::string written = value.IsScalar() ? quote(text) : describe(value);
+  if (name == "cpu_percent") {
+    auto percent = value.IsScalar() ? parse_number(text) : std::nullopt;
+    if (!percent || *percent < 0 || *percent > 100) {
+      return written + " is not a percentage (allowed: 0..100)";
+    }
+    rule.signal = "cpu_busy_ratio{cpu=\"total\"}";
+    rule.value = *percent / 100.0;
+    return std::nullopt;
+  }
+  auto bytes = value.IsScalar() ? parse_size(text) : std::nullopt;
+  if (!bytes) return written + std::string(kNotASize);
+  rule.signal = "memory_used_bytes";
+  rule.value = static_cast<double>(*bytes);
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -80,96 +151,35 @@ void TriggerRulesLoader::load_list(const YAML::Node& list) {
 
 void TriggerRulesLoader::load_rule(const YAML::Node& map, const std::string& path) {
   Loaded loaded{{}, map.Mark(), path};
-  TriggerRule& rule = loaded.rule;
-  rule.line = map.Mark().line + 1;
+  loaded.rule.line = map.Mark().line + 1;
   bool ok = true;
-  auto fail = [&](const YAML::Mark& mark, const std::string& key_path, const std::string& message) {
+  const ReportError fail = [&](const YAML::Mark& mark, const std::string& key_path,
+                               const std::string& message) {
     report_(mark, key_path, message);
     ok = false;
   };
-  std::map<std::string, int, std::less<>> first_line;
-  for (const auto& pair : map) {
-    const YAML::Node& key = pair.first;
-    const YAML::Node& value = pair.second;
-    if (!key.IsScalar()) {
-      fail(key.Mark(), path, "a key must be a plain name, got " + describe(key));
-      continue;
+  std::set<std::string, std::less<>> written;
+  for_each_key(map, path, fail, [&](const MapKey& entry) {
+    written.insert(entry.name);
+    if (std::find(kRuleKeys.begin(), kRuleKeys.end(), entry.name) == kRuleKeys.end()) {
+      fail(entry.key.Mark(), entry.path,
+           unknown_name("unknown key", suggest_among(path, entry.name, kRuleKeys), kRuleKeys));
+      return;
     }
-    const std::string& name = key.Scalar();
-    std::string key_path = path + "." + name;
-    auto [seen, inserted] = first_line.emplace(name, key.Mark().line + 1);
-    if (!inserted) {
-      fail(key.Mark(), key_path,
-           "duplicate key (first written on line " + std::to_string(seen->second) + ")");
-      continue;
+    if (!entry.value.IsScalar()) {
+      fail(entry.key.Mark(), entry.path, "expected a single value, got " + describe(entry.value));
+      return;
     }
-    if (std::find(kRuleKeys.begin(), kRuleKeys.end(), name) == kRuleKeys.end()) {
-      auto best = closest_name(name, kRuleKeys);
-      fail(key.Mark(), key_path,
-           best ? "unknown key; did you mean \"" + path + "." + std::string(*best) + "\"?"
-                : "unknown key (known here: " + join(kRuleKeys) + ")");
-      continue;
+    if (entry.name == "name") {
+      loaded.name_mark = entry.key.Mark();
+      loaded.path = entry.path;
     }
-    if (!value.IsScalar()) {
-      fail(key.Mark(), key_path, "expected a single value, got " + describe(value));
-      continue;
+    if (auto problem = apply_rule_key(entry.name, entry.value.Scalar(), loaded.rule)) {
+      fail(entry.key.Mark(), entry.path, *problem);
     }
-    const std::string& text = value.Scalar();
-    if (name == "name") {
-      if (!is_rule_name(text)) {
-        fail(key.Mark(), key_path,
-             quote(text) + " is not a rule name (allowed: one or more of a-z, 0-9, _ and -)");
-      }
-      rule.name = text;
-      loaded.name_mark = key.Mark();
-      loaded.path = key_path;
-    } else if (name == "signal") {
-      auto selector = parse_signal_selector(text);
-      if (!selector) {
-        fail(key.Mark(), key_path,
-             quote(text) +
-                 " is not a signal selector (examples: memory_used_bytes, "
-                 "cpu_busy_ratio{cpu=\"total\"}, "
-                 "pressure_stall_ratio{resource=\"io\",kind=\"some\"})");
-      } else {
-        rule.signal = text;
-        rule.selector = std::move(*selector);
-      }
-    } else if (name == "op") {
-      auto op = parse_comparison(text);
-      if (!op) {
-        fail(key.Mark(), key_path, quote(text) + " is not a comparison (allowed: >, >=, <, <=)");
-      } else {
-        rule.op = *op;
-      }
-    } else if (name == "value") {
-      auto threshold = parse_threshold(text);
-      if (!threshold) {
-        fail(key.Mark(), key_path, quote(text) + " is not a number (examples: 0.8, -1, 1e9, 8GiB)");
-      } else {
-        rule.value = *threshold;
-      }
-    } else {
-      const auto& limit = *std::find_if(kDurationLimits.begin(), kDurationLimits.end(),
-                                        [&](const DurationLimit& l) { return l.key == name; });
-      auto duration = parse_duration(text);
-      if (!duration) {
-        fail(key.Mark(), key_path, quote(text) + " is not a duration (examples: 500us, 1ms, 2s)");
-        continue;
-      }
-      if (*duration < Duration::zero() || *duration > limit.max) {
-        fail(key.Mark(), key_path,
-             quote(text) + " is out of range (allowed: 0.." + format_duration(limit.max) + ")");
-        continue;
-      }
-      if (name == "for") rule.hold = *duration;
-      if (name == "pre") rule.pre = *duration;
-      if (name == "post") rule.post = *duration;
-      if (name == "cooldown") rule.cooldown = *duration;
-    }
-  }
+  });
   for (std::string_view required : kRequiredKeys) {
-    if (!first_line.contains(required)) {
+    if (!written.contains(required)) {
       fail(map.Mark(), path,
            "missing key \"" + std::string(required) + "\" (required: " + join(kRequiredKeys) + ")");
     }
@@ -184,59 +194,26 @@ void TriggerRulesLoader::load_thresholds(const YAML::Node& map) {
             "expected a map (" + join(kShorthandKeys) + "), got " + describe(map));
     return;
   }
-  std::map<std::string, int, std::less<>> first_line;
-  for (const auto& pair : map) {
-    const YAML::Node& key = pair.first;
-    const YAML::Node& value = pair.second;
-    if (!key.IsScalar()) {
-      report_(key.Mark(), "thresholds", "a key must be a plain name, got " + describe(key));
-      continue;
+  for_each_key(map, "thresholds", report_, [&](const MapKey& entry) {
+    if (std::find(kShorthandKeys.begin(), kShorthandKeys.end(), entry.name) ==
+        kShorthandKeys.end()) {
+      report_(entry.key.Mark(), entry.path,
+              unknown_name("unknown key", suggest_among("thresholds", entry.name, kShorthandKeys),
+                           kShorthandKeys));
+      return;
     }
-    const std::string& name = key.Scalar();
-    std::string key_path = "thresholds." + name;
-    auto [seen, inserted] = first_line.emplace(name, key.Mark().line + 1);
-    if (!inserted) {
-      report_(key.Mark(), key_path,
-              "duplicate key (first written on line " + std::to_string(seen->second) + ")");
-      continue;
-    }
-    if (std::find(kShorthandKeys.begin(), kShorthandKeys.end(), name) == kShorthandKeys.end()) {
-      auto best = closest_name(name, kShorthandKeys);
-      report_(key.Mark(), key_path,
-              best ? "unknown key; did you mean \"thresholds." + std::string(*best) + "\"?"
-                   : "unknown key (known here: " + join(kShorthandKeys) + ")");
-      continue;
-    }
-    Loaded loaded{{}, key.Mark(), key_path};
+    Loaded loaded{{}, entry.key.Mark(), entry.path};
     TriggerRule& rule = loaded.rule;
-    rule.name = name;
-    rule.line = key.Mark().line + 1;
+    rule.name = entry.name;
+    rule.line = entry.key.Mark().line + 1;
     rule.op = Comparison::greater;
-    const std::string text = value.IsScalar() ? value.Scalar() : std::string();
-    if (name == "cpu_percent") {
-      auto percent = value.IsScalar() ? parse_number(text) : std::nullopt;
-      if (!percent || *percent < 0 || *percent > 100) {
-        report_(key.Mark(), key_path,
-                (value.IsScalar() ? quote(text) : describe(value)) +
-                    " is not a percentage (allowed: 0..100)");
-        continue;
-      }
-      rule.signal = "cpu_busy_ratio{cpu=\"total\"}";
-      rule.value = *percent / 100.0;
-    } else {
-      auto bytes = value.IsScalar() ? parse_size(text) : std::nullopt;
-      if (!bytes) {
-        report_(key.Mark(), key_path,
-                (value.IsScalar() ? quote(text) : describe(value)) +
-                    " is not a size (examples: 512KiB, 256MiB, 1GiB, 1000000)");
-        continue;
-      }
-      rule.signal = "memory_used_bytes";
-      rule.value = static_cast<double>(*bytes);
+    if (auto problem = apply_shorthand(entry.name, entry.value, rule)) {
+      report_(entry.key.Mark(), entry.path, *problem);
+      return;
     }
     rule.selector = *parse_signal_selector(rule.signal);
     shorthand_.push_back(std::move(loaded));
-  }
+  });
 }
 
 std::vector<TriggerRule> TriggerRulesLoader::finish() {

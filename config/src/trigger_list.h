@@ -11,16 +11,13 @@
 #include <vector>
 
 #include "flightrec/config/config.h"
+#include "map_keys.h"
 
 namespace flightrec::config::detail {
 
 inline constexpr std::array<std::string_view, 2> kRuleSections{"triggers", "thresholds"};
 
 [[nodiscard]] bool is_rule_section(std::string_view top_level_name);
-
-// Receives one error: where, the key path ("triggers[1].op") and the message.
-using ReportError =
-    std::function<void(const YAML::Mark&, const std::string& path, const std::string& message)>;
 
 class TriggerRulesLoader {
  public:

@@ -7,12 +7,13 @@
 #include <string_view>
 
 #include "dump_window.h"
+#include "flightrec/common/gzip.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/detail/metadata_codec.h"
-#include "flightrec/recording/gzip_sink.h"
 #include "flightrec/recording/recording_file.h"
+#include "flightrec/store/cursor.h"
 
 namespace flightrec::http {
 
@@ -145,7 +146,7 @@ void send_dump(const DumpSource& source, const DumpRequest& request, const Reque
   }
   const Sink to_client = [&res](std::string_view bytes) { return res.write(bytes); };
   if (gzip) {
-    recording::GzipSink compressor(to_client);
+    GzipWriter compressor(to_client);
     stream_dump(blocks, process_blocks, metadata, request,
                 [&compressor](std::string_view bytes) { return compressor.write(bytes); });
     compressor.finish();

@@ -95,13 +95,16 @@ std::string incidents_json(const std::vector<IncidentEntry>& entries) {
   for (const auto& entry : entries) {
     json.begin_object();
     json.key("id").string(entry.id);
-    json.key("rule").string(entry.info.rule);
-    json.key("series").string(entry.info.series);
-    json.key("value").number(entry.info.value);
-    json.key("fired_at").string(snapshot::format_rfc3339_ms(entry.info.fired_at_ns));
+    const model::IncidentDescription& incident = entry.incident;
+    json.key("rule").string(incident.rule);
+    json.key("condition").string(incident.condition);
+    json.key("series").string(incident.series);
+    json.key("value").number(incident.value);
+    json.key("reason").string(incident.reason);
+    json.key("fired_at").string(snapshot::format_rfc3339_ms(incident.fired_at_ns));
     json.key("window").begin_object();
-    json.key("from").string(snapshot::format_rfc3339_ms(entry.info.window_from_ns));
-    json.key("to").string(snapshot::format_rfc3339_ms(entry.info.window_to_ns));
+    json.key("from").string(snapshot::format_rfc3339_ms(incident.window_from_ns));
+    json.key("to").string(snapshot::format_rfc3339_ms(incident.window_to_ns));
     json.end_object();
     json.key("bytes").number(entry.bytes);
     json.key("status").string(status_name(entry.status));

@@ -1,60 +1,14 @@
 #include "flightrec/incidents/incident_file.h"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <system_error>
 
+#include "flightrec/common/number_format.h"
 #include "flightrec/incidents/incident_id.h"
 #include "flightrec/recording/recording_file.h"
 
 namespace flightrec::incidents {
-namespace {
-
-constexpr std::string_view kRuleKey = "incident.rule";
-constexpr std::string_view kValueKey = "incident.value";
-constexpr std::string_view kSeriesKey = "incident.series";
-constexpr std::string_view kFiredAtKey = "incident.fired_at_ns";
-constexpr std::string_view kFromKey = "incident.window_from_ns";
-constexpr std::string_view kToKey = "incident.window_to_ns";
-
-template <typename Number>
-void parse_into(const std::string& text, Number& out) {
-  Number parsed{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
-  if (error == std::errc{} && end == text.data() + text.size()) out = parsed;
-}
-
-std::string format_double(double value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
-
-}  // namespace
-
-void add_incident_fields(recording::Metadata& metadata, const IncidentInfo& info) {
-  auto& extra = metadata.extra;
-  extra.emplace_back(kRuleKey, info.rule);
-  extra.emplace_back(kValueKey, format_double(info.value));
-  extra.emplace_back(kSeriesKey, info.series);
-  extra.emplace_back(kFiredAtKey, std::to_string(info.fired_at_ns));
-  extra.emplace_back(kFromKey, std::to_string(info.window_from_ns));
-  extra.emplace_back(kToKey, std::to_string(info.window_to_ns));
-}
-
-IncidentInfo incident_fields(const recording::Metadata& metadata) {
-  IncidentInfo info;
-  for (const auto& [key, value] : metadata.extra) {
-    if (key == kRuleKey) info.rule = value;
-    if (key == kSeriesKey) info.series = value;
-    if (key == kValueKey) parse_into(value, info.value);
-    if (key == kFiredAtKey) parse_into(value, info.fired_at_ns);
-    if (key == kFromKey) parse_into(value, info.window_from_ns);
-    if (key == kToKey) parse_into(value, info.window_to_ns);
-  }
-  return info;
-}
 
 FileCheck check_incident_file(const std::filesystem::path& path) {
   FileCheck check;
@@ -80,10 +34,10 @@ FileCheck check_incident_file(const std::filesystem::path& path) {
     check.error = reader.error();
     return check;
   }
-  check.info = incident_fields(reader.metadata());
-  if (check.info.window_from_ns == 0 && check.info.window_to_ns == 0 && any_block) {
-    check.info.window_from_ns = first_ns;
-    check.info.window_to_ns = last_ns;
+  check.incident = model::decode_incident(reader.metadata()).value_or(model::IncidentDescription{});
+  if (check.incident.window_from_ns == 0 && check.incident.window_to_ns == 0 && any_block) {
+    check.incident.window_from_ns = first_ns;
+    check.incident.window_to_ns = last_ns;
   }
   return check;
 }
@@ -114,7 +68,7 @@ DirectoryScan scan_incident_directory(const std::filesystem::path& dir) {
       scan.bad.push_back({.path = item.path(), .error = std::move(check.error)});
       continue;
     }
-    scan.valid.push_back({.id = id, .info = std::move(check.info), .bytes = check.bytes});
+    scan.valid.push_back({.id = id, .incident = std::move(check.incident), .bytes = check.bytes});
   }
   std::sort(scan.valid.begin(), scan.valid.end(),
             [](const IncidentEntry& a, const IncidentEntry& b) { return a.id < b.id; });

@@ -7,22 +7,17 @@ IncidentFileSink::IncidentFileSink(IncidentStore& store, MetadataSource metadata
     : store_(store), metadata_(std::move(metadata)), process_blocks_(std::move(process_blocks)) {}
 
 void IncidentFileSink::write(const trigger::IncidentCapture& incident, store::Snapshot blocks) {
-  const IncidentInfo info{.rule = incident.rule,
-                          .value = incident.value,
-                          .series = incident.series,
-                          .fired_at_ns = incident.fired_at_real_ns,
-                          .window_from_ns = incident.from_real_ns,
-                          .window_to_ns = incident.to_real_ns};
-  const auto selected =
-      blocks_in_window(blocks.blocks(), incident.from_real_ns, incident.to_real_ns);
+  const model::IncidentDescription& description = incident.description;
+  const int64_t from_ns = description.window_from_ns;
+  const int64_t to_ns = description.window_to_ns;
+  const auto selected = blocks_in_window(blocks.blocks(), from_ns, to_ns);
   // The process ring keeps buffer.duration too, so it normally still holds the whole window when
   // the writer runs (after the post window); under its byte bound (a quarter of buffer.max_bytes)
   // the oldest process blocks may be gone, and the file then starts its process frames later.
-  const auto processes =
-      process_blocks_
-          ? process_blocks_in_window(process_blocks_(), incident.from_real_ns, incident.to_real_ns)
-          : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
-  store_.write(info, metadata_(), selected, processes);
+  const auto processes = process_blocks_
+                             ? process_blocks_in_window(process_blocks_(), from_ns, to_ns)
+                             : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
+  store_.write(description, metadata_(), selected, processes);
 }
 
 std::vector<std::shared_ptr<const store::Block>> blocks_in_window(

@@ -89,7 +89,7 @@ void IncidentStore::recover() {
   const std::lock_guard lock(mutex_);
   for (auto& entry : scan.valid) {
     written_bytes_ += entry.bytes;
-    stats_.last_fired_ns = std::max(stats_.last_fired_ns, entry.info.fired_at_ns);
+    stats_.last_fired_ns = std::max(stats_.last_fired_ns, entry.incident.fired_at_ns);
     std::string id = entry.id;
     written_.emplace(std::move(id), std::move(entry));
   }
@@ -100,10 +100,10 @@ fs::path IncidentStore::path_of(const std::string& id) const {
   return dir_ / (id + std::string(kIncidentExtension));
 }
 
-std::string IncidentStore::reserve_id(const IncidentInfo& info) {
+std::string IncidentStore::reserve_id(const model::IncidentDescription& incident) {
   const std::lock_guard lock(mutex_);
   for (int attempt = 1;; ++attempt) {
-    std::string id = make_incident_id(info.fired_at_ns, info.rule, attempt);
+    std::string id = make_incident_id(incident.fired_at_ns, incident.rule, attempt);
     std::error_code error;
     if (written_.contains(id) || failed_.contains(id) || writing_.contains(id) ||
         fs::exists(path_of(id), error)) {
@@ -115,10 +115,10 @@ std::string IncidentStore::reserve_id(const IncidentInfo& info) {
 }
 
 IncidentEntry IncidentStore::write(
-    const IncidentInfo& info, const recording::Metadata& metadata,
+    const model::IncidentDescription& incident, const recording::Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks,
     std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks) {
-  IncidentEntry entry{.id = reserve_id(info), .info = info};
+  IncidentEntry entry{.id = reserve_id(incident), .incident = incident};
   const fs::path path = path_of(entry.id);
   std::optional<FailureCause> cause;
   std::string error;
@@ -130,7 +130,7 @@ IncidentEntry IncidentStore::write(
       error = dir_.string() + ": cannot create the directory: " + dir_error.message();
     } else {
       recording::Metadata with_fields = metadata;
-      add_incident_fields(with_fields, info);
+      model::encode_incident(incident, with_fields.extra);
       const auto result =
           recording::write_recording_atomically(path, with_fields, blocks, process_blocks);
       if (result.ok()) {
@@ -152,15 +152,15 @@ IncidentEntry IncidentStore::write(
 
   const std::lock_guard lock(mutex_);
   writing_.erase(entry.id);
-  stats_.last_fired_ns = std::max(stats_.last_fired_ns, info.fired_at_ns);
+  stats_.last_fired_ns = std::max(stats_.last_fired_ns, incident.fired_at_ns);
   if (cause) return record_failure(std::move(entry), *cause, std::move(error));
   ++stats_.written;
-  ++stats_.by_rule[info.rule].written;
+  ++stats_.by_rule[incident.rule].written;
   cause_logged_.fill(false);  // the failure episode, if any, is over
   written_bytes_ += entry.bytes;
   written_.emplace(entry.id, entry);
   log::info("incident written", {{"id", entry.id},
-                                 {"rule", info.rule},
+                                 {"rule", incident.rule},
                                  {"bytes", std::to_string(entry.bytes)},
                                  {"file", path.string()}});
   apply_retention(entry.id);
@@ -174,7 +174,7 @@ IncidentEntry IncidentStore::record_failure(IncidentEntry entry, FailureCause ca
   entry.error = std::move(error);
   const auto index = static_cast<size_t>(cause);
   ++stats_.failed[index];
-  ++stats_.by_rule[entry.info.rule].failed;
+  ++stats_.by_rule[entry.incident.rule].failed;
   if (!cause_logged_[index]) {
     cause_logged_[index] = true;
     log::error(

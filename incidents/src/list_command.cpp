@@ -4,10 +4,25 @@
 #include <cstdio>
 #include <string>
 
+#include "flightrec/common/printable.h"
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {
+namespace {
+
+// The last column: a rule's condition, or the reason given for a manual request. The reason is
+// whatever a client sent: anything but printable ASCII is shown quoted and escaped, so it cannot
+// send escape sequences to the terminal.
+std::string detail_of(const model::IncidentDescription& incident) {
+  const std::string& text = incident.reason.empty() ? incident.condition : incident.reason;
+  const bool printable = std::all_of(text.begin(), text.end(), [](char c) {
+    return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
+  });
+  return printable ? text : quote_for_error(text);
+}
+
+}  // namespace
 
 int list_incidents_command(const std::filesystem::path& dir, std::ostream& out) {
   const DirectoryScan scan = scan_incident_directory(dir);
@@ -19,25 +34,29 @@ int list_incidents_command(const std::filesystem::path& dir, std::ostream& out) 
   size_t rule_width = 4;
   for (const auto& entry : scan.valid) {
     id_width = std::max(id_width, entry.id.size());
-    rule_width = std::max(rule_width, entry.info.rule.size());
+    rule_width = std::max(rule_width, entry.incident.rule.size());
   }
   char line[512];
   auto row = [&](std::string_view id, std::string_view rule, std::string_view value,
-                 std::string_view fired_at, std::string_view bytes, std::string_view status) {
-    std::snprintf(line, sizeof line, "%-*.*s  %-*.*s  %14.*s  %-24.*s  %12.*s  %.*s\n",
+                 std::string_view fired_at, std::string_view bytes, std::string_view status,
+                 std::string_view detail) {
+    std::snprintf(line, sizeof line, "%-*.*s  %-*.*s  %14.*s  %-24.*s  %12.*s  %-7.*s",
                   static_cast<int>(id_width), static_cast<int>(id.size()), id.data(),
                   static_cast<int>(rule_width), static_cast<int>(rule.size()), rule.data(),
                   static_cast<int>(value.size()), value.data(), static_cast<int>(fired_at.size()),
                   fired_at.data(), static_cast<int>(bytes.size()), bytes.data(),
                   static_cast<int>(status.size()), status.data());
     out << line;
+    if (!detail.empty()) out << "  " << detail;
+    out << "\n";
   };
-  row("ID", "RULE", "VALUE", "FIRED_AT", "BYTES", "STATUS");
+  row("ID", "RULE", "VALUE", "FIRED_AT", "BYTES", "STATUS", "DETAIL");
   for (auto it = scan.valid.rbegin(); it != scan.valid.rend(); ++it) {
+    const model::IncidentDescription& incident = it->incident;
     char value[32];
-    std::snprintf(value, sizeof value, "%.6g", it->info.value);
-    row(it->id, it->info.rule, value, snapshot::format_rfc3339_ms(it->info.fired_at_ns),
-        std::to_string(it->bytes), "written");
+    std::snprintf(value, sizeof value, "%.6g", incident.value);
+    row(it->id, incident.rule, value, snapshot::format_rfc3339_ms(incident.fired_at_ns),
+        std::to_string(it->bytes), "written", detail_of(incident));
   }
   for (const auto& bad : scan.bad) {
     out << "corrupt: " << bad.path.string() << ": " << bad.error << "\n";

@@ -5,7 +5,7 @@
 namespace flightrec::recorder {
 
 namespace {
-std::vector<bool> histogram_flags(const SignalDeriver& deriver) {
+std::vector<bool> histogram_flags(const model::SignalDeriver& deriver) {
   std::vector<bool> flags;
   for (const auto& signal : deriver.signals()) flags.push_back(signal.histogram);
   return flags;

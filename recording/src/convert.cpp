@@ -1,10 +1,10 @@
 #include "flightrec/recording/convert.h"
 
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
+#include "flightrec/common/number_format.h"
 #include "flightrec/snapshot/json_writer.h"
 
 namespace flightrec::recording {
@@ -29,13 +29,6 @@ void append_csv_field(std::string& out, std::string_view text) {
     out += c;
   }
   out += '"';
-}
-
-template <typename Number>
-void append_number(std::string& out, Number value) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  out.append(buffer, result.ptr);
 }
 
 // Columns of a process row and of a socket row in JSON output (docs/RECORDING_FORMAT.md).

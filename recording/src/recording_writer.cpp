@@ -1,6 +1,6 @@
 #include <stdexcept>
 
-#include "flightrec/recording/detail/atomic_stream.h"
+#include "flightrec/common/atomic_file.h"
 #include "flightrec/recording/detail/byte_io.h"
 #include "flightrec/recording/detail/file_format.h"
 #include "flightrec/recording/detail/metadata_codec.h"
@@ -79,17 +79,17 @@ bool RecordingWriter::finish() {
   return put(trailer);
 }
 
-snapshot::WriteResult write_recording_atomically(
+WriteResult write_recording_atomically(
     const std::filesystem::path& path, const Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks) {
   return write_recording_atomically(path, metadata, blocks, {});
 }
 
-snapshot::WriteResult write_recording_atomically(
+WriteResult write_recording_atomically(
     const std::filesystem::path& path, const Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks,
     std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks) {
-  AtomicStreamFile file(path);
+  AtomicFile file(path);
   RecordingWriter writer([&file](std::string_view bytes) { return file.write(bytes); }, metadata);
   writer.add_all(blocks, process_blocks);
   writer.finish();

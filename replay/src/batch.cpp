@@ -21,6 +21,24 @@ void optional_number(snapshot::JsonWriter& json, std::string_view key, std::opti
   }
 }
 
+// The label as the screen shows it, then the stored description with its text exact (JSON
+// escapes it): a manual request's reason may hold anything the client sent.
+void write_triggers(snapshot::JsonWriter& json, const std::vector<Trigger>& triggers) {
+  json.key("triggers").begin_array();
+  for (const auto& trigger : triggers) {
+    const model::IncidentDescription& incident = trigger.incident;
+    json.begin_object().key("label").string(trigger.label);
+    json.key("time").string(snapshot::format_rfc3339_ms(trigger.time_ns));
+    json.key("rule").string(incident.rule);
+    json.key("condition").string(incident.condition);
+    json.key("value").number(incident.value);
+    json.key("series").string(incident.series);
+    json.key("reason").string(incident.reason);
+    json.end_object();
+  }
+  json.end_array();
+}
+
 std::string text_view(const Model& model, const BatchView& view, const Table& table) {
   const SystemView system = model.system(view.cursor, view.interval_ns);
   const int64_t now = model.timeline().time(view.cursor);
@@ -108,13 +126,7 @@ std::string json_view(const Model& model, const BatchView& view, const Table& ta
     optional_number(json, "network_receive_bytes_per_second", system.net_rx_bps);
     optional_number(json, "network_transmit_bytes_per_second", system.net_tx_bps);
     json.end_object();
-    json.key("triggers").begin_array();
-    for (const auto& trigger : model.triggers()) {
-      json.begin_object().key("label").string(trigger.label);
-      json.key("time").string(snapshot::format_rfc3339_ms(trigger.time_ns));
-      json.end_object();
-    }
-    json.end_array();
+    write_triggers(json, model.triggers());
     json.key("tab").string(tab_name(view.tab));
     json.key("rows").begin_array();
     for (const Row& row : table.rows) {

@@ -6,6 +6,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "flightrec/common/printable.h"
+
 namespace flightrec::replay {
 namespace {
 
@@ -82,12 +84,6 @@ std::string format_tty(int32_t tty_nr) {
   return std::to_string(major) + ":" + std::to_string(minor);
 }
 
-std::string printable(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c < 0x20 || c > 0x7e) c = '?';
-  }
-  return out;
-}
+std::string printable(std::string_view text) { return flightrec::printable(text, Charset::ascii); }
 
 }  // namespace flightrec::replay

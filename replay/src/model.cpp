@@ -58,7 +58,7 @@ Model::Model(ReplayData data, UserNames users)
     : data_(std::move(data)),
       users_(std::move(users)),
       samples_(data_.blocks, scales_of(data_.meta)),
-      series_(data_.meta.series),
+      series_(data_.meta),
       timeline_(samples_.size() > 0 ? samples_.times() : process_times(data_)),
       triggers_(triggers_of(data_.meta)) {}
 
@@ -74,9 +74,7 @@ SystemView Model::system(size_t cursor, int64_t interval_ns) const {
 ProcessesAt Model::processes(size_t cursor, int64_t interval_ns) const {
   if (cursor >= timeline_.size()) return {};
   // MemTotal comes from the system series at the cursor; MEM% needs nothing else of them.
-  const auto mem_total = samples_.size() > 0
-                             ? series_.view(samples_, cursor, std::nullopt).mem_total_bytes
-                             : std::nullopt;
+  const auto mem_total = samples_.size() > 0 ? series_.mem_total(samples_, cursor) : std::nullopt;
   return processes_at(data_.process_frames, timeline_.time(cursor), interval_ns, mem_total);
 }
 

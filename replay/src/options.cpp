@@ -13,21 +13,11 @@ ReplayArgs failure(std::string error) { return {std::nullopt, false, std::move(e
 }  // namespace
 
 std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
-  const auto set = [](bool& target) {
-    return [&target](std::string_view) {
-      target = true;
-      return std::string();
-    };
-  };
-  const auto store = [](std::string& target) {
-    return [&target](std::string_view value) {
-      target = std::string(value);
-      return std::string();
-    };
-  };
+  using flags::enable;
+  using flags::store;
   return {
       {"--batch", "", "", "Print the view at one time and exit (no terminal needed).",
-       set(o.batch)},
+       enable(o.batch)},
       {"--at", "", "TIME",
        "Cursor time: RFC 3339 (UTC without a zone; a space for the T\nworks), a time of day "
        "(07:46:35.250, UTC, on the recording's\ndate), Unix seconds, start, end, +2.5s from the "
@@ -49,10 +39,10 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
       {"--reverse", "", "",
        "Reverse the column's natural order (numbers biggest first,\ntext A to Z): numbers "
        "smallest first, text Z to A.",
-       set(o.reverse)},
+       enable(o.reverse)},
       {"--filter", "", "TEXT", "Only rows whose command, user or address contains TEXT.",
        store(o.filter)},
-      {"--tree", "", "", "Show processes as a tree.", set(o.tree)},
+      {"--tree", "", "", "Show processes as a tree.", enable(o.tree)},
       {"--interval", "", "DURATION", "What rates cover: sample, 10ms, 100ms, 1s (default 1s).",
        [&o](std::string_view value) -> std::string {
          const auto interval = parse_interval(value);

@@ -4,19 +4,21 @@
 #include <cmath>
 #include <utility>
 
+#include "flightrec/common/number_format.h"
+#include "flightrec/replay/format.h"
+
 namespace flightrec::replay {
 namespace {
 
-// The keys incident files write (incidents/src/incident_file.cpp).
-constexpr std::string_view kFiredAtKey = "incident.fired_at_ns";
-constexpr std::string_view kRuleKey = "incident.rule";
-constexpr std::string_view kValueKey = "incident.value";
-
-// A rule's value worth printing: a manual incident writes "nan" (no rule measured anything).
-bool has_value(const std::string& text) {
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc{} && end == text.data() + text.size() && std::isfinite(value);
+// The reason is whatever a client sent with POST /-/trigger: printable() keeps it from moving the
+// cursor or changing colours on the terminal that shows it.
+std::string label_of(const model::IncidentDescription& incident) {
+  std::string label = incident.rule.empty() ? std::string("trigger") : incident.rule;
+  if (!incident.condition.empty()) label += ": " + incident.condition;
+  // A manual incident has no value (NaN): no rule measured anything.
+  if (std::isfinite(incident.value)) label += " (value " + number_text(incident.value) + ")";
+  if (!incident.reason.empty()) label += ": " + incident.reason;
+  return printable(label);
 }
 
 }  // namespace
@@ -30,23 +32,11 @@ ReplayData from_recording(recording::Recording&& recording) {
 }
 
 std::vector<Trigger> triggers_of(const recording::Metadata& meta) {
-  std::vector<Trigger> triggers;
-  std::string rule;
-  std::string value;
-  for (const auto& [key, text] : meta.extra) {
-    if (key == kRuleKey) rule = text;
-    if (key == kValueKey) value = text;
-  }
-  for (const auto& [key, text] : meta.extra) {
-    if (key != kFiredAtKey) continue;
-    int64_t fired_at = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), fired_at);
-    if (error != std::errc{} || end != text.data() + text.size()) continue;
-    std::string label = rule.empty() ? std::string("trigger") : rule;
-    if (has_value(value)) label += " (value " + value + ")";
-    triggers.push_back({fired_at, std::move(label)});
-  }
-  return triggers;
+  auto incident = model::decode_incident(meta);
+  if (!incident || incident->fired_at_ns == 0) return {};
+  std::string label = label_of(*incident);
+  const int64_t time_ns = incident->fired_at_ns;
+  return {Trigger{.time_ns = time_ns, .label = std::move(label), .incident = std::move(*incident)}};
 }
 
 }  // namespace flightrec::replay

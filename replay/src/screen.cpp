@@ -6,6 +6,7 @@
 
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/format.h"
+#include "flightrec/replay/keymap.h"
 #include "flightrec/replay/table_layout.h"
 #include "flightrec/snapshot/time_format.h"
 
@@ -167,16 +168,17 @@ void timeline(const Session& session, size_t width, std::vector<ScreenLine>& out
   status += speed;
   if (!session.model().triggers().empty()) {
     const Trigger& first = session.model().triggers().front();
-    status += " trigger(!) " + format_offset(first.time_ns - tl.start());
+    // The label last: it may be long (a manual request's reason), and fit() cuts the line.
+    status += " trigger(!) " + format_offset(first.time_ns - tl.start()) + " " + first.label;
   }
   out.push_back({fit(status, width), LineStyle::normal, {}});
 }
 
 void tabs(const Session& session, size_t width, std::vector<ScreenLine>& out) {
   std::string line;
-  for (const Tab tab : kTabs) {
-    const std::string title(tab_title(tab));
-    line += tab == session.tab() ? "[" + title + "]" : " " + title + " ";
+  for (const TabNames& tab : kTabNames) {
+    const std::string title(tab.title);
+    line += tab.tab == session.tab() ? "[" + title + "]" : " " + title + " ";
   }
   if (!session.filter().empty()) line += " filter: " + session.filter();
   if (session.tree()) line += " (tree)";
@@ -198,39 +200,10 @@ std::string key_bar(const Session& session) {
       break;
   }
   if (!session.message().empty()) return session.message();
-  return "h:Help /:Search \\:Filter t:Tree <>:Sort []:Step {}:1s Spc:Play g:Goto i:Trig "
-         "Tab q:Quit";
+  return key_bar_text();
 }
 
 }  // namespace
-
-std::vector<std::string> help_lines() {
-  return {
-      "flightrec replay - keys",
-      "",
-      "  F1 h ?      this help (any key returns)",
-      "  q F10       quit",
-      "  [ ]         one sample back / forward",
-      "  { }         one second back / forward",
-      "  Home End    start / end of the recording",
-      "  space       play / pause (in recording time x speed)",
-      "  + -         playback speed up / down",
-      "  g           go to a time: RFC 3339, 07:46:35, Unix seconds, +2.5s, -1s, start, end",
-      "  i           jump to the (next) trigger point, marked ! on the timeline",
-      "  r           rate interval: 1 sample, 10ms, 100ms, 1s",
-      "  Tab S-Tab   next / previous tab",
-      "  F3 /        search (then n: next match)",
-      "  F4 \\        filter rows (Esc in the prompt clears it)",
-      "  F5 t        tree view (Processes)",
-      "  F6 > <      sort by the next / previous column (selects the top row)",
-      "  M P T       sort by MEM% / CPU% / TIME+",
-      "  I           invert the sort order",
-      "  Up Down PgUp PgDn  move the selection (it follows its process in time)",
-      "  Left Right  scroll the table sideways",
-      "",
-      "The timeline: # is the cursor, ! a trigger point. Bars show | and the value.",
-  };
-}
 
 size_t table_rows(const Session& session, size_t height) {
   const size_t cpus = session.system().cpus.size();

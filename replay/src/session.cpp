@@ -9,13 +9,6 @@
 namespace flightrec::replay {
 namespace {
 
-size_t tab_index(Tab tab) {
-  for (size_t i = 0; i < std::size(kTabs); ++i) {
-    if (kTabs[i] == tab) return i;
-  }
-  return 0;
-}
-
 constexpr int64_t kSecondNs = 1'000'000'000;
 
 }  // namespace
@@ -195,136 +188,157 @@ void Session::prompt_key(int key) {
 }
 
 void Session::normal_key(int key) {
-  const auto& timeline = model_.timeline();
-  switch (key) {
-    case 'q':
-    case keys::kF10:
-      quit_ = true;
-      break;
-    case 'h':
-    case '?':
-    case keys::kF1:
+  const auto action = action_of(key);
+  if (!action) return;
+  switch (*action) {
+    case Action::help:
       mode_ = Mode::help;
       break;
-    case '/':
-    case keys::kF3:
+    case Action::quit:
+      quit_ = true;
+      break;
+    case Action::search:
       mode_ = Mode::search;
       prompt_.clear();
       break;
-    case 'n':
+    case Action::next_match:
       find_next(false);
       break;
-    case '\\':
-    case keys::kF4:
+    case Action::filter:
       mode_ = Mode::filter;
       prompt_ = filter_;
       break;
-    case 'g':
+    case Action::go_to:
       mode_ = Mode::go_to;
       prompt_.clear();
       break;
-    case 't':
-    case keys::kF5:
+    default:
+      if (!move_in_time(*action)) arrange(*action);
+      break;
+  }
+}
+
+bool Session::move_in_time(Action action) {
+  const auto& timeline = model_.timeline();
+  switch (action) {
+    case Action::step_back:
+    case Action::step_forward:
+      move_cursor(timeline.step(cursor_, action == Action::step_back ? -1 : 1));
+      return true;
+    case Action::second_back:
+    case Action::second_forward:
+      move_cursor(
+          timeline.step_time(cursor_, action == Action::second_back ? -kSecondNs : kSecondNs));
+      return true;
+    case Action::to_start:
+      move_cursor(0);
+      return true;
+    case Action::to_end:
+      move_cursor(timeline.size() == 0 ? 0 : timeline.size() - 1);
+      return true;
+    case Action::play:
+      playing_ = !playing_ && cursor_ + 1 < timeline.size();
+      carry_ns_ = 0;
+      return true;
+    case Action::faster:
+      speed_ = std::min(speed_ + 1, kSpeeds.size() - 1);
+      return true;
+    case Action::slower:
+      speed_ = speed_ == 0 ? 0 : speed_ - 1;
+      return true;
+    case Action::next_trigger:
+      jump_to_next_trigger();
+      return true;
+    default:
+      return false;
+  }
+}
+
+void Session::jump_to_next_trigger() {
+  const auto& triggers = model_.triggers();
+  if (triggers.empty()) {
+    message_ = "this recording has no trigger point";
+    return;
+  }
+  const Trigger& trigger = triggers[next_trigger_ % triggers.size()];
+  next_trigger_ = (next_trigger_ + 1) % triggers.size();
+  move_cursor(model_.timeline().at_or_before(trigger.time_ns));
+  message_ = "trigger: " + trigger.label;
+}
+
+void Session::arrange(Action action) {
+  switch (action) {
+    case Action::tree:
       if (tab_ != Tab::processes) {
         message_ = "tree view is for the Processes tab";
       } else {
         set_tree(!tree_);
       }
       break;
-    case '<':
-    case '>':
-    case keys::kF6: {
+    case Action::sort_next:
+    case Action::sort_previous: {
       const size_t columns = std::max<size_t>(table_.columns.size(), 1);
       const size_t now = sort_column();
-      set_sort(key == '<' ? (now + columns - 1) % columns : (now + 1) % columns, false);
+      set_sort(
+          action == Action::sort_previous ? (now + columns - 1) % columns : (now + 1) % columns,
+          false);
       break;
     }
-    case 'M':
+    case Action::sort_by_memory:
       sort_by("MEM%");
       break;
-    case 'P':
+    case Action::sort_by_cpu:
       sort_by("CPU%");
       break;
-    case 'T':
+    case Action::sort_by_time:
       sort_by("TIME+");
       break;
-    case 'I':
+    case Action::invert_sort:
       set_sort(sort_column(), !reverse_[tab_index(tab_)]);
       break;
-    case '[':
-      move_cursor(timeline.step(cursor_, -1));
-      break;
-    case ']':
-      move_cursor(timeline.step(cursor_, 1));
-      break;
-    case '{':
-      move_cursor(timeline.step_time(cursor_, -kSecondNs));
-      break;
-    case '}':
-      move_cursor(timeline.step_time(cursor_, kSecondNs));
-      break;
-    case keys::kHome:
-      move_cursor(0);
-      break;
-    case keys::kEnd:
-      move_cursor(timeline.size() == 0 ? 0 : timeline.size() - 1);
-      break;
-    case ' ':
-      playing_ = !playing_ && cursor_ + 1 < timeline.size();
-      carry_ns_ = 0;
-      break;
-    case '+':
-    case '=':
-      speed_ = std::min(speed_ + 1, kSpeeds.size() - 1);
-      break;
-    case '-':
-      speed_ = speed_ == 0 ? 0 : speed_ - 1;
-      break;
-    case 'i': {
-      const auto& triggers = model_.triggers();
-      if (triggers.empty()) {
-        message_ = "this recording has no trigger point";
-        break;
-      }
-      const Trigger& trigger = triggers[next_trigger_ % triggers.size()];
-      next_trigger_ = (next_trigger_ + 1) % triggers.size();
-      move_cursor(timeline.at_or_before(trigger.time_ns));
-      message_ = "trigger: " + trigger.label;
-      break;
-    }
-    case 'r': {
+    case Action::next_interval: {
       const auto found = std::find(kIntervals.begin(), kIntervals.end(), interval_ns_);
       interval_ns_ =
           found == kIntervals.end() || found + 1 == kIntervals.end() ? kIntervals[0] : *(found + 1);
       rebuild();
       break;
     }
-    case keys::kTab:
-    case keys::kBackTab: {
-      const size_t count = std::size(kTabs);
-      const size_t now = tab_index(tab_);
-      tab_ = kTabs[key == keys::kTab ? (now + 1) % count : (now + count - 1) % count];
-      selected_ = 0;
-      scroll_ = 0;
-      scroll_x_ = 0;
-      rebuild();
+    case Action::next_tab:
+    case Action::previous_tab:
+      switch_tab(action == Action::next_tab ? 1 : std::size(kTabs) - 1);
       break;
-    }
-    case keys::kLeft:
-    case keys::kRight:
-      scroll_x_ = key == keys::kRight ? std::min(scroll_x_ + kSidewaysStep, max_scroll_x())
-                                      : scroll_x_ - std::min(scroll_x_, kSidewaysStep);
+    default:
+      move_selection(action);
       break;
-    case keys::kUp:
+  }
+}
+
+void Session::switch_tab(size_t step) {
+  tab_ = kTabs[(tab_index(tab_) + step) % std::size(kTabs)];
+  selected_ = 0;
+  scroll_ = 0;
+  scroll_x_ = 0;
+  rebuild();
+}
+
+void Session::move_selection(Action action) {
+  switch (action) {
+    case Action::left:
+      scroll_x_ -= std::min(scroll_x_, kSidewaysStep);
+      break;
+    case Action::right:
+      scroll_x_ = std::min(scroll_x_ + kSidewaysStep, max_scroll_x());
+      break;
+    case Action::up:
       select(selected_ == 0 ? 0 : selected_ - 1);
       break;
-    case keys::kDown:
+    case Action::down:
       select(selected_ + 1);
       break;
-    case keys::kPageUp:
+    case Action::page_up:
       select(selected_ > page_rows_ ? selected_ - page_rows_ : 0);
       break;
-    case keys::kPageDown:
+    case Action::page_down:
       select(selected_ + page_rows_);
       break;
     default:

@@ -2,12 +2,22 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+
+#include "flightrec/sampler/sources/loadavg.h"
+#include "flightrec/sampler/sources/meminfo.h"
+#include "flightrec/sampler/sources/netdev.h"
+#include "flightrec/sampler/sources/pressure.h"
+#include "flightrec/sampler/sources/stat.h"
 
 namespace flightrec::replay {
 namespace {
 
-std::string label(const recording::SeriesInfo& series, std::string_view name) {
-  for (const auto& [key, value] : series.labels) {
+namespace series = sampler::series_names;
+namespace signal_names = model::signal_names;
+
+std::string label(const sampler::SeriesDesc& desc, std::string_view name) {
+  for (const auto& [key, value] : desc.labels) {
     if (key == name) return value;
   }
   return {};
@@ -24,26 +34,9 @@ bool cpu_before(const std::string& a, const std::string& b) {
   return a < b;
 }
 
-// The sum of the series' increases between two samples; nothing when a value is missing or went
-// backwards. With `skip_absent`, series absent at either end (a device not bound yet, one that
-// went away) are left out of the sum instead, and only a sum of none is nothing.
-std::optional<double> increase(const Samples& samples, const std::vector<uint32_t>& series,
-                               size_t from, size_t to, bool skip_absent = false) {
-  double sum = 0;
-  bool any = false;
-  for (const uint32_t s : series) {
-    const auto before = samples.value(from, s);
-    const auto now = samples.value(to, s);
-    if (!before || !now) {
-      if (skip_absent) continue;
-      return std::nullopt;
-    }
-    if (*now < *before) return std::nullopt;
-    sum += *now - *before;
-    any = true;
-  }
-  if (!any) return std::nullopt;
-  return sum;
+std::optional<double> known(double value) {
+  if (std::isnan(value)) return std::nullopt;
+  return value;
 }
 
 std::optional<double> at(const Samples& samples, std::optional<uint32_t> series, size_t index) {
@@ -56,51 +49,79 @@ std::optional<double> difference(std::optional<double> a, std::optional<double> 
   return *a - *b;
 }
 
+// The raw frames one view reads: the cursor's and the few its rates start from.
+class Frames {
+ public:
+  explicit Frames(const Samples& samples) : samples_(samples) {}
+  model::FrameView at(size_t index) {
+    auto found = std::find_if(frames_.begin(), frames_.end(),
+                              [&](const auto& frame) { return frame.first == index; });
+    if (found == frames_.end()) {
+      frames_.emplace_back(index, std::vector<int64_t>());
+      found = frames_.end() - 1;
+      samples_.raw(index, found->second);
+    }
+    return {samples_.mono_times()[index], found->second};
+  }
+
+ private:
+  const Samples& samples_;
+  std::vector<std::pair<size_t, std::vector<int64_t>>> frames_;
+};
+
 }  // namespace
 
-SystemSeries::SystemSeries(const std::vector<recording::SeriesInfo>& series) {
-  for (uint32_t i = 0; i < series.size(); ++i) {
-    const auto& info = series[i];
-    const std::string& name = info.name;
-    if (name == "cpu_seconds_total") {
-      const std::string cpu = label(info, "cpu");
-      const std::string mode = label(info, "mode");
-      auto found = std::find_if(cpus_.begin(), cpus_.end(),
-                                [&](const CpuSeries& c) { return c.cpu == cpu; });
-      if (found == cpus_.end()) found = cpus_.insert(cpus_.end(), CpuSeries{cpu, {}, {}});
-      (mode == "idle" || mode == "iowait" ? found->idle : found->busy).push_back(i);
-    } else if (name == "memory_total_bytes") {
-      mem_total_ = i;
-    } else if (name == "memory_available_bytes") {
-      mem_available_ = i;
-    } else if (name == "memory_swap_total_bytes") {
-      swap_total_ = i;
-    } else if (name == "memory_swap_free_bytes") {
-      swap_free_ = i;
-    } else if (name == "load1") {
-      load1_ = i;
-    } else if (name == "load5") {
-      load5_ = i;
-    } else if (name == "load15") {
-      load15_ = i;
-    } else if (name == "pressure_some_seconds_total" || name == "pressure_full_seconds_total") {
-      const std::string resource = label(info, "resource");
+SystemSeries::SystemSeries(const recording::Metadata& metadata) : deriver_(metadata) {
+  const auto& signals = deriver_.signals();
+  for (size_t i = 0; i < signals.size(); ++i) {
+    const auto& desc = signals[i].desc;
+    const std::string device = label(desc, "device");
+    if (desc.name == signal_names::kCpuBusyRatio) {
+      const std::string cpu = label(desc, sampler::kCpuLabel);
+      if (cpu == signal_names::kAllCpus) {
+        cpu_total_ = i;
+      } else {
+        cpus_.emplace_back(cpu, i);
+      }
+    } else if (desc.name == signal_names::kMemoryUsedBytes) {
+      mem_used_ = i;
+    } else if (desc.name == signal_names::kPressureStallRatio) {
+      const std::string resource = label(desc, sampler::kPressureResourceLabel);
       auto found = std::find_if(pressure_.begin(), pressure_.end(),
-                                [&](const PressureSeries& p) { return p.resource == resource; });
+                                [&](const PressureSignals& p) { return p.resource == resource; });
       if (found == pressure_.end()) found = pressure_.insert(pressure_.end(), {resource, {}, {}});
-      (name == "pressure_some_seconds_total" ? found->some : found->full) = i;
-    } else if (name == "disk_read_bytes_total") {
+      (label(desc, "kind") == "some" ? found->some : found->full) = i;
+    } else if (desc.name == signal_names::kDiskReadBytesPerSecond) {
       disk_read_.push_back(i);
-    } else if (name == "disk_written_bytes_total") {
+    } else if (desc.name == signal_names::kDiskWrittenBytesPerSecond) {
       disk_write_.push_back(i);
-    } else if (label(info, "device") != "lo" && name == "network_receive_bytes_total") {
+    } else if (device != sampler::kLoopbackDevice &&
+               desc.name == signal_names::kNetworkReceiveBytesPerSecond) {
       net_rx_.push_back(i);
-    } else if (label(info, "device") != "lo" && name == "network_transmit_bytes_total") {
+    } else if (device != sampler::kLoopbackDevice &&
+               desc.name == signal_names::kNetworkTransmitBytesPerSecond) {
       net_tx_.push_back(i);
     }
   }
   std::sort(cpus_.begin(), cpus_.end(),
-            [](const CpuSeries& a, const CpuSeries& b) { return cpu_before(a.cpu, b.cpu); });
+            [](const auto& a, const auto& b) { return cpu_before(a.first, b.first); });
+
+  const std::pair<std::string_view, std::optional<uint32_t>*> gauges[] = {
+      {series::kMemoryTotalBytes, &mem_total_},
+      {series::kMemorySwapTotalBytes, &swap_total_},
+      {series::kMemorySwapFreeBytes, &swap_free_},
+      {series::kLoad1, &load1_},
+      {series::kLoad5, &load5_},
+      {series::kLoad15, &load15_}};
+  for (uint32_t i = 0; i < metadata.series.size(); ++i) {
+    for (const auto& [name, slot] : gauges) {
+      if (metadata.series[i].name == name && !*slot) *slot = i;
+    }
+  }
+}
+
+std::optional<double> SystemSeries::mem_total(const Samples& samples, size_t index) const {
+  return at(samples, mem_total_, index);
 }
 
 SystemView SystemSeries::view(const Samples& samples, size_t index,
@@ -109,63 +130,44 @@ SystemView SystemSeries::view(const Samples& samples, size_t index,
   if (index >= samples.size()) return view;
   view.time_ns = samples.times()[index];
   view.mem_total_bytes = at(samples, mem_total_, index);
-  view.mem_used_bytes = difference(view.mem_total_bytes, at(samples, mem_available_, index));
   view.swap_total_bytes = at(samples, swap_total_, index);
   view.swap_used_bytes = difference(view.swap_total_bytes, at(samples, swap_free_, index));
   view.load1 = at(samples, load1_, index);
   view.load5 = at(samples, load5_, index);
   view.load15 = at(samples, load15_, index);
+  const bool has_interval = previous && *previous < index;
+  if (has_interval) view.interval_ns = view.time_ns - samples.times()[*previous];
 
-  std::optional<double> seconds;
-  if (previous && *previous < index) {
-    view.interval_ns = view.time_ns - samples.times()[*previous];
-    if (view.interval_ns > 0) seconds = static_cast<double>(view.interval_ns) / 1e9;
-  }
-  const auto rate = [&](const std::vector<uint32_t>& series) -> std::optional<double> {
-    if (!seconds) return std::nullopt;
-    const auto delta = increase(samples, series, *previous, index, true);
-    if (!delta) return std::nullopt;
-    return *delta / *seconds;
+  Frames frames(samples);
+  const model::FrameView now = frames.at(index);
+  // A signal over the interval, stretched back to the signal's own window when that is longer.
+  const auto signal = [&](size_t s) -> std::optional<double> {
+    const size_t window = deriver_.window_ticks(s);
+    if (window == 0) return known(deriver_.between(s, now, now));
+    if (!has_interval) return std::nullopt;
+    const size_t from = std::min(*previous, index >= window ? index - window : 0);
+    return known(deriver_.between(s, frames.at(from), now));
   };
-  const auto share = [](std::optional<double> busy,
-                        std::optional<double> idle) -> std::optional<double> {
-    if (!busy || !idle || *busy + *idle <= 0) return std::nullopt;
-    return *busy / (*busy + *idle);
+  // The sum over devices; those without a value (not bound yet, gone, reset) are left out.
+  const auto total = [&](const std::vector<size_t>& signals) -> std::optional<double> {
+    std::optional<double> sum;
+    for (const size_t s : signals) {
+      if (const auto value = signal(s)) sum = sum.value_or(0.0) + *value;
+    }
+    return sum;
   };
 
-  double all_busy = 0;
-  double all_idle = 0;
-  bool all_known = !cpus_.empty() && seconds.has_value();
-  for (const auto& cpu : cpus_) {
-    std::optional<double> busy;
-    std::optional<double> idle;
-    if (seconds) {
-      busy = increase(samples, cpu.busy, *previous, index);
-      idle = increase(samples, cpu.idle, *previous, index);
-    }
-    view.cpus.push_back({cpu.cpu, share(busy, idle)});
-    if (busy && idle) {
-      all_busy += *busy;
-      all_idle += *idle;
-    } else {
-      all_known = false;
-    }
-  }
-  if (all_known) view.cpu_total = share(all_busy, all_idle);
-
+  if (mem_used_) view.mem_used_bytes = signal(*mem_used_);
+  if (cpu_total_) view.cpu_total = signal(*cpu_total_);
+  for (const auto& [cpu, s] : cpus_) view.cpus.push_back({cpu, signal(s)});
   for (const auto& p : pressure_) {
-    const auto stalled = [&](std::optional<uint32_t> series) -> std::optional<double> {
-      if (!series) return std::nullopt;
-      const auto per_second = rate({*series});
-      if (!per_second) return std::nullopt;
-      return std::min(*per_second, 1.0);
-    };
-    view.pressure.push_back({p.resource, stalled(p.some), stalled(p.full)});
+    view.pressure.push_back({p.resource, p.some ? signal(*p.some) : std::nullopt,
+                             p.full ? signal(*p.full) : std::nullopt});
   }
-  view.disk_read_bps = rate(disk_read_);
-  view.disk_write_bps = rate(disk_write_);
-  view.net_rx_bps = rate(net_rx_);
-  view.net_tx_bps = rate(net_tx_);
+  view.disk_read_bps = total(disk_read_);
+  view.disk_write_bps = total(disk_write_);
+  view.net_rx_bps = total(net_rx_);
+  view.net_tx_bps = total(net_tx_);
   return view;
 }
 

@@ -338,41 +338,20 @@ void nest(Table& table) {
 
 }  // namespace
 
-std::string_view tab_name(Tab tab) {
-  switch (tab) {
-    case Tab::processes:
-      return "processes";
-    case Tab::network:
-      return "network";
-    case Tab::connections:
-      return "connections";
-    case Tab::listening:
-      return "listening";
-    case Tab::sessions:
-      return "sessions";
+size_t tab_index(Tab tab) {
+  for (size_t i = 0; i < std::size(kTabNames); ++i) {
+    if (kTabNames[i].tab == tab) return i;
   }
-  return "processes";
+  return 0;
 }
 
-std::string_view tab_title(Tab tab) {
-  switch (tab) {
-    case Tab::processes:
-      return "Processes";
-    case Tab::network:
-      return "Network";
-    case Tab::connections:
-      return "Connections";
-    case Tab::listening:
-      return "Listening";
-    case Tab::sessions:
-      return "Sessions";
-  }
-  return "Processes";
-}
+std::string_view tab_name(Tab tab) { return kTabNames[tab_index(tab)].name; }
+
+std::string_view tab_title(Tab tab) { return kTabNames[tab_index(tab)].title; }
 
 std::optional<Tab> tab_named(std::string_view name) {
-  for (const Tab tab : kTabs) {
-    if (lower(name) == tab_name(tab)) return tab;
+  for (const TabNames& tab : kTabNames) {
+    if (lower(name) == tab.name) return tab.tab;
   }
   return std::nullopt;
 }

@@ -1,10 +1,10 @@
 #include "flightrec/snapshot/json_writer.h"
 
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
-#include "utf8.h"
+#include "flightrec/common/number_format.h"
+#include "flightrec/common/utf8.h"
 
 namespace flightrec::snapshot {
 namespace {
@@ -38,13 +38,6 @@ void append_escaped_control(std::string& out, unsigned char byte) {
   out += kHex[byte & 0xF];
 }
 
-template <typename Number>
-void append_number(std::string& out, Number value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  out.append(text, result.ptr);
-}
-
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
@@ -59,7 +52,7 @@ void append_json_string(std::string& out, std::string_view text) {
     } else if (byte < 0x20) {
       append_escaped_control(out, byte);
       ++pos;
-    } else if (const size_t length = detail::utf8_sequence_length(text, pos); length == 0) {
+    } else if (const size_t length = utf8_sequence_length(text, pos); length == 0) {
       out += "\\ufffd";
       ++pos;
     } else {

@@ -7,11 +7,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <string>
 #include <variant>
 
-#include "write_all.h"
+#include "flightrec/common/atomic_file.h"
 
 namespace flightrec::snapshot {
 namespace {
@@ -29,11 +28,6 @@ struct Refuse {
   std::string error;
 };
 using Target = std::variant<ReplaceAt, WriteThrough, Refuse>;
-
-// Worded like write_file_atomically's errors: "cannot <what> <path>: <errno text>".
-std::string describe(const std::string& what, const fs::path& path, int error) {
-  return "cannot " + what + " " + path.string() + ": " + std::strerror(error);
-}
 
 // procfs links (/proc/self/fd/1, where /dev/stdout leads) point at open files, and their text
 // ("pipe:[123]", "/tmp/x (deleted)") need not be a path at all.
@@ -55,7 +49,7 @@ Target follow_links(const fs::path& path) {
     if (error) return Refuse{"cannot read the link " + at.string() + ": " + error.message()};
     at = target.is_absolute() ? target : at.parent_path() / target;
   }
-  return Refuse{describe("follow the links of", path, ELOOP)};
+  return Refuse{file_error("follow the links of", path, ELOOP)};
 }
 
 Target target_of(const fs::path& path) {
@@ -63,7 +57,7 @@ Target target_of(const fs::path& path) {
   // stat follows every link; when it fails (nothing there yet, a dangling link) the replace below
   // creates the file, or reports why it cannot.
   if (::stat(path.c_str(), &info) == 0) {
-    if (S_ISDIR(info.st_mode)) return Refuse{describe("write", path, EISDIR)};
+    if (S_ISDIR(info.st_mode)) return Refuse{file_error("write", path, EISDIR)};
     if (!S_ISREG(info.st_mode)) return WriteThrough{};
   }
   return follow_links(path);
@@ -72,12 +66,12 @@ Target target_of(const fs::path& path) {
 WriteResult write_through(const fs::path& path, std::string_view bytes) {
   // No O_CREAT: it exists. O_APPEND: a file behind /dev/stdout keeps what the shell wrote before.
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return {describe("open", path, errno)};
+  if (fd < 0) return {file_error("open", path, errno)};
   const int write_error = write_all(fd, bytes);
   // close can report a deferred write error (NFS), so its result counts too.
   const int close_error = ::close(fd) == 0 ? 0 : errno;
-  if (write_error != 0) return {describe("write", path, write_error)};
-  if (close_error != 0) return {describe("close", path, close_error)};
+  if (write_error != 0) return {file_error("write", path, write_error)};
+  if (close_error != 0) return {file_error("close", path, close_error)};
   return {};
 }
 

@@ -1,13 +1,13 @@
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 
+#include "flightrec/common/number_format.h"
+#include "flightrec/common/printable.h"
 #include "flightrec/snapshot/render.h"
 #include "flightrec/snapshot/time_format.h"
 #include "text_table.h"
-#include "utf8.h"
 
 namespace flightrec::snapshot {
 namespace {
@@ -17,35 +17,6 @@ using detail::TextTable;
 
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
 constexpr int64_t kDayNs = 86'400 * kNanosPerSecond;
-
-// Keeps valid, printable UTF-8; replaces control characters (C0, DEL, C1) and invalid bytes with
-// '?', so nothing a process names itself can move the cursor or recolour the terminal.
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t length = detail::utf8_sequence_length(text, pos);
-    const auto lead = static_cast<unsigned char>(text[pos]);
-    const bool control =
-        lead < 0x20 || lead == 0x7F ||
-        (length == 2 && lead == 0xC2 && static_cast<unsigned char>(text[pos + 1]) < 0xA0);
-    if (length == 0 || control) {
-      out += '?';
-      pos += std::max<size_t>(length, 1);
-    } else {
-      out.append(text, pos, length);
-      pos += length;
-    }
-  }
-  return out;
-}
-
-std::string number_text(double value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
 
 std::string value_text(const SystemValue& value) {
   std::string out = value.scale == 1.0 ? std::to_string(value.raw) : number_text(value.value());

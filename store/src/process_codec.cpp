@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -313,37 +314,94 @@ std::string ProcessFrameDecoder::next(uint32_t index) {
   return {};
 }
 
+namespace {
+
+constexpr int64_t kBelowAnyPid = int64_t{std::numeric_limits<int32_t>::min()} - 1;
+
+// Pids are coded as zigzag deltas in ascending order: false when the next one is malformed or not
+// above `after`.
+bool read_pid(Reader& in, int64_t& pid, int64_t after) {
+  uint64_t coded = 0;
+  if (!in.varint(coded)) return false;
+  // The difference of two int32 pids needs 33 bits: a larger one is corrupt.
+  const int64_t delta = unzigzag(coded);
+  if (delta > (int64_t{1} << 33) || delta < -(int64_t{1} << 33)) return false;
+  pid += delta;
+  return pid > after && pid <= std::numeric_limits<int32_t>::max();
+}
+
+std::string read_removed_pids(Reader& in, size_t rows_before, std::vector<int32_t>& removed) {
+  uint64_t removed_count = 0;
+  if (!in.varint(removed_count)) return "truncated removed-process count";
+  if (removed_count > rows_before) {
+    return "removes " + std::to_string(removed_count) + " processes but the frame before has " +
+           std::to_string(rows_before);
+  }
+  removed.resize(removed_count);
+  int64_t pid = 0;
+  for (uint64_t r = 0; r < removed_count; ++r) {
+    if (!read_pid(in, pid, r == 0 ? kBelowAnyPid : removed[r - 1])) {
+      return "removed pid " + std::to_string(r) + " malformed or out of order";
+    }
+    removed[r] = static_cast<int32_t>(pid);
+  }
+  return {};
+}
+
+// Merges the rows of the frame before (minus the removed ones) with the changed and new rows, all
+// in pid order.
+class RowMerge {
+ public:
+  RowMerge(std::vector<ProcessRow>& old_rows, const std::vector<int32_t>& removed,
+           std::vector<ProcessRow>& rows)
+      : old_rows_(old_rows), removed_(removed), rows_(rows) {}
+
+  // Keeps the unchanged rows below `limit`, dropping the removed ones.
+  void keep_rows_below(int64_t limit) {
+    for (; i_ < old_rows_.size() && old_rows_[i_].pid < limit; ++i_) {
+      if (r_ < removed_.size() && removed_[r_] < old_rows_[i_].pid) break;
+      if (r_ < removed_.size() && removed_[r_] == old_rows_[i_].pid) {
+        ++r_;
+      } else {
+        rows_.push_back(std::move(old_rows_[i_]));
+      }
+    }
+  }
+
+  // The row `pid` changes: its previous state, or a new row. Empty when a removal is pending at
+  // or below it (the removed pid was not in the frame before, or is also changed).
+  std::optional<ProcessRow> take(int64_t pid) {
+    keep_rows_below(pid);
+    if (r_ < removed_.size() && removed_[r_] <= pid) return std::nullopt;
+    if (i_ < old_rows_.size() && old_rows_[i_].pid == pid) return std::move(old_rows_[i_++]);
+    ProcessRow row;
+    row.pid = static_cast<int32_t>(pid);
+    return row;
+  }
+
+  // The first removed pid that matched no row of the frame before, if any.
+  [[nodiscard]] std::optional<int32_t> unmatched_removal() const {
+    return r_ < removed_.size() ? std::optional<int32_t>(removed_[r_]) : std::nullopt;
+  }
+
+ private:
+  std::vector<ProcessRow>& old_rows_;
+  const std::vector<int32_t>& removed_;
+  std::vector<ProcessRow>& rows_;
+  size_t i_ = 0;
+  size_t r_ = 0;
+};
+
+}  // namespace
+
 std::string ProcessFrameDecoder::next_rows() {
   Reader in(in_, at_);
   std::vector<ProcessRow> old_rows = std::move(current_.processes);
   auto& rows = current_.processes;
   rows.clear();
 
-  uint64_t removed_count = 0;
-  if (!in.varint(removed_count)) return "truncated removed-process count";
-  if (removed_count > old_rows.size()) {
-    return "removes " + std::to_string(removed_count) + " processes but the frame before has " +
-           std::to_string(old_rows.size());
-  }
-  auto read_pid = [&in](int64_t& pid, int64_t after) {
-    uint64_t coded = 0;
-    if (!in.varint(coded)) return false;
-    // The difference of two int32 pids needs 33 bits: a larger one is corrupt.
-    const int64_t delta = unzigzag(coded);
-    if (delta > (int64_t{1} << 33) || delta < -(int64_t{1} << 33)) return false;
-    pid += delta;
-    return pid > after && pid <= std::numeric_limits<int32_t>::max();
-  };
-  constexpr int64_t kBelowAnyPid = int64_t{std::numeric_limits<int32_t>::min()} - 1;
-  std::vector<int32_t> removed(removed_count);
-  int64_t pid = 0;
-  for (uint64_t r = 0; r < removed_count; ++r) {
-    if (!read_pid(pid, r == 0 ? kBelowAnyPid : removed[r - 1])) {
-      return "removed pid " + std::to_string(r) + " malformed or out of order";
-    }
-    removed[r] = static_cast<int32_t>(pid);
-  }
-
+  std::vector<int32_t> removed;
+  if (auto error = read_removed_pids(in, old_rows.size(), removed); !error.empty()) return error;
   uint64_t changed_count = 0;
   if (!in.varint(changed_count)) return "truncated changed-process count";
   // Each changed row takes at least two bytes (pid and mask).
@@ -352,47 +410,28 @@ std::string ProcessFrameDecoder::next_rows() {
            std::to_string(in.remaining()) + " bytes left";
   }
   rows.reserve(
-      std::min<uint64_t>(old_rows.size() - removed_count + changed_count, kMaxProcessesPerFrame));
+      std::min<uint64_t>(old_rows.size() - removed.size() + changed_count, kMaxProcessesPerFrame));
 
-  // Merge: rows of the frame before (minus the removed ones) with the changed and new rows, all
-  // in pid order.
-  size_t i = 0;
-  size_t r = 0;
-  std::string error;
-  auto keep_rows_below = [&](int64_t limit) {
-    for (; i < old_rows.size() && old_rows[i].pid < limit; ++i) {
-      if (r < removed.size() && removed[r] < old_rows[i].pid) break;
-      if (r < removed.size() && removed[r] == old_rows[i].pid) {
-        ++r;
-      } else {
-        rows.push_back(std::move(old_rows[i]));
-      }
-    }
-  };
-  pid = 0;
+  RowMerge merge(old_rows, removed, rows);
+  int64_t pid = 0;
   for (uint64_t c = 0; c < changed_count; ++c) {
-    if (!read_pid(pid, c == 0 ? kBelowAnyPid : rows.back().pid)) {
+    if (!read_pid(in, pid, c == 0 ? kBelowAnyPid : rows.back().pid)) {
       return "changed process " + std::to_string(c) + ": pid malformed or out of order";
     }
-    keep_rows_below(pid);
-    if (r < removed.size() && removed[r] <= pid) {
-      return "removed pid " + std::to_string(removed[r]) + " is not in the frame before or is " +
-             "also changed";
+    std::optional<ProcessRow> row = merge.take(pid);
+    if (!row) {
+      return "removed pid " + std::to_string(*merge.unmatched_removal()) +
+             " is not in the frame before or is also changed";
     }
-    ProcessRow row;
-    if (i < old_rows.size() && old_rows[i].pid == pid) {
-      row = std::move(old_rows[i++]);
-    } else {
-      row.pid = static_cast<int32_t>(pid);
-    }
-    if (auto field_error = get_changes(in, kRowFields, kRowFieldNames, row); !field_error.empty()) {
+    if (auto field_error = get_changes(in, kRowFields, kRowFieldNames, *row);
+        !field_error.empty()) {
       return "process " + std::to_string(pid) + ": " + field_error;
     }
-    rows.push_back(std::move(row));
+    rows.push_back(std::move(*row));
   }
-  keep_rows_below(std::numeric_limits<int64_t>::max());
-  if (r < removed.size()) {
-    return "removed pid " + std::to_string(removed[r]) + " is not in the frame before";
+  merge.keep_rows_below(std::numeric_limits<int64_t>::max());
+  if (const auto unmatched = merge.unmatched_removal()) {
+    return "removed pid " + std::to_string(*unmatched) + " is not in the frame before";
   }
   if (rows.size() > kMaxProcessesPerFrame) {
     return std::to_string(rows.size()) + " processes, more than " +

@@ -12,3 +12,28 @@ TEST_CASE("quote_for_error quotes and escapes what is not printable ASCII", "[pr
   CHECK(quote_for_error(R"(say "hi" \ bye)") == R"("say \"hi\" \\ bye")");
   CHECK(quote_for_error("caf\xc3\xa9") == R"("caf\xc3\xa9")");
 }
+
+TEST_CASE("quote_for_error can keep UTF-8, name \\n and \\t, and shorten long text",
+          "[printable]") {
+  const flightrec::QuoteOptions config_style{
+      .keep_non_ascii = true, .named_escapes = true, .max_bytes = 8};
+  CHECK(quote_for_error("caf\xc3\xa9\n\t", config_style) == "\"caf\xc3\xa9\\n\\t\"");
+  CHECK(quote_for_error("a\x1b"
+                        "b",
+                        config_style) == R"("a\x1bb")");
+  CHECK(quote_for_error("0123456789", config_style) == R"("01234567...")");
+  CHECK(quote_for_error("01234567", config_style) == R"("01234567")");
+}
+
+TEST_CASE("printable replaces what a terminal would act on with '?'", "[printable]") {
+  using flightrec::Charset;
+  using flightrec::printable;
+  CHECK(printable("top\x1b[2J\r\n") == "top?[2J??");
+  CHECK(printable("caf\xc3\xa9") == "caf\xc3\xa9");
+  CHECK(printable("caf\xc3\xa9", Charset::ascii) == "caf??");
+  CHECK(printable("\xc2\x9b"
+                  "31m") == "?31m");  // C1 CSI: one '?' for its two bytes
+  CHECK(printable("\xff"
+                  "x\x7f") == "?x?");
+  CHECK(printable("plain text", Charset::ascii) == "plain text");
+}

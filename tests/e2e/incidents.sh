@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Incidents end to end: a CPU burner and a memory hog (real, bounded child processes) trip their
-# thresholds and each incident's window shows the cause at 1 ms resolution; a manual trigger;
-# the CLI reads the files; a hand-corrupted file is quarantined at start-up.
+# thresholds and each incident's window shows the cause at 1 ms resolution; a manual trigger whose
+# reason (and a rule's condition) reach /incidents, the file, the viewer, the CLI and replay; the
+# CLI reads the files; a hand-corrupted file is quarantined at start-up.
 source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -66,8 +67,39 @@ else
   fail "the memory_hog window does not show the hog"
 fi
 
-expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/trigger?reason=e2e%20check")" 202 \
+# A manual request with a reason an operator might write (spaces, punctuation, quotes, HTML).
+reason='during the deploy of v2.3 (canary: 10%, "eu-west" & <b>)'
+encoded=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=''))" "$reason")
+expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/trigger?reason=$encoded")" 202 \
   "POST /-/trigger is accepted"
+manual_id=$(wait_incident manual)
+if [ -n "$manual_id" ]; then pass "the request made incident $manual_id"; else fail "no manual incident after 20 s"; fi
+# field_of ID FIELD: that field of the incident in GET /incidents.
+field_of() {
+  list | python3 -c "import json, sys
+print(next(i[sys.argv[2]] for i in json.load(sys.stdin) if i['id'] == sys.argv[1]))" "$1" "$2"
+}
+expect_eq "$(field_of "$manual_id" reason)" "$reason" "/incidents gives the reason as it was sent"
+expect_eq "$(field_of "$cpu_id" condition)" 'cpu_busy_ratio{cpu="total"} > 0.8' \
+  "/incidents gives a rule's condition"
+expect_eq "$(curl -s "${URL}incidents/$manual_id?format=json" | python3 -c "import json, sys
+print(json.load(sys.stdin)['metadata']['incident.reason'])")" "$reason" \
+  "/incidents/ID?format=json carries the reason in the file's metadata"
+# The viewer's page: the header is drawn from the inline data, where the reason is JSON text.
+view_details() {
+  curl -s "${URL}incidents/$1/view" | python3 -c "import json, re, sys
+page = sys.stdin.read()
+data = re.search(r'<script type=\"application/json\" id=\"flightrec-data\">(.*?)</script>', page, re.S)
+print(dict(json.loads(data.group(1))['details']).get(sys.argv[1], ''))" "$2"
+}
+expect_eq "$(view_details "$manual_id" reason)" "$reason" "the viewer's header shows the reason"
+expect_eq "$(view_details "$cpu_id" condition)" 'cpu_busy_ratio{cpu="total"} > 0.8' \
+  "the viewer's header shows a rule's condition"
+page=$(curl -s "${URL}incidents/$manual_id/view")
+case "$page" in
+  *'<b>)'*) fail "the reason's HTML reaches the page unescaped" ;;
+  *) pass "the reason's HTML is escaped in the page" ;;
+esac
 expect_eq "$(curl -s -X POST "${URL}-/trigger?reasn=typo")" 'unknown parameter "reasn" (allowed: reason)' \
   "POST /-/trigger refuses a parameter it does not know"
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' "${URL}incidents/no-such-incident")" 404 "unknown id is 404"
@@ -82,7 +114,20 @@ stop_daemon
 expect_eq "$STOP_STATUS" 0 "daemon exits 0"
 
 # The CLI reads what the daemon wrote.
-expect_contains "$("$FLIGHTREC" incidents --dir="$WORK/incidents")" "cpu_burst" "flightrec incidents lists it"
+listing=$("$FLIGHTREC" incidents --dir="$WORK/incidents")
+expect_contains "$listing" "cpu_burst" "flightrec incidents lists it"
+expect_contains "$listing" "written  $reason" "flightrec incidents shows the manual request's reason"
+expect_contains "$listing" 'written  cpu_busy_ratio{cpu="total"} > 0.8' \
+  "flightrec incidents shows a rule's condition"
+replayed=$("$FLIGHTREC" replay "$WORK/incidents/$manual_id.flightrec" --batch --at=end --format=json |
+  python3 -c "import json, sys
+t = json.load(sys.stdin)['triggers'][0]
+print(t['reason'])
+print(t['label'])")
+expect_eq "$(head -1 <<<"$replayed")" "$reason" "replay's batch JSON gives the reason exactly"
+expect_eq "$(tail -1 <<<"$replayed")" "manual: $reason" "replay's trigger label shows it"
+expect_contains "$("$FLIGHTREC" replay "$WORK/incidents/$manual_id.flightrec" --batch --at=end)" \
+  "trigger   manual: $reason at " "replay's batch text shows it"
 "$FLIGHTREC" dump "$WORK/incidents/$cpu_id.flightrec" --format=csv >"$WORK/cli.csv"
 expect_eq "$(head -1 "$WORK/cli.csv")" "$(head -1 "$WORK/cpu.csv")" "flightrec dump converts the file offline"
 
@@ -90,6 +135,9 @@ meta=$("$FLIGHTREC" dump "$WORK/incidents/$cpu_id.flightrec" --format=json | pyt
 m = json.load(sys.stdin)['metadata']
 print(m.get('incident.rule'), m.get('config.origin'), 'cpu_burst' in m.get('config.yaml', ''))")
 expect_eq "$meta" "cpu_burst $WORK/flightrec.yaml True" "the file records its rule and the config it ran with"
+expect_eq "$("$FLIGHTREC" dump "$WORK/incidents/$manual_id.flightrec" --format=json | python3 -c "import json, sys
+m = json.load(sys.stdin)['metadata']
+print(m['incident.rule'] + ': ' + m['incident.reason'])")" "manual: $reason" "the file records the reason"
 
 # A hand-corrupted file is moved aside at start-up, never served and never a crash.
 file="$WORK/incidents/$mem_id.flightrec"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/exporter/exposition/gzip.h"
+#include "flightrec/common/gzip.h"
 #include "flightrec/exporter/exposition/serialize.h"
 
 using namespace flightrec::exporter::exposition;
@@ -205,7 +205,7 @@ TEST_CASE("gzip -d restores what gzip compressed", "[exposition][tools]") {
   ScratchDir dir;
   REQUIRE(dir.valid());
   const auto plain = serialize(Format::openmetrics_1_0_0, realistic_families()).body;
-  write_file(dir.file("metrics.gz"), gzip(plain));
+  write_file(dir.file("metrics.gz"), flightrec::gzip(plain));
   const auto decompressed = run("gzip -dc " + dir.file("metrics.gz").string());
   CHECK(decompressed.exit_status == 0);
   CHECK(decompressed.output == plain);

@@ -1,9 +1,9 @@
 // check_incident_file (the start-up scan of the incident directory) on arbitrary file contents:
 // it must never crash, must agree with read_recording on whether the file is whole, and must
-// read back the same incident fields; a file without a window gets its blocks' time span.
-// is_valid_incident_id (ids from /incidents/<id> URLs) must accept nothing that names another
-// directory. Seed corpus: incident files written by IncidentStore, and the recordings of
-// recording_read_fuzz.
+// read back the same incident description (model::decode_incident); a file without a window gets
+// its blocks' time span. is_valid_incident_id (ids from /incidents/<id> URLs) must accept nothing
+// that names another directory. Seed corpus: incident files written by IncidentStore, and the
+// recordings of recording_read_fuzz.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -15,6 +15,7 @@
 
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/incidents/incident_id.h"
+#include "flightrec/model/incident_description.h"
 #include "flightrec/recording/recording_file.h"
 #include "fuzz_check.h"
 
@@ -56,25 +57,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // read_recording also decodes process frames (and caps their rows), so it may refuse more.
   if (read.ok() && !check.ok()) __builtin_trap();
   if (!check.ok()) {
-    if (!check.info.rule.empty() || check.info.window_to_ns != 0) __builtin_trap();
+    if (!check.incident.rule.empty() || check.incident.window_to_ns != 0) __builtin_trap();
     return 0;
   }
   if (!read.ok()) return 0;
 
-  const incidents::IncidentInfo fields = incidents::incident_fields(read.recording.meta);
-  if (check.info.rule != fields.rule || check.info.series != fields.series ||
-      check.info.fired_at_ns != fields.fired_at_ns ||
-      !same_number(check.info.value, fields.value)) {
+  const flightrec::model::IncidentDescription fields =
+      flightrec::model::decode_incident(read.recording.meta)
+          .value_or(flightrec::model::IncidentDescription{});
+  const auto& found = check.incident;
+  if (found.rule != fields.rule || found.condition != fields.condition ||
+      found.series != fields.series || found.reason != fields.reason ||
+      found.fired_at_ns != fields.fired_at_ns || !same_number(found.value, fields.value)) {
     __builtin_trap();
   }
   const auto& blocks = read.recording.blocks;
   if (fields.window_from_ns == 0 && fields.window_to_ns == 0 && !blocks.empty()) {
-    if (check.info.window_from_ns != blocks.front()->real_ns(blocks.front()->first_tick()) ||
-        check.info.window_to_ns != blocks.back()->real_ns(blocks.back()->last_tick())) {
+    if (found.window_from_ns != blocks.front()->real_ns(blocks.front()->first_tick()) ||
+        found.window_to_ns != blocks.back()->real_ns(blocks.back()->last_tick())) {
       __builtin_trap();
     }
-  } else if (check.info.window_from_ns != fields.window_from_ns ||
-             check.info.window_to_ns != fields.window_to_ns) {
+  } else if (found.window_from_ns != fields.window_from_ns ||
+             found.window_to_ns != fields.window_to_ns) {
     __builtin_trap();
   }
   return 0;

@@ -60,6 +60,20 @@ TEST_CASE("GET /incidents shows failed incidents with their error", "[incidents]
   CHECK(status_of(served.server.url() + "incidents/" + entry.id) == "404");
 }
 
+TEST_CASE("GET /incidents and ?format=json carry a manual request's reason, escaped",
+          "[incidents]") {
+  ServedStore served;
+  auto manual = make_info("manual", 1000);
+  manual.reason = "deploy of v2.3: \"canary\"\\eu\n<b>";
+  const std::vector<std::shared_ptr<const store::Block>> blocks{make_block(5)};
+  const auto entry = served.store.write(manual, make_metadata(), blocks);
+  const std::string escaped = R"("deploy of v2.3: \"canary\"\\eu\n<b>")";
+  CHECK_THAT(curl(served.server.url() + "incidents"),
+             Catch::Matchers::Contains("\"reason\":" + escaped));
+  CHECK_THAT(curl(served.server.url() + "incidents/" + entry.id + "?format=json"),
+             Catch::Matchers::Contains("\"incident.reason\":" + escaped));
+}
+
 TEST_CASE("GET /incidents/{id} returns the stored bytes unchanged", "[incidents]") {
   ServedStore served;
   const auto entry = write_incident(served.store, "cpu", 1000);

@@ -2,7 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "flightrec/incidents/handlers.h"
 #include "flightrec/recording/recording_file.h"
+#include "flightrec/snapshot/json_writer.h"
 #include "incident_fixture.h"
 
 using namespace flightrec;
@@ -24,19 +26,53 @@ TEST_CASE("The incident file sink writes the capture's fields and window", "[inc
   StderrCapture log;
   IncidentStore store({.dir = dir.path()});
   IncidentFileSink sink(store, [] { return make_metadata(); });
-  const trigger::IncidentCapture capture{.rule = "cpu_busy",
-                                         .series = "cpu_busy_ratio{cpu=\"3\"}",
-                                         .value = 0.97,
-                                         .fired_at_real_ns = kT0 + 2'000'000'000,
-                                         .from_real_ns = kT0,
-                                         .to_real_ns = kT0 + 3'000'000'000};
+  const model::IncidentDescription incident{.rule = "cpu_busy",
+                                            .value = 0.97,
+                                            .series = "cpu_busy_ratio{cpu=\"3\"}",
+                                            .fired_at_ns = kT0 + 2'000'000'000,
+                                            .window_from_ns = kT0,
+                                            .window_to_ns = kT0 + 3'000'000'000};
   // An empty snapshot: the file holds metadata only, and is still a valid recording.
-  sink.write(capture, store::Snapshot{});
+  sink.write({.description = incident}, store::Snapshot{});
   const auto entries = store.list();
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].status == IncidentStatus::written);
-  CHECK(entries[0].info.series == capture.series);
-  CHECK(entries[0].info.window_to_ns == capture.to_real_ns);
+  CHECK(entries[0].incident == incident);
   const auto read = recording::read_recording(*store.file_of(entries[0].id));
   CHECK(read.ok());
+}
+
+TEST_CASE("A manual incident keeps its reason and a rule's its condition, on disk and in the index",
+          "[incidents]") {
+  TempDir dir;
+  StderrCapture log;
+  const std::string reason = "during the deploy of v2.3 (\"canary\" & <rollback?>)";
+  const std::string condition = "cpu_busy_ratio{cpu=\"total\"} > 0.8";
+  {
+    IncidentStore store({.dir = dir.path()});
+    IncidentFileSink sink(store, [] { return make_metadata(); });
+    sink.write({.description = {.rule = "manual",
+                                .reason = reason,
+                                .fired_at_ns = kT0 + 1'000'000'000,
+                                .window_from_ns = kT0,
+                                .window_to_ns = kT0 + 2'000'000'000}},
+               store::Snapshot{});
+    sink.write({.description = {.rule = "cpu_busy",
+                                .condition = condition,
+                                .value = 0.93,
+                                .series = "cpu_busy_ratio{cpu=\"total\"}",
+                                .fired_at_ns = kT0 + 3'000'000'000,
+                                .window_from_ns = kT0,
+                                .window_to_ns = kT0 + 4'000'000'000}},
+               store::Snapshot{});
+  }
+  // Read back by a fresh store's start-up scan: what a restarted daemon lists.
+  IncidentStore reopened({.dir = dir.path()});
+  const std::string json = incidents_json(reopened.list());
+  std::string quoted_reason;
+  snapshot::append_json_string(quoted_reason, reason);
+  std::string quoted_condition;
+  snapshot::append_json_string(quoted_condition, condition);
+  CHECK_THAT(json, Catch::Matchers::Contains("\"reason\":" + quoted_reason));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"condition\":" + quoted_condition));
 }

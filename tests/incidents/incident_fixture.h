@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "flightrec/incidents/incident_store.h"
+#include "flightrec/model/incident_description.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/block.h"
 
@@ -48,7 +49,7 @@ inline flightrec::recording::Metadata make_metadata() {
   return metadata;
 }
 
-inline flightrec::incidents::IncidentInfo make_info(std::string rule, int64_t fired_offset_ms) {
+inline flightrec::model::IncidentDescription make_info(std::string rule, int64_t fired_offset_ms) {
   const int64_t fired = kT0 + fired_offset_ms * 1'000'000;
   return {.rule = std::move(rule),
           .value = 0.93,

@@ -32,6 +32,34 @@ TEST_CASE("flightrec incidents prints a table newest first and names corrupt fil
                        "corrupt: " + (dir.path() / "20251130T050009.000Z-bad.flightrec").string()));
 }
 
+TEST_CASE("flightrec incidents shows a rule's condition and a manual request's reason",
+          "[incidents]") {
+  TempDir dir;
+  StderrCapture log;
+  {
+    IncidentStore store({.dir = dir.path()});
+    auto rule = make_info("cpu_busy", 1000);
+    rule.condition = "cpu_busy_ratio{cpu=\"total\"} > 0.8";
+    auto manual = make_info("manual", 2000);
+    manual.reason = "during the deploy of v2.3 (canary, 10%)";
+    auto hostile = make_info("manual", 3000);
+    hostile.reason = "evil\x1b[2Jreason";
+    for (const auto& incident : {rule, manual, hostile}) {
+      store.write(incident, make_metadata(),
+                  std::vector<std::shared_ptr<const flightrec::store::Block>>{make_block(10)});
+    }
+  }
+  std::ostringstream out;
+  REQUIRE(list_incidents_command(dir.path(), out) == 0);
+  const std::string text = out.str();
+  CHECK_THAT(text, Catch::Matchers::Contains("STATUS   DETAIL\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains("written  cpu_busy_ratio{cpu=\"total\"} > 0.8\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains("written  during the deploy of v2.3 (canary, 10%)\n"));
+  // User text never reaches the terminal raw.
+  CHECK_THAT(text, Catch::Matchers::Contains("written  \"evil\\x1b[2Jreason\"\n"));
+  CHECK(text.find('\x1b') == std::string::npos);
+}
+
 TEST_CASE("flightrec incidents fails naming a directory it cannot read", "[incidents]") {
   TempDir dir;
   std::ostringstream out;

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 
 #include "flightrec/incidents/incident_file.h"
@@ -35,12 +36,12 @@ TEST_CASE("Start-up scan rebuilds the index from valid files with their incident
   REQUIRE(entries.size() == 1);
   const auto expected = make_info("cpu_busy", 1500);
   CHECK(entries[0].id == file.stem().string());
-  CHECK(entries[0].info.rule == "cpu_busy");
-  CHECK(entries[0].info.series == expected.series);
-  CHECK(entries[0].info.value == expected.value);
-  CHECK(entries[0].info.fired_at_ns == expected.fired_at_ns);
-  CHECK(entries[0].info.window_from_ns == expected.window_from_ns);
-  CHECK(entries[0].info.window_to_ns == expected.window_to_ns);
+  CHECK(entries[0].incident.rule == "cpu_busy");
+  CHECK(entries[0].incident.series == expected.series);
+  CHECK(entries[0].incident.value == expected.value);
+  CHECK(entries[0].incident.fired_at_ns == expected.fired_at_ns);
+  CHECK(entries[0].incident.window_from_ns == expected.window_from_ns);
+  CHECK(entries[0].incident.window_to_ns == expected.window_to_ns);
   CHECK(entries[0].bytes == fs::file_size(file));
   CHECK(entries[0].status == IncidentStatus::written);
   CHECK(reopened.stats().quarantined == 0);
@@ -55,7 +56,10 @@ TEST_CASE("Start-up scan quarantines a torn file and a file with a flipped byte"
   std::string bytes = read_bytes(torn);
   write_bytes(torn, bytes.substr(0, bytes.size() - 40));
   bytes = read_bytes(flipped);
-  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x10);
+  // A byte near the end of the block's payload (before the trailer's 29 bytes): the block's CRC
+  // catches it. A byte in the block's header could be read as a length and report "torn".
+  const size_t inside_block = bytes.size() - 40;
+  bytes[inside_block] = static_cast<char>(bytes[inside_block] ^ 0x10);
   write_bytes(flipped, bytes);
 
   StderrCapture log;
@@ -132,4 +136,30 @@ TEST_CASE("Configured directory that cannot be created falls back and logs which
   CHECK(log.count("using the fallback") == 1);
   CHECK(log.count("dir=" + (dir.path() / "fallback").string()) == 1);
   CHECK(write_incident(store, "r", 0).status == IncidentStatus::written);
+}
+
+TEST_CASE("Incident files written before reasons were stored still list, without one",
+          "[incidents]") {
+  TempDir dir;
+  const fs::path data = FLIGHTREC_INCIDENTS_TEST_DATA;
+  // Files as IncidentStore wrote them before condition and reason joined the metadata.
+  fs::copy_file(data / "before_reason_cpu_busy.flightrec",
+                dir.path() / "20251130T050000.010Z-cpu_busy.flightrec");
+  fs::copy_file(data / "before_reason_manual.flightrec",
+                dir.path() / "20251130T050000.020Z-manual.flightrec");
+  StderrCapture log;
+  IncidentStore store(options_for(dir.path()));
+  const auto entries = store.list();
+  REQUIRE(entries.size() == 2);
+  const auto& manual = entries[0].incident;
+  const auto& cpu = entries[1].incident;
+  CHECK(manual.rule == "manual");
+  CHECK(manual.reason.empty());
+  CHECK(std::isnan(manual.value));
+  CHECK(cpu.rule == "cpu_busy");
+  CHECK(cpu.condition.empty());
+  CHECK(cpu.series == "cpu_busy_ratio{cpu=\"total\"}");
+  CHECK(cpu.value == 0.93);
+  CHECK(cpu.fired_at_ns == 1764478800010000000);
+  CHECK(store.stats().quarantined == 0);
 }

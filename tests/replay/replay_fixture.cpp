@@ -45,6 +45,10 @@ recording::Metadata metadata() {
   meta.series.push_back(counter("network_receive_bytes_total", {{"device", "eth0"}}, 1.0));
   meta.series.push_back(counter("network_transmit_bytes_total", {{"device", "eth0"}}, 1.0));
   meta.series.push_back(counter("network_receive_bytes_total", {{"device", "lo"}}, 1.0));
+  // The /proc/stat "cpu" line, which the all-CPU busy ratio comes from without cgroup v2.
+  for (const char* mode : {"user", "system", "idle"}) {
+    meta.series.push_back(counter("cpu_aggregate_seconds_total", {{"mode", mode}}, 0.01));
+  }
   meta.extra = {{"incident.rule", "memory_available_bytes < 2e9"},
                 {"incident.value", "1975517184"},
                 {"incident.fired_at_ns", std::to_string(kTriggerNs)}};
@@ -75,7 +79,10 @@ std::vector<int64_t> frame_values(int i) {
           i * 10240,
           i * kNetRxPerFrame,
           i * 2000,
-          i * 999'999};
+          i * 999'999,
+          cpu0_busy,
+          cpu1_system,
+          cpu0_idle + cpu1_idle};
 }
 
 std::vector<std::shared_ptr<const store::Block>> blocks(size_t series) {

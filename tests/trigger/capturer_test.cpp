@@ -92,15 +92,16 @@ TEST_CASE("an incident completes once T + post is recorded, with its window", "[
   CHECK(rig.handed.empty());
   rig.run(0.1, 1);  // tick 30 = T + 20 ms
   REQUIRE(rig.handed.size() == 1);
-  const IncidentCapture& c = rig.handed[0].capture;
+  const model::IncidentDescription& c = rig.handed[0].capture.description;
   CHECK(c.rule == "cpu_hot");
   CHECK(c.condition == "cpu_busy_ratio > 0.8");
   CHECK(c.series == "cpu_busy_ratio{cpu=\"total\"}");
+  CHECK(c.reason.empty());
   CHECK(c.value == Approx(0.9));
-  CHECK(c.tick == 10);
-  CHECK(c.fired_at_real_ns == kStartReal + 10'000'000);
-  CHECK(c.from_real_ns == c.fired_at_real_ns - 2'000'000'000);
-  CHECK(c.to_real_ns == c.fired_at_real_ns + 20'000'000);
+  CHECK(rig.handed[0].capture.tick == 10);
+  CHECK(c.fired_at_ns == kStartReal + 10'000'000);
+  CHECK(c.window_from_ns == c.fired_at_ns - 2'000'000'000);
+  CHECK(c.window_to_ns == c.fired_at_ns + 20'000'000);
   CHECK(rig.handed[0].handed_at_tick == 30);
   // The snapshot handed over already holds the last frame of the window.
   auto blocks = rig.handed[0].snapshot.blocks();
@@ -109,14 +110,24 @@ TEST_CASE("an incident completes once T + post is recorded, with its window", "[
   CHECK(rig.capturer.pending() == 0);
 }
 
+TEST_CASE("an incident's condition keeps a small threshold exactly", "[capture]") {
+  auto r = rule("cpu_any", "cpu_busy_ratio{cpu=\"total\"}", Comparison::greater, 1e-7);
+  r.post = 0ms;
+  Rig rig({r});
+  rig.run(0.9, 1);
+  REQUIRE(rig.handed.size() == 1);
+  // Not "> 0": six fixed decimals would round the threshold away.
+  CHECK(rig.handed[0].capture.description.condition == "cpu_busy_ratio{cpu=\"total\"} > 1e-07");
+}
+
 TEST_CASE("a rule without pre takes the whole buffer", "[capture]") {
   auto r = cpu_hot(0s, 0s);
   r.pre.reset();
   Rig rig({r}, CaptureOptions{.rate = 1ms, .buffer_duration = 10min});
   rig.run(0.9, 1);  // post 0: complete on the firing tick
   REQUIRE(rig.handed.size() == 1);
-  CHECK(rig.handed[0].capture.from_real_ns == kStartReal - 600'000'000'000);
-  CHECK(rig.handed[0].capture.to_real_ns == kStartReal);
+  CHECK(rig.handed[0].capture.description.window_from_ns == kStartReal - 600'000'000'000);
+  CHECK(rig.handed[0].capture.description.window_to_ns == kStartReal);
 }
 
 TEST_CASE("several incidents can be pending at once", "[capture]") {
@@ -143,14 +154,15 @@ TEST_CASE("a manual request captures the whole buffer and manual_post after", "[
   CHECK(rig.handed.empty());
   rig.run(0.1, 1);
   REQUIRE(rig.handed.size() == 1);
-  const IncidentCapture& c = rig.handed[0].capture;
+  const model::IncidentDescription& c = rig.handed[0].capture.description;
   CHECK(c.rule == "manual");
   CHECK(c.reason == "checking a deploy");
+  CHECK(c.condition.empty());
   CHECK(c.series.empty());
   CHECK(std::isnan(c.value));
-  CHECK(c.tick == 3);
-  CHECK(c.from_real_ns == c.fired_at_real_ns - 60'000'000'000);
-  CHECK(c.to_real_ns == c.fired_at_real_ns + 5'000'000);
+  CHECK(rig.handed[0].capture.tick == 3);
+  CHECK(c.window_from_ns == c.fired_at_ns - 60'000'000'000);
+  CHECK(c.window_to_ns == c.fired_at_ns + 5'000'000);
 }
 
 TEST_CASE("the writer thread hands every incident to the sink, in order", "[writer]") {
@@ -159,7 +171,7 @@ TEST_CASE("the writer thread hands every incident to the sink, in order", "[writ
     IncidentWriter writer(sink);
     for (uint64_t tick : {1u, 2u, 3u}) {
       IncidentCapture c;
-      c.rule = "r";
+      c.description.rule = "r";
       c.tick = tick;
       CHECK(writer.submit(c, store::Snapshot{}));
     }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "flightrec/config/trigger_rules.h"
-#include "flightrec/recorder/signals.h"
+#include "flightrec/model/signals.h"
 #include "flightrec/sampler/slot_table.h"
 
 namespace flightrec::trigger::testing {
@@ -22,12 +22,12 @@ enum Raw : size_t { kMemAvailable, kRaw };
 
 struct Host {
   std::shared_ptr<sampler::SlotTable> disks = std::make_shared<sampler::SlotTable>(2);
-  std::vector<recorder::Signal> signals;
+  std::vector<model::Signal> signals;
   sampler::Schema schema;
 
   Host() {
     auto signal = [](std::string name, std::vector<std::pair<std::string, std::string>> labels) {
-      recorder::Signal s;
+      model::Signal s;
       s.desc.name = std::move(name);
       s.desc.labels = std::move(labels);
       return s;
@@ -37,7 +37,7 @@ struct Host {
     signals.push_back(signal("cpu_busy_ratio", {{"cpu", "1"}}));
     signals.push_back(signal("memory_used_bytes", {}));
     for (uint32_t slot = 0; slot < 2; ++slot) {
-      recorder::Signal disk = signal("disk_read_bytes_per_second", {});
+      model::Signal disk = signal("disk_read_bytes_per_second", {});
       disk.desc.keys = disks.get();
       disk.desc.key_slot = slot;
       disk.desc.key_label = "device";

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "flightrec/model/incident_description.h"
 #include "synthetic_recording.h"
 
 namespace flightrec::viewer {
@@ -102,6 +103,69 @@ TEST_CASE("shouldSayThereAreNoProcessesWhenTheRecordingHasNone") {
   const auto rec = synthetic_recording(100, 50);
   const auto page = render_view_page(rec.metadata, rec.blocks, {}, {});
   CHECK(page.find("\"processes\":{\"from\":null,\"to\":null,\"rows\":[]}") != std::string::npos);
+}
+
+using Details = std::vector<std::pair<std::string, std::string>>;
+
+recording::Metadata incident_metadata(const model::IncidentDescription& incident) {
+  recording::Metadata metadata{.host = "db1"};
+  model::encode_incident(incident, metadata.extra);
+  return metadata;
+}
+
+TEST_CASE("shouldShowAManualIncidentsReasonInTheHeader") {
+  const std::string reason = "deploy of v2.3 </script><b> & \"canary\"";
+  const auto options =
+      incident_view_options("20251130T050001.500Z-manual",
+                            incident_metadata({.rule = "manual",
+                                               .reason = reason,
+                                               .fired_at_ns = 1'764'478'801'500'000'000,
+                                               .window_from_ns = 1'764'478'800'000'000'000,
+                                               .window_to_ns = 1'764'478'803'000'000'000}));
+  CHECK(options.title == "Incident 20251130T050001.500Z-manual");
+  CHECK(options.details ==
+        Details{{"rule", "manual"},
+                {"reason", reason},
+                {"fired at", "2025-11-30T05:00:01.500Z"},
+                {"window", "2025-11-30T05:00:00.000Z to 2025-11-30T05:00:03.000Z"},
+                {"host", "db1"}});
+  CHECK(options.trigger_ns == 1'764'478'801'500'000'000);
+  // In the page's data it stays text: \u-escaped where it could end the script.
+  const auto rec = synthetic_recording(2'000, 1'000);
+  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_blocks, options);
+  CHECK(page.find(
+            R"(["reason","deploy of v2.3 \u003c/script\u003e\u003cb\u003e \u0026 \"canary\""])") !=
+        std::string::npos);
+}
+
+TEST_CASE("shouldShowARulesConditionSeriesAndValueInTheHeader") {
+  const auto options = incident_view_options(
+      "x", incident_metadata({.rule = "cpu_busy",
+                              .condition = "cpu_busy_ratio{cpu=\"total\"} > 0.8",
+                              .value = 0.97,
+                              .series = "cpu_busy_ratio{cpu=\"total\"}",
+                              .fired_at_ns = 1'764'478'801'500'000'000}));
+  REQUIRE(options.details.size() == 7);
+  CHECK(options.details[0] == std::pair<std::string, std::string>{"rule", "cpu_busy"});
+  CHECK(options.details[1] ==
+        std::pair<std::string, std::string>{"condition", "cpu_busy_ratio{cpu=\"total\"} > 0.8"});
+  CHECK(options.details[2] ==
+        std::pair<std::string, std::string>{"series", "cpu_busy_ratio{cpu=\"total\"}"});
+  CHECK(options.details[3] == std::pair<std::string, std::string>{"value", "0.97"});
+}
+
+TEST_CASE("shouldShowAnIncidentFromBeforeReasonsWithoutConditionOrReason") {
+  recording::Metadata old{.host = "db1"};
+  old.extra = {{"incident.rule", "cpu_busy"},
+               {"incident.value", "0.93"},
+               {"incident.series", "cpu_busy_ratio{cpu=\"total\"}"},
+               {"incident.fired_at_ns", "1764478800010000000"},
+               {"incident.window_from_ns", "1764478795010000000"},
+               {"incident.window_to_ns", "1764478801010000000"}};
+  const auto options = incident_view_options("x", old);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : options.details) keys.push_back(key);
+  CHECK(keys == std::vector<std::string>{"rule", "series", "value", "fired at", "window", "host"});
 }
 
 }  // namespace

@@ -1,26 +1,11 @@
 #include "flightrec/trigger/capturer.h"
 
-#include <cmath>
-#include <limits>
+#include <charconv>
 
+#include "flightrec/common/number_format.h"
 #include "flightrec/config/trigger_rules.h"
 
 namespace flightrec::trigger {
-namespace {
-
-std::string threshold_text(double value) {
-  std::string text = std::to_string(value);
-  // std::to_string gives six decimals; drop the trailing zeros a person would not write.
-  while (text.find('.') != std::string::npos && (text.back() == '0' || text.back() == '.')) {
-    bool dot = text.back() == '.';
-    text.pop_back();
-    if (dot) break;
-  }
-  return text;
-}
-
-}  // namespace
-
 IncidentCapturer::IncidentCapturer(TriggerEngine& engine, const store::Ring& ring,
                                    CaptureOptions options, Handoff handoff)
     : engine_(engine), ring_(ring), options_(options), handoff_(std::move(handoff)) {
@@ -43,27 +28,26 @@ void IncidentCapturer::on_frame(const sampler::FrameHeader& header, std::span<co
 }
 
 void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& header) {
-  IncidentCapture capture;
+  IncidentCapture capture{.tick = header.tick};
+  model::IncidentDescription& incident = capture.description;
   std::chrono::nanoseconds pre = options_.buffer_duration;
   std::chrono::nanoseconds post = options_.manual_post;
   if (firing.rule == Firing::kManual) {
-    capture.rule = "manual";
-    capture.reason = std::string(engine_.manual_reason(firing.match));
-    capture.value = std::numeric_limits<double>::quiet_NaN();
+    incident.rule = "manual";
+    incident.reason = std::string(engine_.manual_reason(firing.match));
   } else {
     const config::TriggerRule& rule = engine_.rules()[firing.rule];
-    capture.rule = rule.name;
-    capture.condition = rule.signal + " " + std::string(config::comparison_text(rule.op)) + " " +
-                        threshold_text(rule.value);
-    capture.series = engine_.series_name(firing.rule, firing.match);
-    capture.value = firing.value;
+    incident.rule = rule.name;
+    incident.condition = rule.signal + " " + std::string(config::comparison_text(rule.op)) + " " +
+                         number_text(rule.value);
+    incident.series = engine_.series_name(firing.rule, firing.match);
+    incident.value = firing.value;
     pre = rule.pre.value_or(options_.buffer_duration);
     post = rule.post;
   }
-  capture.fired_at_real_ns = header.real_ns;
-  capture.tick = header.tick;
-  capture.from_real_ns = header.real_ns - pre.count();
-  capture.to_real_ns = header.real_ns + post.count();
+  incident.fired_at_ns = header.real_ns;
+  incident.window_from_ns = header.real_ns - pre.count();
+  incident.window_to_ns = header.real_ns + post.count();
   // Ticks, not wall time: the realtime clock may jump, the tick index does not.
   auto post_ticks =
       static_cast<uint64_t>((post.count() + options_.rate.count() - 1) / options_.rate.count());

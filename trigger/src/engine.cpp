@@ -60,7 +60,7 @@ std::string rule_reference(const config::TriggerRule& rule) {
 }  // namespace
 
 TriggerEngine::TriggerEngine(std::vector<config::TriggerRule> rules,
-                             const std::vector<recorder::Signal>& signals,
+                             const std::vector<model::Signal>& signals,
                              const sampler::Schema& schema, std::chrono::nanoseconds rate)
     : rules_(std::move(rules)) {
   if (rate.count() <= 0) throw std::invalid_argument("trigger engine: the tick rate must be > 0");

@@ -1,19 +1,18 @@
 #include "flightrec/viewer/key_signals.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <string_view>
 
-#include "flightrec/recorder/signals.h"
+#include "flightrec/model/signals.h"
+#include "flightrec/sampler/sources/stat.h"
 
 namespace flightrec::viewer {
 namespace {
 
 // Frames before the range fed to the derivation so the first points already have a full trailing
-// window (the longest is 100 ms, recorder/signals.h).
+// window (the longest is 100 ms, model/signals.h).
 constexpr int64_t kWarmUpNs = 200'000'000;
 
 // Where a derived signal is drawn.
@@ -39,18 +38,19 @@ constexpr ChartSpec kCharts[] = {
 };
 enum ChartIndex : size_t { kCpu, kMemory, kPressure, kDisk, kNetwork };
 
-// A byte-rate signal per device: the family it derives from, its chart and its line suffix.
+namespace names = model::signal_names;
+
+// A byte-rate signal per device: its chart and its line suffix.
 struct DeviceRate {
   std::string_view signal;
-  std::string_view input;
   size_t chart;
   std::string_view suffix;
 };
 constexpr DeviceRate kDeviceRates[] = {
-    {"disk_read_bytes_per_second", "disk_read_bytes_total", kDisk, "read"},
-    {"disk_written_bytes_per_second", "disk_written_bytes_total", kDisk, "write"},
-    {"network_receive_bytes_per_second", "network_receive_bytes_total", kNetwork, "rx"},
-    {"network_transmit_bytes_per_second", "network_transmit_bytes_total", kNetwork, "tx"},
+    {names::kDiskReadBytesPerSecond, kDisk, "read"},
+    {names::kDiskWrittenBytesPerSecond, kDisk, "write"},
+    {names::kNetworkReceiveBytesPerSecond, kNetwork, "rx"},
+    {names::kNetworkTransmitBytesPerSecond, kNetwork, "tx"},
 };
 
 std::string_view label_value(const recording::Labels& labels, std::string_view key) {
@@ -60,66 +60,30 @@ std::string_view label_value(const recording::Labels& labels, std::string_view k
   return {};
 }
 
-// The recording's schema as the sampler describes series. Keyed series already carry their key
-// (device, interface) as an ordinary label.
-sampler::Schema schema_of(const recording::Metadata& metadata) {
-  sampler::Schema schema;
-  schema.reserve(metadata.series.size());
-  for (const auto& series : metadata.series) {
-    sampler::SeriesDesc desc;
-    desc.name = series.name;
-    desc.unit = series.unit;
-    desc.kind = series.kind;
-    desc.scale = series.scale;
-    desc.labels = series.labels;
-    desc.source = series.source;
-    schema.push_back(std::move(desc));
-  }
-  return schema;
-}
-
-// The key (last label value) of each series of `family`, in schema order.
-std::vector<std::string> keys_of(const recording::Metadata& metadata, std::string_view family) {
-  std::vector<std::string> keys;
-  for (const auto& series : metadata.series) {
-    if (series.name == family)
-      keys.push_back(series.labels.empty() ? "" : series.labels.back().second);
-  }
-  return keys;
-}
-
 // Decides which derived signal goes to which chart line, and names the lines.
-std::vector<Placement> place_signals(const std::vector<recorder::Signal>& signals,
-                                     const recording::Metadata& metadata,
+std::vector<Placement> place_signals(const std::vector<model::Signal>& signals,
                                      std::vector<Chart>& charts) {
   std::vector<Placement> placements;
   const auto place = [&](size_t signal, size_t chart, std::string label) {
     placements.push_back({signal, chart, charts[chart].lines.size()});
     charts[chart].lines.push_back({std::move(label), {}});
   };
-  // The recorder derives one rate per device in the schema's order of the input family; the
-  // device name is only in the input series' labels.
-  std::map<std::string_view, std::pair<std::vector<std::string>, size_t>> device_keys;
-  for (const auto& rate : kDeviceRates)
-    device_keys[rate.signal] = {keys_of(metadata, rate.input), 0};
-
   for (size_t i = 0; i < signals.size(); ++i) {
     const auto& desc = signals[i].desc;
-    if (desc.name == "cpu_busy_ratio") {
-      const auto cpu = label_value(desc.labels, "cpu");
-      place(i, kCpu, cpu == "total" ? "total" : "cpu " + std::string(cpu));
-    } else if (desc.name == "memory_used_bytes") {
+    if (desc.name == names::kCpuBusyRatio) {
+      const auto cpu = label_value(desc.labels, sampler::kCpuLabel);
+      place(i, kCpu, cpu == names::kAllCpus ? std::string(cpu) : "cpu " + std::string(cpu));
+    } else if (desc.name == names::kMemoryUsedBytes) {
       place(i, kMemory, "used");
-    } else if (desc.name == "pressure_stall_ratio") {
+    } else if (desc.name == names::kPressureStallRatio) {
       place(i, kPressure,
             std::string(label_value(desc.labels, "resource")) + " " +
                 std::string(label_value(desc.labels, "kind")));
     }
     for (const auto& rate : kDeviceRates) {
       if (desc.name != rate.signal) continue;
-      auto& [keys, next] = device_keys[rate.signal];
-      const std::string key = next < keys.size() ? keys[next] : "#" + std::to_string(next);
-      ++next;
+      // Derived from a recording, a device's signal carries its device label (the last one).
+      const std::string key = desc.labels.empty() ? "" : desc.labels.back().second;
       place(i, rate.chart, key + " " + std::string(rate.suffix));
     }
   }
@@ -151,7 +115,7 @@ template <typename OnTick>
 void derive_range(const recording::Metadata& metadata,
                   std::span<const std::shared_ptr<const store::Block>> blocks,
                   store::TimeRange range, OnTick on_tick) {
-  recorder::SignalDeriver deriver(schema_of(metadata), std::chrono::nanoseconds(metadata.rate_ns));
+  model::SignalDeriver deriver(metadata);
   store::TimeRange fed = range;
   fed.from_real_ns = range.from_real_ns < std::numeric_limits<int64_t>::min() + kWarmUpNs
                          ? range.from_real_ns
@@ -212,10 +176,7 @@ SignalWindow key_signals(const recording::Metadata& metadata,
         {std::string(spec.id), std::string(spec.title), std::string(spec.unit), {}});
   }
   if (metadata.rate_ns <= 0) return window;
-  auto placements = place_signals(
-      recorder::SignalDeriver(schema_of(metadata), std::chrono::nanoseconds(metadata.rate_ns))
-          .signals(),
-      metadata, window.charts);
+  auto placements = place_signals(model::SignalDeriver(metadata).signals(), window.charts);
   drop_idle_lines(metadata, blocks, range, window.charts, placements);
 
   window.frames = frames_in(blocks, range);

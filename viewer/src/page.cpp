@@ -1,11 +1,13 @@
 #include "flightrec/viewer/page.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 #include "assets.h"
+#include "flightrec/common/number_format.h"
+#include "flightrec/model/incident_description.h"
 #include "flightrec/snapshot/json_writer.h"
+#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::viewer {
 namespace {
@@ -33,12 +35,6 @@ void append_string(std::string& out, std::string_view text) {
   }
 }
 
-void append_shortest(std::string& out, double value) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  out.append(buffer, result.ptr);
-}
-
 // `value` rounded to `decimals` places, in its shortest form; null when it is not a number.
 void append_rounded(std::string& out, double value, int decimals) {
   constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
@@ -51,7 +47,7 @@ void append_rounded(std::string& out, double value, int decimals) {
     return;
   }
   const double factor = std::pow(10.0, decimals);
-  append_shortest(out, std::round(value * factor) / factor + 0.0);  // + 0.0: no "-0"
+  append_number(out, std::round(value * factor) / factor + 0.0);  // + 0.0: no "-0"
 }
 
 void append_optional(std::string& out, const std::optional<double>& value, int decimals) {
@@ -85,7 +81,7 @@ void append_times(std::string& out, const SignalWindow& window) {
   for (size_t i = 0; i < window.times_ns.size(); ++i) {
     if (i > 0) out += ',';
     const int64_t micros = (window.times_ns[i] - t0_seconds * kNsPerSecond) / 1000;
-    append_shortest(out, static_cast<double>(micros) / 1e6);
+    append_number(out, static_cast<double>(micros) / 1e6);
   }
   out += ']';
 }
@@ -196,6 +192,27 @@ std::string escape_html(std::string_view text) {
   return out;
 }
 
+ViewOptions incident_view_options(std::string_view id, const recording::Metadata& metadata) {
+  const auto incident = model::decode_incident(metadata).value_or(model::IncidentDescription{});
+  ViewOptions options{.title = "Incident " + std::string(id)};
+  auto& details = options.details;
+  details.emplace_back("rule", incident.rule);
+  if (!incident.condition.empty()) details.emplace_back("condition", incident.condition);
+  if (!incident.series.empty()) details.emplace_back("series", incident.series);
+  if (!std::isnan(incident.value)) {
+    details.emplace_back("value", number_text(incident.value));
+  }
+  if (!incident.reason.empty()) details.emplace_back("reason", incident.reason);
+  if (incident.fired_at_ns != 0) {
+    details.emplace_back("fired at", snapshot::format_rfc3339_ms(incident.fired_at_ns));
+    options.trigger_ns = incident.fired_at_ns;
+  }
+  details.emplace_back("window", snapshot::format_rfc3339_ms(incident.window_from_ns) + " to " +
+                                     snapshot::format_rfc3339_ms(incident.window_to_ns));
+  details.emplace_back("host", metadata.host);
+  return options;
+}
+
 std::string view_json(const recording::Metadata& metadata, const SignalWindow& window,
                       const TopProcesses& top, const ViewOptions& options) {
   std::string out;
@@ -216,7 +233,7 @@ std::string view_json(const recording::Metadata& metadata, const SignalWindow& w
   out += ",\"flightrec_version\":";
   append_string(out, metadata.flightrec_version);
   out += ",\"resolution_seconds\":";
-  append_shortest(out, static_cast<double>(metadata.rate_ns) / 1e9);
+  append_number(out, static_cast<double>(metadata.rate_ns) / 1e9);
   out += ",\"frames\":" + std::to_string(window.frames);
   out += ",\"bucket_ticks\":" + std::to_string(window.bucket_ticks);
   out += ",\"trigger\":";

@@ -1,17 +1,14 @@
 #include "flightrec/viewer/routes.h"
 
-#include <charconv>
-#include <cmath>
 #include <string>
 
+#include "flightrec/common/gzip.h"
+#include "flightrec/common/number_format.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/http/query_check.h"
-#include "flightrec/incidents/incident_file.h"
 #include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
-#include "flightrec/recording/gzip_sink.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/snapshot/time_format.h"
 #include "flightrec/viewer/page.h"
 
 namespace flightrec::viewer {
@@ -28,12 +25,6 @@ const std::vector<http::Header> kPageHeaders{
     {"Cache-Control", "no-store"},
     {"Vary", "Accept-Encoding"}};
 
-std::string shortest(double value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
-
 // The page, gzip-compressed when the client accepts it (its JSON shrinks ~6x). HEAD renders it too:
 // its Content-Length and Content-Encoding must be GET's, and Response sends only the headers.
 void send_page(const http::Request& request, http::Response& response, const std::string& page) {
@@ -41,32 +32,10 @@ void send_page(const http::Request& request, http::Response& response, const std
     response.send(200, kHtml, page, kPageHeaders);
     return;
   }
-  std::string compressed;
-  recording::GzipSink gzip([&compressed](std::string_view bytes) {
-    compressed += bytes;
-    return true;
-  });
-  gzip.write(page);
-  gzip.finish();
+  const std::string compressed = gzip(page);
   auto headers = kPageHeaders;
   headers.emplace_back("Content-Encoding", "gzip");
   response.send(200, kHtml, compressed, headers);
-}
-
-ViewOptions incident_options(const std::string& id, const recording::Metadata& metadata) {
-  const auto info = incidents::incident_fields(metadata);
-  ViewOptions options{.title = "Incident " + id};
-  options.details = {{"rule", info.rule}};
-  if (!info.series.empty()) options.details.emplace_back("series", info.series);
-  if (!std::isnan(info.value)) options.details.emplace_back("value", shortest(info.value));
-  if (info.fired_at_ns != 0) {
-    options.details.emplace_back("fired at", snapshot::format_rfc3339_ms(info.fired_at_ns));
-    options.trigger_ns = info.fired_at_ns;
-  }
-  options.details.emplace_back("window", snapshot::format_rfc3339_ms(info.window_from_ns) + " to " +
-                                             snapshot::format_rfc3339_ms(info.window_to_ns));
-  options.details.emplace_back("host", metadata.host);
-  return options;
 }
 
 void send_incident_view(const incidents::IncidentStore& store, std::string_view id,
@@ -112,7 +81,7 @@ void send_incident_view(const incidents::IncidentStore& store, std::string_view 
   }
   send_page(request, response,
             render_view_page(reader.metadata(), blocks, processes,
-                             incident_options(name, reader.metadata())));
+                             incident_view_options(name, reader.metadata())));
 }
 
 void send_dump_view(const http::DumpSource& source, const store::TimeRange& range,

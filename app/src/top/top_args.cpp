@@ -31,15 +31,10 @@ std::string delay(std::string_view value, std::chrono::nanoseconds& out) {
 }  // namespace
 
 std::vector<flags::Flag> top_flags(TopOptions& o) {
-  const auto set = [](bool& target) {
-    return [&target](std::string_view) {
-      target = true;
-      return std::string();
-    };
-  };
   return {
-      {"--net", "", "", "Per-process traffic instead of CPU and memory.", set(o.net)},
-      {"--batch", "-b", "", "Plain output for scripts (no screen clearing).", set(o.batch)},
+      {"--net", "", "", "Per-process traffic instead of CPU and memory.", flags::enable(o.net)},
+      {"--batch", "-b", "", "Plain output for scripts (no screen clearing).",
+       flags::enable(o.batch)},
       {"--iterations", "-n", "N", "Print N screens, then exit (default: until interrupted).",
        [&o](std::string_view value) {
          std::string error = whole_number(value, o.iterations);
@@ -61,16 +56,9 @@ std::vector<flags::Flag> top_flags(TopOptions& o) {
          o.backend = std::string(value);
          return {};
        }},
-      {"--path.procfs", "", "PATH", "procfs mount point (default /proc).",
-       [&o](std::string_view value) {
-         o.procfs = std::string(value);
-         return std::string();
-       }},
+      {"--path.procfs", "", "PATH", "procfs mount point (default /proc).", flags::store(o.procfs)},
       {"--config.file", "", "PATH", "Config file (default: the lookup, as for the daemon).",
-       [&o](std::string_view value) {
-         o.config_file = std::string(value);
-         return std::string();
-       }},
+       flags::store(o.config_file)},
   };
 }
 

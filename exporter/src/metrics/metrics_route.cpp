@@ -6,8 +6,8 @@
 #include <memory>
 #include <mutex>
 
+#include "flightrec/common/gzip.h"
 #include "flightrec/common/log.h"
-#include "flightrec/exporter/exposition/gzip.h"
 #include "flightrec/exporter/exposition/negotiation.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/http/request.h"
@@ -49,8 +49,7 @@ class RenderCache {
     for (const auto& warning : exposition::serialize_into(format, families, extras, body)) {
       log::debug("metrics family left out", {{"reason", warning}});
     }
-    slot.body =
-        std::make_shared<const std::string>(gzip ? exposition::gzip(body) : std::move(body));
+    slot.body = std::make_shared<const std::string>(gzip ? flightrec::gzip(body) : std::move(body));
     slot.at = now;
     return slot.body;
   }

@@ -4,6 +4,8 @@
 #include <map>
 
 #include "flightrec/exporter/metrics/collectable.h"
+#include "flightrec/model/process_rates.h"
+#include "flightrec/model/rankings.h"
 
 namespace flightrec::exporter::metrics {
 namespace {
@@ -18,10 +20,9 @@ struct Identity {
   auto operator<=>(const Identity&) const = default;
 };
 
-// One process over the whole window: its counters at the start of the window (or 0 when it was
-// born inside it) and at its last sighting, and its largest RSS.
+// One process over the whole window: its counters at its first and last sightings, and its
+// largest RSS.
 struct Span {
-  int64_t first_seen_ns = 0;
   uint64_t first_cpu = 0;
   uint64_t last_cpu = 0;
   uint64_t max_rss = 0;
@@ -30,27 +31,37 @@ struct Span {
   std::string comm;
 };
 
-struct Ranked {
-  double value = 0;
-  int32_t pid = 0;
-  const std::string* comm = nullptr;
-};
-
-// Largest `n` by value; ties by pid so the output is stable from one scrape to the next.
-void keep_top(std::vector<Ranked>& ranked, size_t n) {
-  const auto order = [](const Ranked& a, const Ranked& b) {
-    return a.value != b.value ? a.value > b.value : a.pid < b.pid;
-  };
-  if (ranked.size() > n) {
-    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(n), ranked.end(),
-                      order);
-    ranked.resize(n);
-  } else {
-    std::sort(ranked.begin(), ranked.end(), order);
+// The window as two process frames, for model::process_rates: at its start, every process that
+// was already alive then, with its counters at its first sighting in the window; at its end,
+// every process seen in it, with its counters at its last sighting and its largest RSS. A
+// process born inside the window is absent from the first, so its counters count from zero:
+// everything it did is in the window, including what happened before its first sighting (a
+// short-lived process is seen once). Traffic a process had not moved at its first sighting is
+// known as zero then, as the backend counts from when it first sees a process.
+std::pair<ProcessFrame, ProcessFrame> window_frames(const std::map<Identity, Span>& spans,
+                                                    int64_t from_ns, int64_t to_ns) {
+  std::pair<ProcessFrame, ProcessFrame> frames;
+  auto& [start, end] = frames;
+  start.time_unix_ns = from_ns;
+  start.unattributed = NetCounters{};
+  end.time_unix_ns = to_ns;
+  for (const auto& [id, span] : spans) {
+    ProcessRow row;
+    row.pid = id.pid;
+    row.start_time_unix_ns = id.start_ns;
+    if (id.start_ns <= from_ns) {
+      row.cpu_user_ns = span.first_cpu;
+      row.net = span.first_net;
+      start.processes.push_back(row);
+    }
+    row.cpu_user_ns = span.last_cpu;
+    row.net = span.last_net;
+    row.rss_bytes = span.max_rss;
+    row.comm = span.comm;
+    end.processes.push_back(std::move(row));
   }
+  return frames;
 }
-
-uint64_t moved(uint64_t last, uint64_t first) { return last >= first ? last - first : 0; }
 
 // A counter below its previous value belongs to a new process behind a reused PID: count it whole.
 uint64_t grow(uint64_t now, uint64_t was) { return now >= was ? now - was : now; }
@@ -155,7 +166,6 @@ void ProcessMetrics::collect(std::vector<prometheus::MetricFamily>& families,
         auto [it, fresh] = spans.try_emplace(Identity{row.pid, row.start_ns});
         Span& span = it->second;
         if (fresh) {
-          span.first_seen_ns = bucket.first_ns;
           span.first_cpu = row.first_cpu;
           span.first_net = row.first_net;
         }
@@ -175,56 +185,32 @@ void ProcessMetrics::collect(std::vector<prometheus::MetricFamily>& families,
   }
 
   // Rates are over the window (what Prometheus users divide by), not over each process's life.
-  const double seconds = static_cast<double>(to_ns - from_ns) * 1e-9;
-  std::vector<Ranked> cpu, memory, network;
-  std::map<int32_t, std::pair<double, double>> rates;  // pid -> (tx, rx) bytes/s
-  for (auto& [id, span] : spans) {
-    if (span.max_rss > 0) {
-      memory.push_back({static_cast<double>(span.max_rss), id.pid, &span.comm});
-    }
-    if (seconds <= 0) continue;
-    // Born inside the window (after its first bucket began): everything it did is in the window,
-    // including what happened before its first sighting (a short-lived process is seen once).
-    const bool born_inside = id.start_ns > from_ns;
-    const uint64_t cpu_base = born_inside ? 0 : span.first_cpu;
-    const double cpu_ratio = static_cast<double>(moved(span.last_cpu, cpu_base)) * 1e-9 / seconds;
-    if (cpu_ratio > 0) cpu.push_back({cpu_ratio, id.pid, &span.comm});
-    if (span.last_net) {
-      const NetCounters base = born_inside || !span.first_net ? NetCounters{} : *span.first_net;
-      const double tx =
-          static_cast<double>(moved(span.last_net->tx_bytes, base.tx_bytes)) / seconds;
-      const double rx =
-          static_cast<double>(moved(span.last_net->rx_bytes, base.rx_bytes)) / seconds;
-      if (tx + rx > 0) {
-        network.push_back({tx + rx, id.pid, &span.comm});
-        rates[id.pid] = {tx, rx};
-      }
-    }
-  }
-  keep_top(cpu, top_n_);
-  keep_top(memory, top_n_);
-  keep_top(network, top_n_);
+  const auto [start, end] = window_frames(spans, from_ns, to_ns);
+  const model::FrameRates rates = model::process_rates(&start, end);
+  const model::Rankings top = model::rank_processes(end, rates, top_n_);
 
   Families f(families, extras, created);
-  const auto labels = [](const Ranked& r) {
-    return std::vector<prometheus::ClientMetric::Label>{{"pid", std::to_string(r.pid)},
-                                                        {"comm", *r.comm}};
+  const auto labels = [&](const model::Ranked& r) {
+    const ProcessRow& row = end.processes[r.row];
+    return std::vector<prometheus::ClientMetric::Label>{{"pid", std::to_string(row.pid)},
+                                                        {"comm", row.comm}};
   };
-  for (const Ranked& r : cpu) {
+  for (const model::Ranked& r : top.cpu) {
     f.gauge("flightrec_top_process_cpu_ratio",
             "CPU seconds per second (1 = one core) over the export window of the top "
             "export.top_processes processes by CPU.",
             "ratio", r.value, labels(r));
   }
-  for (const Ranked& r : memory) {
+  for (const model::Ranked& r : top.memory) {
     f.gauge("flightrec_top_process_resident_memory_bytes",
             "Largest resident set size in the export window of the top export.top_processes "
             "processes by memory.",
             "bytes", r.value, labels(r));
   }
-  for (const Ranked& r : network) {
-    const auto [tx, rx] = rates[r.pid];
-    for (const auto& [direction, value] : {std::pair{"transmit", tx}, {"receive", rx}}) {
+  for (const model::Ranked& r : top.network) {
+    const model::NetRates& net = rates.processes[r.row].net;
+    for (const auto& [direction, value] :
+         {std::pair{"transmit", net.tx_bytes.value_or(0)}, {"receive", net.rx_bytes.value_or(0)}}) {
       auto l = labels(r);
       l.push_back({"direction", direction});
       f.gauge("flightrec_top_process_network_bytes_per_second",

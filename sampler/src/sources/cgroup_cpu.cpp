@@ -16,11 +16,13 @@ constexpr double kSecondsPerMicrosecond = 1e-6;
 
 // Same order as kCgroupCpuFields.
 constexpr std::array<detail::SeriesInfo, kCgroupCpuFields.size()> kSeries{{
-    {"cgroup_cpu_usage_seconds_total", SeriesKind::counter, "seconds", kSecondsPerMicrosecond,
+    {series_names::kCgroupCpuUsageSecondsTotal, SeriesKind::counter, "seconds",
+     kSecondsPerMicrosecond,
      "CPU time used by all tasks, from the root cgroup's cpu.stat (usage_usec)."},
-    {"cgroup_cpu_user_seconds_total", SeriesKind::counter, "seconds", kSecondsPerMicrosecond,
-     "CPU time in user mode, from the root cgroup's cpu.stat (user_usec)."},
-    {"cgroup_cpu_system_seconds_total", SeriesKind::counter, "seconds", kSecondsPerMicrosecond,
+    {series_names::kCgroupCpuUserSecondsTotal, SeriesKind::counter, "seconds",
+     kSecondsPerMicrosecond, "CPU time in user mode, from the root cgroup's cpu.stat (user_usec)."},
+    {series_names::kCgroupCpuSystemSecondsTotal, SeriesKind::counter, "seconds",
+     kSecondsPerMicrosecond,
      "CPU time in kernel mode, from the root cgroup's cpu.stat (system_usec)."},
 }};
 

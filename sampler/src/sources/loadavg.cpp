@@ -16,9 +16,12 @@ constexpr std::string_view kSourcePath = "/proc/loadavg";
 constexpr double kHundredth = 0.01;
 
 constexpr std::array<detail::SeriesInfo, kLoadavgValues> kSeries{{
-    {"load1", SeriesKind::gauge, "", kHundredth, "1-minute load average (updated every 5 s)."},
-    {"load5", SeriesKind::gauge, "", kHundredth, "5-minute load average (updated every 5 s)."},
-    {"load15", SeriesKind::gauge, "", kHundredth, "15-minute load average (updated every 5 s)."},
+    {series_names::kLoad1, SeriesKind::gauge, "", kHundredth,
+     "1-minute load average (updated every 5 s)."},
+    {series_names::kLoad5, SeriesKind::gauge, "", kHundredth,
+     "5-minute load average (updated every 5 s)."},
+    {series_names::kLoad15, SeriesKind::gauge, "", kHundredth,
+     "15-minute load average (updated every 5 s)."},
     {"threads_runnable", SeriesKind::gauge, "", 1.0,
      "Threads runnable right now, from /proc/loadavg."},
     {"threads", SeriesKind::gauge, "", 1.0, "Threads that exist, from /proc/loadavg."},

@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kSourcePath = "/proc/net/dev";
 
 constexpr std::array<detail::SeriesInfo, kNetdevFields> kSeries{{
-    {"network_receive_bytes_total", SeriesKind::counter, "bytes", 1.0, "Bytes received."},
+    {series_names::kNetworkReceiveBytesTotal, SeriesKind::counter, "bytes", 1.0, "Bytes received."},
     {"network_receive_packets_total", SeriesKind::counter, "", 1.0, "Packets received."},
     {"network_receive_errs_total", SeriesKind::counter, "", 1.0, "Receive errors."},
     {"network_receive_drop_total", SeriesKind::counter, "", 1.0, "Received packets dropped."},
@@ -26,7 +26,7 @@ constexpr std::array<detail::SeriesInfo, kNetdevFields> kSeries{{
      "Compressed packets received."},
     {"network_receive_multicast_total", SeriesKind::counter, "", 1.0,
      "Multicast packets received."},
-    {"network_transmit_bytes_total", SeriesKind::counter, "bytes", 1.0, "Bytes sent."},
+    {series_names::kNetworkTransmitBytesTotal, SeriesKind::counter, "bytes", 1.0, "Bytes sent."},
     {"network_transmit_packets_total", SeriesKind::counter, "", 1.0, "Packets sent."},
     {"network_transmit_errs_total", SeriesKind::counter, "", 1.0, "Transmit errors."},
     {"network_transmit_drop_total", SeriesKind::counter, "", 1.0, "Outgoing packets dropped."},

@@ -27,15 +27,19 @@ class PressureSource final : public Source {
 
   void describe(Schema& out) const override {
     const detail::SeriesInfo some{
-        "pressure_some_seconds_total", SeriesKind::counter, "seconds", kSecondsPerMicrosecond,
+        series_names::kPressureSomeSecondsTotal, SeriesKind::counter, "seconds",
+        kSecondsPerMicrosecond,
         "Time at least one task was stalled on the resource (PSI some total)."};
     const detail::SeriesInfo full{
-        "pressure_full_seconds_total", SeriesKind::counter, "seconds", kSecondsPerMicrosecond,
+        series_names::kPressureFullSecondsTotal, SeriesKind::counter, "seconds",
+        kSecondsPerMicrosecond,
         "Time all non-idle tasks were stalled on the resource at once (PSI full total)."};
     for (const std::string_view resource : kPressureResources) {
       const std::string path = "/proc/pressure/" + std::string(resource);
-      out.push_back(detail::make_series(some, path, {{"resource", std::string(resource)}}));
-      out.push_back(detail::make_series(full, path, {{"resource", std::string(resource)}}));
+      out.push_back(detail::make_series(
+          some, path, {{std::string(kPressureResourceLabel), std::string(resource)}}));
+      out.push_back(detail::make_series(
+          full, path, {{std::string(kPressureResourceLabel), std::string(resource)}}));
     }
   }
 

@@ -22,12 +22,6 @@ constexpr std::string_view kSourcePath = "/proc/stat";
 constexpr std::array<std::string_view, kStatScalars> kScalarKeys{"ctxt", "intr", "processes",
                                                                  "procs_running", "procs_blocked"};
 
-// The kernel's column order; the last two (guest time) are also counted in user and nice, so
-// they go to a family of their own to keep sums over cpu_seconds_total honest.
-constexpr std::array<std::string_view, kStatCpuModes> kModeLabels{
-    "user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal", "user", "nice"};
-constexpr size_t kFirstGuestMode = 8;
-
 // Reads up to out.size() numbers; the first malformed one ends the line, leaving the rest absent.
 void read_counts(std::string_view rest, std::span<int64_t> out) noexcept {
   for (int64_t& value : out) {
@@ -60,32 +54,33 @@ class StatSource final : public Source {
   [[nodiscard]] std::string_view name() const noexcept override { return "stat"; }
 
   void describe(Schema& out) const override {
-    const detail::SeriesInfo cpu{"cpu_seconds_total", SeriesKind::counter, "seconds",
+    const detail::SeriesInfo cpu{series_names::kCpuSecondsTotal, SeriesKind::counter, "seconds",
                                  seconds_per_tick_,
                                  "CPU time per CPU and mode (USER_HZ resolution); guest time is "
                                  "included in user and nice."};
-    const detail::SeriesInfo guest{"cpu_guest_seconds_total", SeriesKind::counter, "seconds",
-                                   seconds_per_tick_,
+    const detail::SeriesInfo guest{series_names::kCpuGuestSecondsTotal, SeriesKind::counter,
+                                   "seconds", seconds_per_tick_,
                                    "CPU time per CPU spent running guests, already counted in "
                                    "cpu_seconds_total user and nice."};
-    const detail::SeriesInfo all{"cpu_aggregate_seconds_total", SeriesKind::counter, "seconds",
-                                 seconds_per_tick_,
+    const detail::SeriesInfo all{series_names::kCpuAggregateSecondsTotal, SeriesKind::counter,
+                                 "seconds", seconds_per_tick_,
                                  "CPU time summed over all CPUs per mode (the /proc/stat cpu "
                                  "line); guest time is included in user and nice."};
-    const detail::SeriesInfo all_guest{"cpu_aggregate_guest_seconds_total", SeriesKind::counter,
-                                       "seconds", seconds_per_tick_,
+    const detail::SeriesInfo all_guest{series_names::kCpuAggregateGuestSecondsTotal,
+                                       SeriesKind::counter, "seconds", seconds_per_tick_,
                                        "CPU time summed over all CPUs spent running guests."};
     for (size_t mode = 0; mode < kStatCpuModes; ++mode) {
-      const auto& info = mode < kFirstGuestMode ? all : all_guest;
-      out.push_back(
-          detail::make_series(info, kSourcePath, {{"mode", std::string(kModeLabels[mode])}}));
+      const auto& info = mode < kStatFirstGuestMode ? all : all_guest;
+      out.push_back(detail::make_series(
+          info, kSourcePath, {{std::string(kCpuModeLabel), std::string(kStatCpuModeNames[mode])}}));
     }
     for (const uint32_t id : layout_.cpu_ids) {
       for (size_t mode = 0; mode < kStatCpuModes; ++mode) {
-        const auto& info = mode < kFirstGuestMode ? cpu : guest;
+        const auto& info = mode < kStatFirstGuestMode ? cpu : guest;
         out.push_back(detail::make_series(
             info, kSourcePath,
-            {{"cpu", std::to_string(id)}, {"mode", std::string(kModeLabels[mode])}}));
+            {{std::string(kCpuLabel), std::to_string(id)},
+             {std::string(kCpuModeLabel), std::string(kStatCpuModeNames[mode])}}));
       }
     }
     const std::array<detail::SeriesInfo, kStatScalars> scalars{{

@@ -15,27 +15,20 @@ namespace {
 
 constexpr std::string_view kSourcePath = "/proc/vmstat";
 constexpr parsing::NameIndex<kVmstatFields.size()> kFieldIndex(kVmstatFields);
-// pgpgin/pgpgout count KiB (the kernel halves its 512-byte sector count), not pages.
 constexpr double kBytesPerKib = 1024.0;
 
-// Same order as kVmstatFields. Swap counters are in pages, whose size is known only at run time.
-std::array<detail::SeriesInfo, kVmstatFields.size()> series_table(double page_bytes) {
-  return {{
-      {"page_faults_total", SeriesKind::counter, "", 1.0,
-       "Page faults, minor and major (pgfault)."},
-      {"major_page_faults_total", SeriesKind::counter, "", 1.0,
-       "Page faults that needed I/O (pgmajfault)."},
-      {"swap_in_bytes_total", SeriesKind::counter, "bytes", page_bytes,
-       "Memory swapped in from swap space (pswpin, in pages)."},
-      {"swap_out_bytes_total", SeriesKind::counter, "bytes", page_bytes,
-       "Memory swapped out to swap space (pswpout, in pages)."},
-      {"paged_in_bytes_total", SeriesKind::counter, "bytes", kBytesPerKib,
-       "Data paged in from block devices (pgpgin, in KiB)."},
-      {"paged_out_bytes_total", SeriesKind::counter, "bytes", kBytesPerKib,
-       "Data paged out to block devices (pgpgout, in KiB)."},
-      {"oom_kills_total", SeriesKind::counter, "", 1.0,
-       "Processes killed by the kernel's OOM killer (oom_kill)."},
-  }};
+// The series of kVmstat; swap counters are in pages, whose size is known only at run time.
+std::array<detail::SeriesInfo, kVmstat.size()> series_table(double page_bytes) {
+  std::array<detail::SeriesInfo, kVmstat.size()> series{};
+  for (size_t i = 0; i < kVmstat.size(); ++i) {
+    const VmstatField& row = kVmstat[i];
+    const double scale = row.unit == VmstatUnit::pages ? page_bytes
+                         : row.unit == VmstatUnit::kib ? kBytesPerKib
+                                                       : 1.0;
+    series[i] = {row.series, SeriesKind::counter, row.unit == VmstatUnit::events ? "" : "bytes",
+                 scale, row.help};
+  }
+  return series;
 }
 
 }  // namespace

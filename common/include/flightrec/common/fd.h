@@ -26,6 +26,9 @@ class Fd {
   [[nodiscard]] bool valid() const noexcept { return fd_ >= 0; }
   explicit operator bool() const noexcept { return valid(); }
 
+  // Gives up ownership without closing, for a caller that must check close()'s result.
+  [[nodiscard]] int release() noexcept { return std::exchange(fd_, -1); }
+
   void reset() noexcept {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;

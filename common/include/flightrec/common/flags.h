@@ -9,6 +9,7 @@
 // names the flag: "unknown flag --x", "flag --x needs a value", "flag --x needs a non-empty value",
 // "--x takes no value", "--x: <what apply said>", "unexpected argument \"y\"".
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,13 +17,15 @@
 
 namespace flightrec::flags {
 
+using Apply = std::function<std::string(std::string_view value)>;
+
 struct Flag {
   std::string_view name;        // "--format"
   std::string_view alias;       // "-n", or "" when the flag has no short form
   std::string_view value_name;  // "FORMAT" in the help; "" for a switch, which takes no value
   std::string_view help;        // the help text; "\n" starts a continuation line
   // Takes the value (a switch gets ""); returns what is wrong with it, or "" when accepted.
-  std::function<std::string(std::string_view value)> apply;
+  Apply apply;
 };
 
 struct Parsed {
@@ -42,6 +45,11 @@ Parsed parse(std::span<const std::string_view> args, std::span<const Flag> flags
 
 // The flag called `name` (long name or alias), or null.
 const Flag* find(std::span<const Flag> flags, std::string_view name);
+
+// The common applies: keep the value as given (a string or an optional one), or turn a switch on.
+Apply store(std::string& target);
+Apply store(std::optional<std::string>& target);
+Apply enable(bool& target);
 
 // False for a switch.
 inline bool takes_value(const Flag& flag) { return !flag.value_name.empty(); }

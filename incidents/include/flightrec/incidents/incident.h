@@ -1,24 +1,15 @@
 #pragma once
-// One incident as the index knows it: what fired, when, which stretch of data it holds, and whether
-// its file made it to disk (docs/INCIDENTS.md).
+// One incident as the index knows it: its description (what fired or who asked and why, when,
+// which stretch of data it holds) and whether its file made it to disk (docs/INCIDENTS.md).
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace flightrec::incidents {
+#include "flightrec/model/incident_description.h"
 
-// What the trigger knows when a rule fires; stored in the file's metadata so that a scan after a
-// restart rebuilds the same index.
-struct IncidentInfo {
-  std::string rule;         // rule name from the config, or "manual"
-  double value = 0.0;       // the matched series' value when it fired (NaN for manual requests)
-  std::string series;       // the matched series as a selector, e.g. cpu_busy_ratio{cpu="3"}
-  int64_t fired_at_ns = 0;  // Unix ns
-  int64_t window_from_ns = 0;
-  int64_t window_to_ns = 0;
-};
+namespace flightrec::incidents {
 
 enum class IncidentStatus { written, failed };
 
@@ -39,7 +30,9 @@ FailureCause cause_of_message(std::string_view message);
 
 struct IncidentEntry {
   std::string id;  // also the file name without ".flightrec"
-  IncidentInfo info;
+  // Stored in the file's metadata (model::encode_incident), so that a scan after a restart
+  // rebuilds the same index.
+  model::IncidentDescription incident;
   uint64_t bytes = 0;  // size on disk; 0 when failed
   IncidentStatus status = IncidentStatus::written;
   std::optional<FailureCause> cause;  // failed only

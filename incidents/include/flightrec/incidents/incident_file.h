@@ -1,6 +1,7 @@
 #pragma once
 // The incident file is a recording (flightrec/recording/recording_file.h) whose metadata carries
-// the incident's fields as "incident.*" extras. This reads them back and validates whole files.
+// the incident's description as "incident.*" extras (model/incident_description.h). This
+// validates whole files and reads their descriptions back.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -10,14 +11,8 @@
 
 namespace flightrec::incidents {
 
-// Appends the incident's fields to metadata.extra.
-void add_incident_fields(recording::Metadata& metadata, const IncidentInfo& info);
-
-// The fields add_incident_fields wrote; absent ones stay at their defaults.
-IncidentInfo incident_fields(const recording::Metadata& metadata);
-
 struct FileCheck {
-  IncidentInfo info;
+  model::IncidentDescription incident;
   uint64_t bytes = 0;
   std::string error;  // empty when every section checked out; otherwise the reader's error
   [[nodiscard]] bool ok() const noexcept { return error.empty(); }

@@ -53,10 +53,10 @@ class IncidentStore {
   // is used. Never throws for what it finds on disk.
   explicit IncidentStore(IncidentStoreOptions options);
 
-  // Writer thread: writes one incident file atomically, then applies retention. Adds the incident
-  // fields to a copy of `metadata`. Returns the index entry (status written or failed).
+  // Writer thread: writes one incident file atomically, then applies retention. Adds the
+  // description to a copy of `metadata`. Returns the index entry (status written or failed).
   IncidentEntry write(
-      const IncidentInfo& info, const recording::Metadata& metadata,
+      const model::IncidentDescription& incident, const recording::Metadata& metadata,
       std::span<const std::shared_ptr<const store::Block>> blocks,
       std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks = {});
 
@@ -72,7 +72,7 @@ class IncidentStore {
  private:
   void choose_directory();
   void recover();
-  std::string reserve_id(const IncidentInfo& info);
+  std::string reserve_id(const model::IncidentDescription& incident);
   IncidentEntry record_failure(IncidentEntry entry, FailureCause cause, std::string error);
   void apply_retention(const std::string& newest_id);
   [[nodiscard]] std::filesystem::path path_of(const std::string& id) const;

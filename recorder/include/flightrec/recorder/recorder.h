@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "flightrec/common/stop_signal.h"
-#include "flightrec/recorder/signals.h"
+#include "flightrec/model/signals.h"
 #include "flightrec/recorder/window_stats.h"
 #include "flightrec/sampler/frame_queue.h"
 #include "flightrec/store/ring.h"
@@ -31,7 +31,7 @@ class Recorder {
   // Moves every frame waiting in the queue into the ring; returns how many.
   size_t drain();
 
-  [[nodiscard]] const SignalDeriver& signals() const noexcept { return signals_; }
+  [[nodiscard]] const model::SignalDeriver& signals() const noexcept { return signals_; }
   [[nodiscard]] const WindowStats& window_stats() const noexcept { return window_stats_; }
 
   // Called on the recorder thread for every frame after it is stored and its signals derived
@@ -50,7 +50,7 @@ class Recorder {
  private:
   sampler::FrameQueue& queue_;
   store::Ring& ring_;
-  SignalDeriver signals_;
+  model::SignalDeriver signals_;
   WindowStats window_stats_;
   std::vector<int64_t> values_;
   std::vector<double> derived_;

@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/atomic_file.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/sampler/process/process_frame.h"
-#include "flightrec/snapshot/atomic_file.h"
 #include "flightrec/store/block.h"
 #include "flightrec/store/process_block.h"
 
@@ -71,11 +71,10 @@ class RecordingWriter {
 
 // Writes a whole recording to `path` so that readers see the old file or the complete new one:
 // temporary file, fsync, rename, directory fsync. Streams: memory does not grow with the blocks.
-snapshot::WriteResult write_recording_atomically(
-    const std::filesystem::path& path, const Metadata& metadata,
-    std::span<const std::shared_ptr<const store::Block>> blocks);
+WriteResult write_recording_atomically(const std::filesystem::path& path, const Metadata& metadata,
+                                       std::span<const std::shared_ptr<const store::Block>> blocks);
 // The same with process blocks, records interleaved in order of start time.
-snapshot::WriteResult write_recording_atomically(
+WriteResult write_recording_atomically(
     const std::filesystem::path& path, const Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks,
     std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks);

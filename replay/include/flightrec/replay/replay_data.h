@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/model/incident_description.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/sampler/process/process_frame.h"
@@ -22,14 +23,17 @@ struct ReplayData {
 
 ReplayData from_recording(recording::Recording&& recording);
 
-// A point of interest on the timeline: where an incident's rule fired.
+// A point of interest on the timeline: where an incident's rule fired, or a manual request came.
 struct Trigger {
   int64_t time_ns = 0;
-  std::string label;  // the rule, e.g. "load1 > 4"
+  // One line of printable ASCII for the screen: the rule, its condition, the value, the reason,
+  // e.g. "cpu_busy: cpu_busy_ratio > 0.8 (value 0.93)" or "manual: during the deploy of v2.3".
+  std::string label;
+  model::IncidentDescription incident;  // as stored, for output that keeps the text exact
 };
 
-// The triggers a recording's metadata names (incident.fired_at_ns with incident.rule and
-// incident.value, as incident files carry them); none for a plain dump.
+// The trigger of an incident file (its description, model::decode_incident, with a time it
+// fired); none for a plain dump.
 std::vector<Trigger> triggers_of(const recording::Metadata& meta);
 
 }  // namespace flightrec::replay

@@ -27,7 +27,5 @@ struct ScreenLine {
 // The rows the table gets at this height (the session needs it for paging).
 size_t table_rows(const Session& session, size_t height);
 std::vector<ScreenLine> render_screen(const Session& session, size_t width, size_t height);
-// Every key and what it does (the help screen).
-std::vector<std::string> help_lines();
 
 }  // namespace flightrec::replay

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/replay/keymap.h"
 #include "flightrec/replay/model.h"
 
 namespace flightrec::replay {
@@ -88,6 +89,12 @@ class Session {
 
  private:
   void normal_key(int key);
+  // The groups of normal-mode actions (keymap.h); move_in_time is false for an action not its own.
+  bool move_in_time(Action action);
+  void jump_to_next_trigger();
+  void arrange(Action action);
+  void switch_tab(size_t step);
+  void move_selection(Action action);
   void prompt_key(int key);
   void move_cursor(size_t cursor);
   void select(size_t row);

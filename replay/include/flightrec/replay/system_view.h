@@ -1,13 +1,18 @@
 #pragma once
 // The machine at the cursor, as htop's header shows it: per-CPU busy share, memory and swap,
-// load, pressure and disk/network rates. Rates compare the cursor's sample with the one an
-// interval earlier; a counter that went backwards (a reset) gives no value, never a negative one.
+// load, pressure and disk/network rates. The busy shares, memory used, pressure and byte rates are
+// the model's signals (model/signals.h), the very values /metrics, the triggers and the viewer
+// show: each rate covers the interval back from the cursor, and never less than its signal's own
+// window (a CPU busy ratio of /proc/stat needs 100 ms of its 10 ms steps), so over a short
+// interval replay shows what the recorder derived live at that instant. A counter that went
+// backwards (a reset) gives no value, never a negative one.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "flightrec/model/signals.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/replay/samples.h"
 
@@ -37,30 +42,30 @@ struct SystemView {
   std::optional<double> net_rx_bps, net_tx_bps;         // all interfaces but lo
 };
 
-// Where each series the header needs lives in a frame; built once per recording.
+// Which signal and which series the header shows; built once per recording.
 class SystemSeries {
  public:
-  explicit SystemSeries(const std::vector<recording::SeriesInfo>& series);
+  explicit SystemSeries(const recording::Metadata& metadata);
 
   // `previous` is the sample the rates start from (Timeline::interval_start), if any.
   [[nodiscard]] SystemView view(const Samples& samples, size_t index,
                                 std::optional<size_t> previous) const;
+  // MemTotal at the sample, without deriving anything else.
+  [[nodiscard]] std::optional<double> mem_total(const Samples& samples, size_t index) const;
 
  private:
-  struct CpuSeries {
-    std::string cpu;
-    std::vector<uint32_t> busy;  // user nice system irq softirq steal
-    std::vector<uint32_t> idle;  // idle iowait
-  };
-  struct PressureSeries {
+  struct PressureSignals {
     std::string resource;
-    std::optional<uint32_t> some, full;
+    std::optional<size_t> some, full;
   };
-  std::vector<CpuSeries> cpus_;
-  std::optional<uint32_t> mem_total_, mem_available_, swap_total_, swap_free_;
-  std::optional<uint32_t> load1_, load5_, load15_;
-  std::vector<PressureSeries> pressure_;
-  std::vector<uint32_t> disk_read_, disk_write_, net_rx_, net_tx_;
+  model::SignalDeriver deriver_;
+  // Indices into deriver_.signals().
+  std::optional<size_t> cpu_total_, mem_used_;
+  std::vector<std::pair<std::string, size_t>> cpus_;  // cpu label and its signal, in CPU order
+  std::vector<PressureSignals> pressure_;
+  std::vector<size_t> disk_read_, disk_write_, net_rx_, net_tx_;
+  // Series read as they are.
+  std::optional<uint32_t> mem_total_, swap_total_, swap_free_, load1_, load5_, load15_;
 };
 
 }  // namespace flightrec::replay

@@ -1,6 +1,7 @@
 #pragma once
 // The tabs of replay's table (Processes, Network, Connections, Listening, Sessions) as plain rows
 // of cells: the TUI, the text batch output and the JSON batch output all print these.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -15,9 +16,25 @@
 namespace flightrec::replay {
 
 enum class Tab { processes, network, connections, listening, sessions };
-inline constexpr Tab kTabs[] = {Tab::processes, Tab::network, Tab::connections, Tab::listening,
-                                Tab::sessions};
 
+struct TabNames {
+  Tab tab;
+  std::string_view name;   // what --tab takes and JSON prints: "processes"
+  std::string_view title;  // what the tab bar and the text output show: "Processes"
+};
+// The one list of tabs, in the order the tab bar shows them and Tab steps through.
+inline constexpr TabNames kTabNames[] = {{Tab::processes, "processes", "Processes"},
+                                         {Tab::network, "network", "Network"},
+                                         {Tab::connections, "connections", "Connections"},
+                                         {Tab::listening, "listening", "Listening"},
+                                         {Tab::sessions, "sessions", "Sessions"}};
+inline constexpr auto kTabs = [] {
+  std::array<Tab, std::size(kTabNames)> tabs{};
+  for (size_t i = 0; i < tabs.size(); ++i) tabs[i] = kTabNames[i].tab;
+  return tabs;
+}();
+
+size_t tab_index(Tab tab);            // its place in kTabNames
 std::string_view tab_name(Tab tab);   // "processes", ...
 std::string_view tab_title(Tab tab);  // "Processes", ...
 std::optional<Tab> tab_named(std::string_view name);

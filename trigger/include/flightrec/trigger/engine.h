@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "flightrec/config/config.h"
-#include "flightrec/recorder/signals.h"
+#include "flightrec/model/signals.h"
 #include "flightrec/sampler/frame.h"
 #include "flightrec/sampler/series.h"
 
@@ -35,9 +35,8 @@ class TriggerEngine {
 
   // Throws std::invalid_argument when a rule's selector matches nothing on this host; the message
   // has one line per such rule, naming it and its line in the config file.
-  TriggerEngine(std::vector<config::TriggerRule> rules,
-                const std::vector<recorder::Signal>& signals, const sampler::Schema& schema,
-                std::chrono::nanoseconds rate);
+  TriggerEngine(std::vector<config::TriggerRule> rules, const std::vector<model::Signal>& signals,
+                const sampler::Schema& schema, std::chrono::nanoseconds rate);
 
   // Recorder thread, once per frame in tick order. Never allocates. The span stays valid until the
   // next call.

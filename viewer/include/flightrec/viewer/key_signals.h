@@ -1,6 +1,6 @@
 #pragma once
 // The key signals of a recording as the viewer plots them. They are the recorder's own derivation
-// (recorder/signals.h: CPU busy ratios, memory used, PSI stall ratios, disk and network byte rates)
+// (model/signals.h: CPU busy ratios, memory used, PSI stall ratios, disk and network byte rates)
 // replayed over the stored frames, so the page shows exactly what triggers and /metrics saw. The
 // result is bounded: beyond `max_values` points in all, each point is the maximum over a bucket of
 // consecutive ticks, so spikes survive the downsampling.

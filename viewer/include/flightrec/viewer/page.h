@@ -42,6 +42,11 @@ std::string render_view_page(const recording::Metadata& metadata,
                              std::span<const std::shared_ptr<const store::ProcessBlock>> processes,
                              const ViewOptions& options);
 
+// The title and header of incident `id`'s page, from the description in its metadata: rule,
+// condition, series, value, reason (only those it has), when it fired (also marked on every
+// chart), its window and the host.
+ViewOptions incident_view_options(std::string_view id, const recording::Metadata& metadata);
+
 // Text for HTML element content and attribute values: & < > " ' escaped.
 std::string escape_html(std::string_view text);
 

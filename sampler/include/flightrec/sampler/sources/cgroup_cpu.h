@@ -17,6 +17,13 @@ namespace flightrec::sampler {
 inline constexpr std::array<std::string_view, 3> kCgroupCpuFields{"usage_usec", "user_usec",
                                                                   "system_usec"};
 
+// The series of those fields (names without the flightrec_ prefix), same order.
+namespace series_names {
+inline constexpr std::string_view kCgroupCpuUsageSecondsTotal = "cgroup_cpu_usage_seconds_total";
+inline constexpr std::string_view kCgroupCpuUserSecondsTotal = "cgroup_cpu_user_seconds_total";
+inline constexpr std::string_view kCgroupCpuSystemSecondsTotal = "cgroup_cpu_system_seconds_total";
+}  // namespace series_names
+
 // Fills `out` from cpu.stat bytes; a missing or malformed field stays kAbsent (partial).
 SampleStatus parse_cgroup_cpu(std::string_view text,
                               std::span<int64_t, kCgroupCpuFields.size()> out) noexcept;

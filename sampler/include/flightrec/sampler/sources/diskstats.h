@@ -21,6 +21,12 @@ namespace flightrec::sampler {
 inline constexpr size_t kDiskstatsFields = 17;
 inline constexpr size_t kDiskstatsRequiredFields = 11;
 
+// The byte counters' series (names without the flightrec_ prefix), keyed by device.
+namespace series_names {
+inline constexpr std::string_view kDiskReadBytesTotal = "disk_read_bytes_total";
+inline constexpr std::string_view kDiskWrittenBytesTotal = "disk_written_bytes_total";
+}  // namespace series_names
+
 // One line: "major minor name f1 .. fN" with N = 11, 15, 17 or more (see parse_keyed_rows).
 struct DiskstatsFormat {
   static constexpr size_t kFields = kDiskstatsFields;

@@ -16,6 +16,13 @@ namespace flightrec::sampler {
 // load1, load5, load15 (hundredths), runnable threads, threads.
 inline constexpr size_t kLoadavgValues = 5;
 
+// The load averages' series (names without the flightrec_ prefix).
+namespace series_names {
+inline constexpr std::string_view kLoad1 = "load1";
+inline constexpr std::string_view kLoad5 = "load5";
+inline constexpr std::string_view kLoad15 = "load15";
+}  // namespace series_names
+
 // Fills `out` from /proc/loadavg bytes; a malformed field and everything after it stay kAbsent.
 SampleStatus parse_loadavg(std::string_view text, std::span<int64_t, kLoadavgValues> out) noexcept;
 

@@ -18,6 +18,14 @@ namespace flightrec::sampler {
 // transmit: bytes packets errs drop fifo colls carrier compressed.
 inline constexpr size_t kNetdevFields = 16;
 
+// The byte counters' series (names without the flightrec_ prefix), keyed by interface (label
+// "device"); kLoopbackDevice is the interface that moves no traffic off the machine.
+namespace series_names {
+inline constexpr std::string_view kNetworkReceiveBytesTotal = "network_receive_bytes_total";
+inline constexpr std::string_view kNetworkTransmitBytesTotal = "network_transmit_bytes_total";
+}  // namespace series_names
+inline constexpr std::string_view kLoopbackDevice = "lo";
+
 // One line: "  name: 16 numbers"; the two header lines (they contain '|') are skipped (see
 // parse_keyed_rows).
 struct NetdevFormat {

@@ -18,6 +18,14 @@ namespace flightrec::sampler {
 inline constexpr std::array<std::string_view, 3> kPressureResources{"cpu", "memory", "io"};
 inline constexpr size_t kPressureValuesPerFile = 2;
 
+// The series of each file's {some, full} totals (names without the flightrec_ prefix), labelled
+// with the resource.
+namespace series_names {
+inline constexpr std::string_view kPressureSomeSecondsTotal = "pressure_some_seconds_total";
+inline constexpr std::string_view kPressureFullSecondsTotal = "pressure_full_seconds_total";
+}  // namespace series_names
+inline constexpr std::string_view kPressureResourceLabel = "resource";
+
 // Fills {some, full} from one pressure file's bytes. A missing line (cpu has no "full" before
 // Linux 5.13) or a malformed total stays kAbsent.
 SampleStatus parse_pressure(std::string_view text,

@@ -8,6 +8,7 @@
 //   ctxt, intr (the total, first number), processes, procs_running, procs_blocked
 // A CPU run holds the kernel's columns in order: user nice system idle iowait irq softirq steal
 // guest guest_nice.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,25 @@ namespace flightrec::sampler {
 
 inline constexpr size_t kStatCpuModes = 10;
 inline constexpr size_t kStatScalars = 5;
+
+// The series of the CPU runs (names without the flightrec_ prefix) and their labels: "cpu" (the
+// CPU's id; absent on the aggregate line) and "mode" (the kernel's column). The guest columns go
+// to a family of their own, being already counted in user and nice.
+namespace series_names {
+inline constexpr std::string_view kCpuSecondsTotal = "cpu_seconds_total";
+inline constexpr std::string_view kCpuGuestSecondsTotal = "cpu_guest_seconds_total";
+inline constexpr std::string_view kCpuAggregateSecondsTotal = "cpu_aggregate_seconds_total";
+inline constexpr std::string_view kCpuAggregateGuestSecondsTotal =
+    "cpu_aggregate_guest_seconds_total";
+}  // namespace series_names
+inline constexpr std::string_view kCpuLabel = "cpu";
+inline constexpr std::string_view kCpuModeLabel = "mode";
+// The mode label of each column, in the kernel's order.
+inline constexpr std::array<std::string_view, kStatCpuModes> kStatCpuModeNames{
+    "user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal", "user", "nice"};
+inline constexpr size_t kStatFirstGuestMode = 8;
+// The modes that are not busy time: a CPU is busy in every other non-guest mode.
+inline constexpr std::array<std::string_view, 2> kStatIdleModes{"idle", "iowait"};
 
 // The CPUs a /proc/stat had when the source opened; fixed for the source's life.
 struct StatLayout {

@@ -1,11 +1,12 @@
+#include "flightrec/common/gzip.h"
+
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "flightrec/exporter/exposition/gzip.h"
-
-using flightrec::exporter::exposition::gzip;
+using flightrec::gzip;
+using flightrec::GzipWriter;
 
 namespace {
 
@@ -36,21 +37,21 @@ std::string metrics_like_text(std::size_t lines) {
 
 }  // namespace
 
-TEST_CASE("gzip output inflates back to the input", "[exposition][gzip]") {
+TEST_CASE("gzip output inflates back to the input", "[gzip]") {
   const auto plain = metrics_like_text(5000);
   const auto compressed = gzip(plain);
   CHECK(compressed.size() < plain.size() / 4);
   CHECK(gunzip(compressed, plain.size()) == plain);
 }
 
-TEST_CASE("gzip output starts with the gzip magic bytes", "[exposition][gzip]") {
+TEST_CASE("gzip output starts with the gzip magic bytes", "[gzip]") {
   const auto compressed = gzip("x");
   REQUIRE(compressed.size() > 2);
   CHECK(static_cast<unsigned char>(compressed[0]) == 0x1f);
   CHECK(static_cast<unsigned char>(compressed[1]) == 0x8b);
 }
 
-TEST_CASE("gzip of nothing is a valid empty member", "[exposition][gzip]") {
+TEST_CASE("gzip of nothing is a valid empty member", "[gzip]") {
   const auto compressed = gzip("");
   CHECK_FALSE(compressed.empty());
   z_stream stream{};
@@ -65,8 +66,7 @@ TEST_CASE("gzip of nothing is a valid empty member", "[exposition][gzip]") {
   inflateEnd(&stream);
 }
 
-TEST_CASE("gzip of incompressible data grows the buffer and still round-trips",
-          "[exposition][gzip]") {
+TEST_CASE("gzip of incompressible data grows the buffer and still round-trips", "[gzip]") {
   std::string noise(200000, '\0');
   std::uint32_t state = 12345;
   for (auto& c : noise) {
@@ -76,4 +76,38 @@ TEST_CASE("gzip of incompressible data grows the buffer and still round-trips",
   std::string out = "reused buffer";
   gzip(noise, out);
   CHECK(gunzip(out, noise.size()) == noise);
+}
+
+TEST_CASE("GzipWriter streams one member that inflates back to every piece written", "[gzip]") {
+  const auto plain = metrics_like_text(20000);
+  std::string compressed;
+  size_t pieces_out = 0;
+  GzipWriter writer([&](std::string_view bytes) {
+    compressed += bytes;
+    ++pieces_out;
+    return true;
+  });
+  for (size_t at = 0; at < plain.size(); at += 1000) REQUIRE(writer.write(plain.substr(at, 1000)));
+  REQUIRE(writer.finish());
+  CHECK(pieces_out > 1);  // bytes went downstream as they came, not all at the end
+  CHECK(gunzip(compressed, plain.size()) == plain);
+  CHECK(compressed == gzip(plain));
+}
+
+TEST_CASE("GzipWriter stops once downstream refuses bytes", "[gzip]") {
+  size_t calls = 0;
+  GzipWriter writer([&calls](std::string_view) {
+    ++calls;
+    return false;
+  });
+  std::string noise(300000, '\0');
+  std::uint32_t state = 7;
+  for (auto& c : noise) {
+    state = state * 1664525u + 1013904223u;
+    c = static_cast<char>(state >> 24);
+  }
+  CHECK_FALSE(writer.write(noise));
+  CHECK_FALSE(writer.write("more"));
+  CHECK_FALSE(writer.finish());
+  CHECK(calls == 1);
 }

@@ -1,12 +1,14 @@
-#include "flightrec/recorder/signals.h"
+#include "flightrec/model/signals.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "sampler/allocation_counter.h"
+
 using namespace flightrec;
-using namespace flightrec::recorder;
+using namespace flightrec::model;
 using sampler::kAbsent;
 using sampler::SeriesDesc;
 using sampler::SeriesKind;
@@ -123,4 +125,66 @@ TEST_CASE("Absent inputs and counter resets give no value instead of a wrong one
   CHECK(f.out[io] == Approx(0.5));
   f.frame({0, 0, 0, 0, kAbsent, 1, 510});
   CHECK(std::isnan(f.out[index_of(f.deriver, "memory_used_bytes", {})]));
+}
+
+TEST_CASE("A recording's metadata gives the same signals, device rates labelled with the device",
+          "[signals]") {
+  recording::Metadata meta;
+  meta.rate_ns = 1'000'000;
+  for (const auto& s : schema()) {
+    meta.series.push_back({s.name, s.labels, s.unit, s.kind, s.scale, s.source});
+  }
+  meta.series.push_back(
+      {"disk_read_bytes_total", {{"device", "sda"}}, "bytes", SeriesKind::counter, 1.0, ""});
+  const SignalDeriver live(schema(), 1ms);
+  const SignalDeriver stored(meta);
+  REQUIRE(stored.signals().size() == live.signals().size() + 1);
+  for (size_t i = 0; i < live.signals().size(); ++i) {
+    CHECK(stored.signals()[i].desc.name == live.signals()[i].desc.name);
+    CHECK(stored.signals()[i].desc.labels == live.signals()[i].desc.labels);
+    CHECK(stored.window_ticks(i) == live.window_ticks(i));
+  }
+  const auto& disk = stored.signals().back().desc;
+  CHECK(disk.name == signal_names::kDiskReadBytesPerSecond);
+  CHECK(disk.labels == std::vector<std::pair<std::string, std::string>>{{"device", "sda"}});
+}
+
+TEST_CASE("A signal between two stored frames equals what the trailing window derived live",
+          "[signals]") {
+  Feed f;
+  const size_t total = index_of(f.deriver, "cpu_busy_ratio", {"cpu", "total"});
+  const size_t cpu0 = index_of(f.deriver, "cpu_busy_ratio", {"cpu", "0"});
+  const size_t used = index_of(f.deriver, "memory_used_bytes", {});
+  std::vector<std::vector<int64_t>> frames;
+  for (int t = 0; t <= 150; ++t) {
+    frames.push_back({t / 10 * 3, t / 20, 0, t * 700 + (t % 7) * 90, 100, 40 + t % 3, 0});
+    f.frame(frames.back());
+  }
+  const auto at = [&](size_t tick) {
+    return FrameView{static_cast<int64_t>(tick) * 1'000'000, frames[tick]};
+  };
+  const size_t now = 150;
+  CHECK(f.deriver.window_ticks(total) == 20);
+  CHECK(f.deriver.window_ticks(used) == 0);
+  CHECK(f.deriver.between(total, at(now - 20), at(now)) == f.out[total]);
+  CHECK(f.deriver.between(cpu0, at(now - 100), at(now)) == f.out[cpu0]);
+  CHECK(f.deriver.between(used, at(now), at(now)) == f.out[used]);
+  // Frames out of order (a counter that went backwards, no time passed) give no value.
+  CHECK(std::isnan(f.deriver.between(total, at(now), at(now - 20))));
+}
+
+TEST_CASE("Deriving a frame never allocates, whatever its values", "[signals][alloc]") {
+  Feed f;
+  std::vector<std::vector<int64_t>> frames;
+  for (int t = 0; t < 300; ++t) {
+    const int64_t psi = t % 50 == 7 ? kAbsent : t * 100 - (t % 90 == 0 ? 5000 : 0);
+    frames.push_back({t / 10, t / 20, t / 30, t * 700, 100, 40, psi});
+  }
+  flightrec::testing::CountAllocations allocations;
+  for (const auto& frame : frames) {
+    f.deriver.derive({f.tick, static_cast<int64_t>(f.tick) * 1'000'000, 0}, frame, f.out);
+    ++f.tick;
+  }
+  CHECK(allocations.count() == 0);
+  CHECK_FALSE(std::isnan(f.out[index_of(f.deriver, "cpu_busy_ratio", {"cpu", "total"})]));
 }

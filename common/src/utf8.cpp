@@ -1,6 +1,6 @@
-#include "utf8.h"
+#include "flightrec/common/utf8.h"
 
-namespace flightrec::snapshot::detail {
+namespace flightrec {
 namespace {
 
 bool in_range(std::string_view text, size_t pos, unsigned char low, unsigned char high) {
@@ -33,4 +33,4 @@ size_t utf8_sequence_length(std::string_view text, size_t pos) noexcept {
   return 0;
 }
 
-}  // namespace flightrec::snapshot::detail
+}  // namespace flightrec

@@ -1,0 +1,30 @@
+#include "value_checks.h"
+
+#include "flightrec/config/units.h"
+#include "text.h"
+
+namespace flightrec::config::detail {
+
+std::string out_of_range(std::string_view scalar, const std::string& allowed) {
+  return quote(scalar) + " is out of range (allowed: " + allowed + ")";
+}
+
+std::optional<std::string> read_duration(std::string_view scalar, Duration min, Duration max,
+                                         const std::string& allowed, Duration& out) {
+  const auto value = parse_duration(scalar);
+  if (!value) return quote(scalar) + std::string(kNotADuration);
+  if (*value < min || *value > max) return out_of_range(scalar, allowed);
+  out = *value;
+  return std::nullopt;
+}
+
+std::optional<std::string> read_size(std::string_view scalar, uint64_t min, uint64_t max,
+                                     const std::string& allowed, uint64_t& out) {
+  const auto value = parse_size(scalar);
+  if (!value) return quote(scalar) + std::string(kNotASize);
+  if (*value < min || *value > max) return out_of_range(scalar, allowed);
+  out = *value;
+  return std::nullopt;
+}
+
+}  // namespace flightrec::config::detail

@@ -1,0 +1,38 @@
+#pragma once
+// What an incident is about: which rule fired (or who asked, and why), on which series, with what
+// value, and the stretch of recording it covers. The trigger makes one when a rule fires or a
+// manual request arrives; the incident file carries it in its metadata as "incident.*" extras
+// (docs/RECORDING_FORMAT.md), and /incidents, `flightrec incidents`, the viewer and replay read it
+// back through decode_incident. One codec, so every reader agrees on the keys.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "flightrec/recording/metadata.h"
+
+namespace flightrec::model {
+
+struct IncidentDescription {
+  std::string rule;       // the rule's name from the config, or "manual"
+  std::string condition;  // the rule as configured, e.g. cpu_busy_ratio{cpu="total"} > 0.8
+  // The matched series' value when the rule fired; NaN when nothing was measured (manual).
+  double value = std::numeric_limits<double>::quiet_NaN();
+  std::string series;       // the series that held, e.g. cpu_busy_ratio{cpu="3"}
+  std::string reason;       // a manual request's reason (user text: escape it where shown)
+  int64_t fired_at_ns = 0;  // Unix ns
+  // [fired - pre, fired + post] in Unix ns; `from` may precede the oldest recorded frame.
+  int64_t window_from_ns = 0;
+  int64_t window_to_ns = 0;
+  bool operator==(const IncidentDescription&) const = default;
+};
+
+// Appends the description as "incident.*" pairs to `extra` (recording::Metadata::extra).
+void encode_incident(const IncidentDescription& incident, recording::Labels& extra);
+
+// The description encode_incident wrote; nullopt when the metadata has no "incident.*" pair (a
+// plain dump). A pair that is missing (files written before condition and reason were stored) or
+// whose number does not parse leaves its field at the default.
+std::optional<IncidentDescription> decode_incident(const recording::Metadata& metadata);
+
+}  // namespace flightrec::model

@@ -1,0 +1,63 @@
+#include "flightrec/model/incident_description.h"
+
+#include <charconv>
+#include <string_view>
+#include <system_error>
+
+#include "flightrec/common/number_format.h"
+
+namespace flightrec::model {
+namespace {
+
+constexpr std::string_view kPrefix = "incident.";
+constexpr std::string_view kRule = "incident.rule";
+constexpr std::string_view kCondition = "incident.condition";
+constexpr std::string_view kValue = "incident.value";
+constexpr std::string_view kSeries = "incident.series";
+constexpr std::string_view kReason = "incident.reason";
+constexpr std::string_view kFiredAt = "incident.fired_at_ns";
+constexpr std::string_view kWindowFrom = "incident.window_from_ns";
+constexpr std::string_view kWindowTo = "incident.window_to_ns";
+
+template <typename Number>
+void parse_into(const std::string& text, Number& out) {
+  Number parsed{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+  if (error == std::errc{} && end == text.data() + text.size()) out = parsed;
+}
+
+void decode_pair(const std::string& key, const std::string& text, IncidentDescription& out) {
+  if (key == kRule) out.rule = text;
+  if (key == kCondition) out.condition = text;
+  if (key == kValue) parse_into(text, out.value);
+  if (key == kSeries) out.series = text;
+  if (key == kReason) out.reason = text;
+  if (key == kFiredAt) parse_into(text, out.fired_at_ns);
+  if (key == kWindowFrom) parse_into(text, out.window_from_ns);
+  if (key == kWindowTo) parse_into(text, out.window_to_ns);
+}
+
+}  // namespace
+
+void encode_incident(const IncidentDescription& incident, recording::Labels& extra) {
+  extra.emplace_back(kRule, incident.rule);
+  extra.emplace_back(kCondition, incident.condition);
+  extra.emplace_back(kValue, number_text(incident.value));
+  extra.emplace_back(kSeries, incident.series);
+  extra.emplace_back(kReason, incident.reason);
+  extra.emplace_back(kFiredAt, std::to_string(incident.fired_at_ns));
+  extra.emplace_back(kWindowFrom, std::to_string(incident.window_from_ns));
+  extra.emplace_back(kWindowTo, std::to_string(incident.window_to_ns));
+}
+
+std::optional<IncidentDescription> decode_incident(const recording::Metadata& metadata) {
+  std::optional<IncidentDescription> incident;
+  for (const auto& [key, text] : metadata.extra) {
+    if (!key.starts_with(kPrefix)) continue;
+    if (!incident) incident.emplace();
+    decode_pair(key, text, *incident);
+  }
+  return incident;
+}
+
+}  // namespace flightrec::model

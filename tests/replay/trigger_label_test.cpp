@@ -1,0 +1,86 @@
+// An incident's description as replay shows it: the trigger's label on the screen and in batch
+// text, and the stored text exact in batch JSON.
+#include <catch2/catch.hpp>
+
+#include "flightrec/model/incident_description.h"
+#include "flightrec/replay/batch.h"
+#include "flightrec/replay/model.h"
+#include "flightrec/replay/screen.h"
+#include "flightrec/replay/session.h"
+#include "flightrec/snapshot/json_writer.h"
+#include "replay_fixture.h"
+
+using namespace flightrec;
+using namespace flightrec::replay;
+using namespace flightrec::replay::testing;
+
+namespace {
+
+constexpr std::string_view kReason = "during the deploy of v2.3 (canary: 10%, \"eu\")";
+
+recording::Metadata with_incident(const model::IncidentDescription& incident) {
+  recording::Metadata meta;
+  model::encode_incident(incident, meta.extra);
+  return meta;
+}
+
+model::IncidentDescription manual(std::string reason) {
+  return {.rule = "manual", .reason = std::move(reason), .fired_at_ns = kTriggerNs};
+}
+
+// The fixture recording with `incident` in place of its own (older) incident metadata.
+Model model_with(const model::IncidentDescription& incident) {
+  ReplayData data = fixture();
+  data.meta.extra = with_incident(incident).extra;
+  return Model(std::move(data), fixture_users());
+}
+
+}  // namespace
+
+TEST_CASE("aManualTriggerIsLabelledWithItsReason", "[replay][trigger]") {
+  const auto triggers = triggers_of(with_incident(manual(std::string(kReason))));
+  REQUIRE(triggers.size() == 1);
+  CHECK(triggers[0].time_ns == kTriggerNs);
+  CHECK(triggers[0].label == "manual: " + std::string(kReason));
+  CHECK(triggers[0].incident.reason == kReason);
+}
+
+TEST_CASE("aRuleTriggerIsLabelledWithItsConditionAndValue", "[replay][trigger]") {
+  const auto triggers =
+      triggers_of(with_incident({.rule = "cpu_busy",
+                                 .condition = "cpu_busy_ratio{cpu=\"total\"} > 0.8",
+                                 .value = 0.93,
+                                 .series = "cpu_busy_ratio{cpu=\"total\"}",
+                                 .fired_at_ns = kTriggerNs}));
+  REQUIRE(triggers.size() == 1);
+  CHECK(triggers[0].label == "cpu_busy: cpu_busy_ratio{cpu=\"total\"} > 0.8 (value 0.93)");
+}
+
+TEST_CASE("aReasonCannotSendEscapeSequencesToTheTerminal", "[replay][trigger]") {
+  const auto triggers = triggers_of(with_incident(manual("a\x1b[2J\nb\xc3\xa9")));
+  REQUIRE(triggers.size() == 1);
+  CHECK(triggers[0].label == "manual: a?[2J?b??");
+}
+
+TEST_CASE("theStatusLineAndTheTriggerKeyShowTheReason", "[replay][trigger]") {
+  const Model model = model_with(manual(std::string(kReason)));
+  Session session(model, 0, Tab::processes, 1'000'000'000);
+  CHECK_THAT(render_screen(session, 200, 24)[5].text,
+             Catch::Contains("trigger(!) +2.000s manual: " + std::string(kReason)));
+  session.handle_key('i');
+  CHECK(session.message() == "trigger: manual: " + std::string(kReason));
+}
+
+TEST_CASE("batchOutputCarriesTheReasonExactlyInJsonAndAsALabelInText", "[replay][trigger]") {
+  const Model model = model_with(manual(std::string(kReason)));
+  const BatchView view{.cursor = model.timeline().size() - 1, .interval_ns = 1'000'000'000};
+  CHECK_THAT(render_batch(model, view, BatchFormat::text),
+             Catch::Contains("trigger   manual: " + std::string(kReason) +
+                             " at 2025-11-30T05:00:02.000Z (+2.000s)\n"));
+  std::string quoted;
+  snapshot::append_json_string(quoted, kReason);
+  const std::string json = render_batch(model, view, BatchFormat::json);
+  CHECK_THAT(json, Catch::Contains("\"rule\": \"manual\""));
+  CHECK_THAT(json, Catch::Contains("\"reason\": " + quoted));
+  CHECK_THAT(json, Catch::Contains("\"value\": null"));
+}
