@@ -8,6 +8,9 @@ namespace flightrec::trigger {
 namespace {
 
 constexpr std::string_view kText = "text/plain; charset=utf-8";
+// A reason is a note for the operator, not a payload: it is stored in every incident file and shown
+// on one line, so a client cannot make each file megabytes larger with it.
+constexpr size_t kMaxReasonBytes = 1024;
 
 void request_manual_incident(TriggerEngine& engine, const http::Request& request,
                              http::Response& response) {
@@ -15,7 +18,14 @@ void request_manual_incident(TriggerEngine& engine, const http::Request& request
     response.send(400, kText, error + "\n");
     return;
   }
-  const std::string reason = request.param("reason").value_or("manual");
+  // No reason given: the incident is simply "manual", with nothing to add to that.
+  const std::string reason = request.param("reason").value_or("");
+  if (reason.size() > kMaxReasonBytes) {
+    response.send(400, kText,
+                  "reason: " + std::to_string(reason.size()) + " bytes, at most " +
+                      std::to_string(kMaxReasonBytes) + "\n");
+    return;
+  }
   if (!engine.fire_manual(reason)) {
     response.send(429, kText, "too many manual incidents waiting; try again shortly\n");
     return;

@@ -1,0 +1,63 @@
+#include "flightrec/trigger/routes.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "curl.h"
+#include "engine_fixture.h"
+#include "flightrec/http/server.h"
+
+using namespace std::chrono_literals;
+using namespace flightrec;
+using flightrec::testing::curl;
+
+namespace {
+
+// The engine behind a real server on loopback; `take` reads what the next frame would fire.
+struct TriggerServer {
+  trigger::testing::Host host;
+  trigger::TriggerEngine engine{{}, host.signals, host.schema, 1ms};
+  http::Server server{{.listen_address = "127.0.0.1:0"}, {trigger::manual_trigger_route(engine)}};
+
+  std::string post(const std::string& query) {
+    return curl("-o /dev/null -w '%{http_code}' -X POST '" + server.url() + "-/trigger" + query +
+                "'");
+  }
+
+  std::vector<std::string> take() {
+    const sampler::FrameHeader header{0, 0, 1'700'000'000'000'000'000};
+    const std::vector<int64_t> raw(trigger::testing::kRaw, 0);
+    const std::vector<double> derived(trigger::testing::kDerived, 0.0);
+    std::vector<std::string> reasons;
+    for (const auto& firing : engine.evaluate(header, raw, derived)) {
+      reasons.emplace_back(engine.manual_reason(firing.match));
+    }
+    return reasons;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("aManualTriggerPassesItsReasonAsSentAndNoneWhenLeftOut", "[trigger][routes]") {
+  TriggerServer s;
+  CHECK(s.post("?reason=deploy%20of%20v2.3") == "202");
+  CHECK(s.post("") == "202");
+  CHECK(s.take() == std::vector<std::string>{"deploy of v2.3", ""});
+}
+
+TEST_CASE("aReasonOverOneKibibyteIsRefusedAndFiresNothing", "[trigger][routes]") {
+  TriggerServer s;
+  CHECK(s.post("?reason=" + std::string(1024, 'a')) == "202");
+  CHECK(s.post("?reason=" + std::string(1025, 'a')) == "400");
+  CHECK(s.take().size() == 1);
+  const std::string body =
+      curl("-X POST '" + s.server.url() + "-/trigger?reason=" + std::string(2000, 'b') + "'");
+  CHECK(body == "reason: 2000 bytes, at most 1024\n");
+}
+
+TEST_CASE("theTriggerRouteTakesOnlyPost", "[trigger][routes]") {
+  TriggerServer s;
+  CHECK(curl("-o /dev/null -w '%{http_code}' '" + s.server.url() + "-/trigger'") == "405");
+  CHECK(s.take().empty());
+}
