@@ -1,3 +1,5 @@
+#include "daemon.h"
+
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -50,62 +52,6 @@ size_t queue_capacity_frames(std::chrono::nanoseconds rate) {
   return std::max<size_t>(64, static_cast<size_t>(std::chrono::seconds(1) / rate));
 }
 
-// What /metrics reads, component by component.
-struct MetricSources {
-  const sampler::Sampler& sampler;
-  const recorder::Recorder& recorder;
-  const store::Ring& ring;
-  const incidents::IncidentStore& incidents;
-  const trigger::IncidentWriter& incident_writer;
-  int64_t start_real_ns;
-  // The process tier; null when processes.enabled is false.
-  const exporter::metrics::ProcessMetrics* processes;
-  const recorder::ProcessRecorder* process_tier;
-  const store::ProcessRing& process_ring;
-};
-
-// The collectors in the order /metrics shows them: the machine, then flightrec's own health.
-// Returns the scrape collector, which the /metrics route feeds.
-exporter::metrics::ScrapeCollector& add_collectors(exporter::metrics::Collectables& collectables,
-                                                   const MetricSources& in) {
-  using namespace exporter::metrics;
-  collectables.emplace<SystemCollector>(in.sampler.schema(), in.recorder);
-  if (in.processes != nullptr) collectables.emplace<ProcessRankingsCollector>(*in.processes);
-  collectables.emplace<InstanceCollector>(
-      InstanceCollector::Settings{.start_real_ns = in.start_real_ns,
-                                  .sampler_rate = in.sampler.rate(),
-                                  .export_window = in.recorder.window_stats().window()});
-  collectables.emplace<SamplerCollector>(in.sampler.stats());
-  collectables.emplace<RecorderCollector>(in.recorder, in.ring);
-  collectables.emplace<IncidentsCollector>(in.incidents, in.incident_writer);
-  if (in.process_tier != nullptr) {
-    collectables.emplace<ProcessTierCollector>(in.process_tier->stats(), in.process_ring);
-  }
-  return collectables.emplace<ScrapeCollector>();
-}
-
-// What the routes serve, beside the ring's window.
-struct RouteSources {
-  const recorder::Recorder& recorder;
-  const exporter::metrics::Collectables& collectables;
-  exporter::metrics::ScrapeCollector& scrapes;
-  const incidents::IncidentStore& incidents;
-  trigger::TriggerEngine& engine;
-};
-
-// Every route the daemon serves, each from the component that owns it; the router picks the most
-// specific (/incidents/{id}/view is the viewer's, /incidents/{id...} the incidents component's).
-http::Router daemon_router(const RouteSources& in, http::DumpSource dump) {
-  http::Router router;
-  router.add(app_routes(in.recorder));
-  router.add(exporter::metrics::metrics_route(in.collectables, in.scrapes));
-  router.add(http::dump_route(std::move(dump), {viewer::dump_page()}));
-  router.add(incidents::incidents_routes(in.incidents));
-  router.add(viewer::incident_view_route(in.incidents));
-  router.add(trigger::manual_trigger_route(in.engine));
-  return router;
-}
-
 // The text of the config the daemon runs with: the embedded defaults, or the file as loaded
 // (already read once and bounded by the loader; a file that vanished since gives a note).
 std::string config_text(const std::string& origin) {
@@ -152,7 +98,150 @@ std::string wait_for_stop(int signal_fd, const StopSignal& stop) {
   return "internal stop";
 }
 
+std::vector<std::unique_ptr<sampler::Source>> open_sources(const Command& command,
+                                                           const config::Config& cfg) {
+  auto opened = sampler::open_system_sources(proc_root_of(command), cfg.sources);
+  for (const auto& reason : opened.skipped) log::warn("source skipped", {{"reason", reason}});
+  return std::move(opened.sources);
+}
+
+int64_t real_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
+
+Daemon::Daemon(const Command& command, const Setup& setup)
+    : cfg_(*setup.config),
+      start_real_ns_(real_now_ns()),
+      host_(host_name()),
+      provenance_{{"config.origin", setup.config_origin},
+                  {"config.yaml", config_text(setup.config_origin)},
+                  {"flightrec.revision", std::string(kRevision)}},
+      sampler_(open_sources(command, cfg_), cfg_.sampler.rate),
+      queue_(sampler_.schema().size(), queue_capacity_frames(cfg_.sampler.rate)),
+      ring_({.series = static_cast<uint32_t>(sampler_.schema().size()),
+             .rate = cfg_.sampler.rate,
+             .duration = cfg_.buffer.duration,
+             .max_bytes = cfg_.buffer.max_bytes}),
+      recorder_(queue_, ring_, sampler_.schema(), cfg_.sampler.rate, cfg_.export_.window),
+      // Rules name signals of this host's schema, known only now: a rule naming none is a
+      // start-up error that names the rule (std::invalid_argument, reported by main).
+      engine_(cfg_.triggers, recorder_.signals().signals(), sampler_.schema(), cfg_.sampler.rate),
+      incident_store_({.dir = cfg_.incidents.dir,
+                       .max_count = cfg_.incidents.max_count,
+                       .max_bytes = cfg_.incidents.max_bytes}),
+      process_ring_({.duration = cfg_.buffer.duration, .max_bytes = cfg_.buffer.max_bytes / 4}),
+      incident_sink_(
+          incident_store_, [this] { return metadata_now(); },
+          cfg_.processes.enabled
+              ? incidents::ProcessBlocksSource([this] { return process_ring_.blocks(); })
+              : incidents::ProcessBlocksSource{}),
+      incident_writer_(incident_sink_),
+      capturer_(engine_, ring_,
+                {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
+                [this](trigger::IncidentCapture incident, store::Snapshot blocks) {
+                  if (!incident_writer_.submit(std::move(incident), std::move(blocks))) {
+                    log::warn("incident dropped: the writer is behind");
+                  }
+                }),
+      collectables_(start_real_ns_) {
+  if (cfg_.processes.enabled) start_process_tier(command);
+  recorder_.set_frame_hook(
+      [this](const sampler::FrameHeader& header, std::span<const int64_t> raw,
+             std::span<const double> derived) { capturer_.on_frame(header, raw, derived); });
+  log::info("sampling", {{"sources", std::to_string(sampler_.sources().size())},
+                         {"series", std::to_string(sampler_.schema().size())}});
+  add_collectors();
+  server_ = std::make_unique<http::Server>(
+      http::ServerOptions{.listen_address = cfg_.web.listen_address}, router());
+  log::info("listening", {{"url", server_->url()}});
+}
+
+recording::Metadata Daemon::metadata_now() const {
+  return recording::Metadata{.rate_ns = cfg_.sampler.rate.count(),
+                             .host = host_,
+                             .flightrec_version = std::string(kVersion),
+                             .series = recording::describe_schema(sampler_.schema()),
+                             .extra = provenance_};
+}
+
+void Daemon::start_process_tier(const Command& command) {
+  process_tier_ =
+      std::make_unique<recorder::ProcessRecorder>(cfg_, proc_root_of(command), process_ring_);
+  process_metrics_ = std::make_unique<exporter::metrics::ProcessMetrics>(
+      cfg_.export_.window, cfg_.export_.top_processes, process_tier_->backend_name());
+  process_tier_->set_frame_observer(
+      [&metrics = *process_metrics_](const sampler::process::ProcessFrame& frame) {
+        metrics.observe(frame);
+      });
+}
+
+// The collectors in the order /metrics shows them: the machine, then flightrec's own health.
+void Daemon::add_collectors() {
+  using namespace exporter::metrics;
+  collectables_.emplace<SystemCollector>(sampler_.schema(), recorder_);
+  if (process_metrics_) collectables_.emplace<ProcessRankingsCollector>(*process_metrics_);
+  collectables_.emplace<InstanceCollector>(
+      InstanceCollector::Settings{.start_real_ns = start_real_ns_,
+                                  .sampler_rate = sampler_.rate(),
+                                  .export_window = recorder_.window_stats().window()});
+  collectables_.emplace<SamplerCollector>(sampler_.stats());
+  collectables_.emplace<RecorderCollector>(recorder_, ring_);
+  collectables_.emplace<IncidentsCollector>(incident_store_, incident_writer_);
+  if (process_tier_) {
+    collectables_.emplace<ProcessTierCollector>(process_tier_->stats(), process_ring_);
+  }
+  scrapes_ = &collectables_.emplace<ScrapeCollector>();
+}
+
+// Every route the daemon serves, each from the component that owns it; the router picks the most
+// specific (/incidents/{id}/view is the viewer's, /incidents/{id...} the incidents component's).
+http::Router Daemon::router() {
+  http::DumpSource dump{.blocks = [this] { return ring_.snapshot().blocks(); },
+                        .metadata = [this] { return metadata_now(); },
+                        .max_bytes = cfg_.web.max_dump_bytes,
+                        .now_real_ns = {}};
+  if (process_tier_) dump.process_blocks = [this] { return process_ring_.blocks(); };
+  http::Router router;
+  router.add(app_routes(recorder_));
+  router.add(exporter::metrics::metrics_route(collectables_, *scrapes_));
+  router.add(http::dump_route(std::move(dump), {viewer::dump_page()}));
+  router.add(incidents::incidents_routes(incident_store_));
+  router.add(viewer::incident_view_route(incident_store_));
+  router.add(trigger::manual_trigger_route(engine_));
+  return router;
+}
+
+int Daemon::run(int signal_fd) {
+  StopSignal stop;
+  bool failed = false;
+  std::thread sampler_thread =
+      guarded_thread("sampler", stop, failed, [&] { sampler_.run(queue_, stop); });
+  std::thread recorder_thread =
+      guarded_thread("recorder", stop, failed, [&] { recorder_.run(stop); });
+  std::thread process_thread;
+  if (process_tier_) {
+    process_thread = guarded_thread("processes", stop, failed, [&] { process_tier_->run(stop); });
+  }
+
+  const std::string reason = wait_for_stop(signal_fd, stop);
+  log::info("stopping", {{"reason", reason}});
+  stop.request();
+  sampler_.wake();
+  sampler_thread.join();
+  recorder_thread.join();
+  if (process_thread.joinable()) process_thread.join();
+  const auto& stats = sampler_.stats();
+  log::info("stopped", {{"ticks", std::to_string(stats.ticks.load())},
+                        {"late_ticks", std::to_string(stats.late_ticks.load())},
+                        {"missed_ticks", std::to_string(stats.missed_ticks.load())},
+                        {"queue_overflows", std::to_string(stats.queue_overflows.load())},
+                        {"frames_recorded", std::to_string(recorder_.frames_recorded())}});
+  return failed ? 1 : 0;
+}
 
 int run_daemon(const Command& command) {
   // Signals are taken through a signalfd by this thread only, so every thread started below
@@ -171,125 +260,13 @@ int run_daemon(const Command& command) {
     return 1;
   }
   const config::Config& cfg = *setup.config;
-  const int64_t start_real_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::system_clock::now().time_since_epoch())
-                                    .count();
   log::info("starting", {{"version", std::string(kVersion)},
                          {"config", setup.config_origin},
                          {"rate", config::format_duration(cfg.sampler.rate)},
                          {"buffer", config::format_duration(cfg.buffer.duration)},
                          {"max_bytes", config::format_size(cfg.buffer.max_bytes)}});
-
-  auto opened = sampler::open_system_sources(proc_root_of(command), cfg.sources);
-  for (const auto& reason : opened.skipped) log::warn("source skipped", {{"reason", reason}});
-  sampler::Sampler sampler(std::move(opened.sources), cfg.sampler.rate);
-  sampler::FrameQueue queue(sampler.schema().size(), queue_capacity_frames(cfg.sampler.rate));
-  store::Ring ring({.series = static_cast<uint32_t>(sampler.schema().size()),
-                    .rate = cfg.sampler.rate,
-                    .duration = cfg.buffer.duration,
-                    .max_bytes = cfg.buffer.max_bytes});
-  recorder::Recorder recorder(queue, ring, sampler.schema(), cfg.sampler.rate, cfg.export_.window);
-  // Rules name signals of this host's schema, known only now: a rule naming none is a start-up
-  // error that names the rule (std::invalid_argument, reported by main).
-  trigger::TriggerEngine engine(cfg.triggers, recorder.signals().signals(), sampler.schema(),
-                                cfg.sampler.rate);
-  incidents::IncidentStore incident_store({.dir = cfg.incidents.dir,
-                                           .max_count = cfg.incidents.max_count,
-                                           .max_bytes = cfg.incidents.max_bytes});
-  const std::string host = host_name();
-  // Every incident and raw dump says how it was recorded: the config as loaded, and its origin.
-  const recording::Labels provenance{{"config.origin", setup.config_origin},
-                                     {"config.yaml", config_text(setup.config_origin)},
-                                     {"flightrec.revision", std::string(kRevision)}};
-  const auto metadata_now = [&sampler, &cfg, &host, &provenance] {
-    return recording::Metadata{.rate_ns = cfg.sampler.rate.count(),
-                               .host = host,
-                               .flightrec_version = std::string(kVersion),
-                               .series = recording::describe_schema(sampler.schema()),
-                               .extra = provenance};
-  };
-  // The process tier keeps the same history as the system ring in a quarter of its byte bound.
-  store::ProcessRing process_ring(
-      {.duration = cfg.buffer.duration, .max_bytes = cfg.buffer.max_bytes / 4});
-  std::unique_ptr<recorder::ProcessRecorder> process_tier;
-  std::unique_ptr<exporter::metrics::ProcessMetrics> process_metrics;
-  if (cfg.processes.enabled) {
-    process_tier =
-        std::make_unique<recorder::ProcessRecorder>(cfg, proc_root_of(command), process_ring);
-    process_metrics = std::make_unique<exporter::metrics::ProcessMetrics>(
-        cfg.export_.window, cfg.export_.top_processes, process_tier->backend_name());
-    process_tier->set_frame_observer(
-        [&metrics = *process_metrics](const sampler::process::ProcessFrame& frame) {
-          metrics.observe(frame);
-        });
-  }
-
-  incidents::IncidentFileSink incident_sink(
-      incident_store, metadata_now,
-      process_tier
-          ? incidents::ProcessBlocksSource([&process_ring] { return process_ring.blocks(); })
-          : incidents::ProcessBlocksSource{});
-  trigger::IncidentWriter incident_writer(incident_sink);
-  trigger::IncidentCapturer capturer(
-      engine, ring, {.rate = cfg.sampler.rate, .buffer_duration = cfg.buffer.duration},
-      [&incident_writer](trigger::IncidentCapture incident, store::Snapshot blocks) {
-        if (!incident_writer.submit(std::move(incident), std::move(blocks))) {
-          log::warn("incident dropped: the writer is behind");
-        }
-      });
-  recorder.set_frame_hook(
-      [&capturer](const sampler::FrameHeader& header, std::span<const int64_t> raw,
-                  std::span<const double> derived) { capturer.on_frame(header, raw, derived); });
-  log::info("sampling", {{"sources", std::to_string(sampler.sources().size())},
-                         {"series", std::to_string(sampler.schema().size())}});
-
-  StopSignal stop;
-  exporter::metrics::Collectables collectables(start_real_ns);
-  auto& scrapes = add_collectors(collectables, {.sampler = sampler,
-                                                .recorder = recorder,
-                                                .ring = ring,
-                                                .incidents = incident_store,
-                                                .incident_writer = incident_writer,
-                                                .start_real_ns = start_real_ns,
-                                                .processes = process_metrics.get(),
-                                                .process_tier = process_tier.get(),
-                                                .process_ring = process_ring});
-  http::DumpSource dump_source{.blocks = [&ring] { return ring.snapshot().blocks(); },
-                               .metadata = metadata_now,
-                               .max_bytes = cfg.web.max_dump_bytes,
-                               .now_real_ns = {}};
-  if (process_tier) {
-    dump_source.process_blocks = [&process_ring] { return process_ring.blocks(); };
-  }
-  http::Server server({.listen_address = cfg.web.listen_address},
-                      daemon_router({recorder, collectables, scrapes, incident_store, engine},
-                                    std::move(dump_source)));
-  log::info("listening", {{"url", server.url()}});
-
-  bool failed = false;
-  std::thread sampler_thread =
-      guarded_thread("sampler", stop, failed, [&] { sampler.run(queue, stop); });
-  std::thread recorder_thread =
-      guarded_thread("recorder", stop, failed, [&] { recorder.run(stop); });
-  std::thread process_thread;
-  if (process_tier) {
-    process_thread = guarded_thread("processes", stop, failed, [&] { process_tier->run(stop); });
-  }
-
-  const std::string reason = wait_for_stop(signal_fd.get(), stop);
-  log::info("stopping", {{"reason", reason}});
-  stop.request();
-  sampler.wake();
-  sampler_thread.join();
-  recorder_thread.join();
-  if (process_thread.joinable()) process_thread.join();
-  const auto& stats = sampler.stats();
-  log::info("stopped", {{"ticks", std::to_string(stats.ticks.load())},
-                        {"late_ticks", std::to_string(stats.late_ticks.load())},
-                        {"missed_ticks", std::to_string(stats.missed_ticks.load())},
-                        {"queue_overflows", std::to_string(stats.queue_overflows.load())},
-                        {"frames_recorded", std::to_string(recorder.frames_recorded())}});
-  return failed ? 1 : 0;
+  Daemon daemon(command, setup);
+  return daemon.run(signal_fd.get());
 }
 
 }  // namespace flightrec::app

@@ -1,0 +1,68 @@
+#pragma once
+// The daemon's composition: every component of a running flightrec, built in dependency order
+// from one configuration, wired together, and the threads that run them. The only place that
+// knows them all; each component contributes its own routes and metric families.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "flightrec/app/cli.h"
+#include "flightrec/app/setup.h"
+#include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/http/server.h"
+#include "flightrec/incidents/incident_file_sink.h"
+#include "flightrec/incidents/incident_store.h"
+#include "flightrec/recorder/process_recorder.h"
+#include "flightrec/recorder/recorder.h"
+#include "flightrec/recording/metadata.h"
+#include "flightrec/sampler/sampler.h"
+#include "flightrec/store/process_ring.h"
+#include "flightrec/store/ring.h"
+#include "flightrec/trigger/capturer.h"
+#include "flightrec/trigger/engine.h"
+#include "flightrec/trigger/writer.h"
+
+namespace flightrec::app {
+
+class Daemon {
+ public:
+  // Builds and wires every component and starts serving HTTP; throws on a set-up error (a rule
+  // naming a signal this host lacks, an address that cannot be bound), which main reports.
+  Daemon(const Command& command, const Setup& setup);
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  // Samples and records until SIGINT/SIGTERM arrives on `signal_fd` or a thread fails; returns
+  // the exit status (1 when a thread failed).
+  int run(int signal_fd);
+
+ private:
+  [[nodiscard]] recording::Metadata metadata_now() const;
+  void start_process_tier(const Command& command);
+  void add_collectors();
+  http::Router router();
+
+  const config::Config& cfg_;
+  const int64_t start_real_ns_;
+  const std::string host_;
+  // Every incident and raw dump says how it was recorded: the config as loaded, and its origin.
+  const recording::Labels provenance_;
+  sampler::Sampler sampler_;
+  sampler::FrameQueue queue_;
+  store::Ring ring_;
+  recorder::Recorder recorder_;
+  trigger::TriggerEngine engine_;
+  incidents::IncidentStore incident_store_;
+  // The process tier keeps the same history as the system ring in a quarter of its byte bound.
+  store::ProcessRing process_ring_;
+  std::unique_ptr<recorder::ProcessRecorder> process_tier_;  // null when processes are off
+  std::unique_ptr<exporter::metrics::ProcessMetrics> process_metrics_;
+  incidents::IncidentFileSink incident_sink_;
+  trigger::IncidentWriter incident_writer_;
+  trigger::IncidentCapturer capturer_;
+  exporter::metrics::Collectables collectables_;
+  exporter::metrics::ScrapeCollector* scrapes_ = nullptr;
+  std::unique_ptr<http::Server> server_;  // last: destroyed first, before what it serves
+};
+
+}  // namespace flightrec::app
