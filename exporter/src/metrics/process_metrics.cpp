@@ -66,6 +66,72 @@ std::pair<ProcessFrame, ProcessFrame> window_frames(const std::map<Identity, Spa
 // A counter below its previous value belongs to a new process behind a reused PID: count it whole.
 uint64_t grow(uint64_t now, uint64_t was) { return now >= was ? now - was : now; }
 
+void add_rankings(Families& f, const ProcessFrame& end, const model::FrameRates& rates,
+                  const model::Rankings& top) {
+  const auto labels = [&](const model::Ranked& r) {
+    const ProcessRow& row = end.processes[r.row];
+    return std::vector<prometheus::ClientMetric::Label>{{"pid", std::to_string(row.pid)},
+                                                        {"comm", row.comm}};
+  };
+  for (const model::Ranked& r : top.cpu) {
+    f.gauge("flightrec_top_process_cpu_ratio",
+            "CPU seconds per second (1 = one core) over the export window of the top "
+            "export.top_processes processes by CPU.",
+            "ratio", r.value, labels(r));
+  }
+  for (const model::Ranked& r : top.memory) {
+    f.gauge("flightrec_top_process_resident_memory_bytes",
+            "Largest resident set size in the export window of the top export.top_processes "
+            "processes by memory.",
+            "bytes", r.value, labels(r));
+  }
+  for (const model::Ranked& r : top.network) {
+    const model::NetRates& net = rates.processes[r.row].net;
+    for (const auto& [direction, value] :
+         {std::pair{"transmit", net.tx_bytes.value_or(0)}, {"receive", net.rx_bytes.value_or(0)}}) {
+      auto l = labels(r);
+      l.push_back({"direction", direction});
+      f.gauge("flightrec_top_process_network_bytes_per_second",
+              "Socket payload bytes per second over the export window of the top "
+              "export.top_processes processes by traffic (transmit + receive).",
+              "", value, std::move(l));
+    }
+  }
+}
+
+template <typename Counts>
+void add_counts(Families& f, const Counts& counts, const std::string& backend) {
+  for (const auto& [state, count] : counts.states) {
+    f.gauge("flightrec_processes", "Processes by state (the state letter of /proc/<pid>/stat).", "",
+            count, {{"state", std::string(1, state)}});
+  }
+  if (!backend.empty()) {
+    f.gauge("flightrec_network_backend_info",
+            "The per-process network backend in use (network.backend); always 1.", "", 1,
+            {{"backend", backend}});
+  }
+  if (!counts.saw_traffic) return;
+  const auto both = [&](const char* name, const char* help, const char* unit, uint64_t tx,
+                        uint64_t rx) {
+    f.counter(name, help, unit, static_cast<double>(tx), {{"direction", "transmit"}});
+    f.counter(name, help, unit, static_cast<double>(rx), {{"direction", "receive"}});
+  };
+  both("flightrec_network_attributed_bytes_total",
+       "Socket payload bytes the network backend charged to a process.", "bytes",
+       counts.attributed.tx_bytes, counts.attributed.rx_bytes);
+  both("flightrec_network_attributed_packets_total",
+       "IP packets the network backend charged to a process.", "", counts.attributed.tx_packets,
+       counts.attributed.rx_packets);
+  if (const auto& unattributed = counts.unattributed) {
+    both("flightrec_network_unattributed_bytes_total",
+         "Bytes of packets the network backend saw but could not tie to a process.", "bytes",
+         unattributed->tx_bytes, unattributed->rx_bytes);
+    both("flightrec_network_unattributed_packets_total",
+         "Packets the network backend saw but could not tie to a process.", "",
+         unattributed->tx_packets, unattributed->rx_packets);
+  }
+}
+
 }  // namespace
 
 ProcessMetrics::ProcessMetrics(std::chrono::nanoseconds window, uint32_t top_n, std::string backend)
@@ -115,7 +181,7 @@ void ProcessMetrics::observe(const ProcessFrame& frame) {
   }
   std::lock_guard lock(mutex_);
   add_attributed(frame);
-  states_.assign(states.begin(), states.end());
+  counts_.states.assign(states.begin(), states.end());
   if (buckets_.empty() || frame.time_unix_ns >= buckets_.back().first_ns + bucket_ns_) {
     buckets_.push_back({frame.time_unix_ns, frame.time_unix_ns, {}});
   }
@@ -130,125 +196,61 @@ void ProcessMetrics::add_attributed(const ProcessFrame& frame) {
   std::unordered_map<int32_t, std::pair<int64_t, NetCounters>> now;
   for (const auto& p : frame.processes) {
     if (!p.net) continue;
-    saw_traffic_ = true;
+    counts_.saw_traffic = true;
     const auto it = last_net_.find(p.pid);
     // Rows known only from the network backend carry no start time (0): match those by pid.
     const bool same = it != last_net_.end() && (it->second.first == p.start_time_unix_ns ||
                                                 p.start_time_unix_ns == 0 || it->second.first == 0);
     const NetCounters prev = same ? it->second.second : NetCounters{};
-    attributed_.tx_bytes += grow(p.net->tx_bytes, prev.tx_bytes);
-    attributed_.rx_bytes += grow(p.net->rx_bytes, prev.rx_bytes);
-    attributed_.tx_packets += grow(p.net->tx_packets, prev.tx_packets);
-    attributed_.rx_packets += grow(p.net->rx_packets, prev.rx_packets);
+    counts_.attributed.tx_bytes += grow(p.net->tx_bytes, prev.tx_bytes);
+    counts_.attributed.rx_bytes += grow(p.net->rx_bytes, prev.rx_bytes);
+    counts_.attributed.tx_packets += grow(p.net->tx_packets, prev.tx_packets);
+    counts_.attributed.rx_packets += grow(p.net->rx_packets, prev.rx_packets);
     now[p.pid] = {p.start_time_unix_ns, *p.net};
   }
   last_net_ = std::move(now);
-  if (frame.unattributed) unattributed_ = frame.unattributed;
+  if (frame.unattributed) counts_.unattributed = frame.unattributed;
+}
+
+std::pair<ProcessFrame, ProcessFrame> ProcessMetrics::window_held() const {
+  std::map<Identity, Span> spans;
+  for (const Bucket& bucket : buckets_) {
+    for (const Row& row : bucket.rows) {
+      auto [it, fresh] = spans.try_emplace(Identity{row.pid, row.start_ns});
+      Span& span = it->second;
+      if (fresh) {
+        span.first_cpu = row.first_cpu;
+        span.first_net = row.first_net;
+      }
+      span.last_cpu = row.last_cpu;
+      span.max_rss = std::max(span.max_rss, row.max_rss);
+      if (row.last_net) {
+        if (!span.first_net) span.first_net = NetCounters{};  // traffic began in the window
+        span.last_net = row.last_net;
+      }
+      span.comm = row.comm;
+    }
+  }
+  const int64_t from_ns = buckets_.empty() ? 0 : buckets_.front().first_ns;
+  const int64_t to_ns = buckets_.empty() ? 0 : buckets_.back().last_ns;
+  return window_frames(spans, from_ns, to_ns);
 }
 
 void ProcessMetrics::collect(std::vector<prometheus::MetricFamily>& families,
                              exposition::ExtrasByFamily& extras, double created) const {
-  std::map<Identity, Span> spans;
-  std::vector<std::pair<char, uint32_t>> states;
-  NetCounters attributed;
-  std::optional<NetCounters> unattributed;
-  bool saw_traffic = false;
-  int64_t from_ns = 0;
-  int64_t to_ns = 0;
+  std::pair<ProcessFrame, ProcessFrame> window;
+  Counts counts;
   {
     std::lock_guard lock(mutex_);
-    if (!buckets_.empty()) {
-      from_ns = buckets_.front().first_ns;
-      to_ns = buckets_.back().last_ns;
-    }
-    for (const Bucket& bucket : buckets_) {
-      for (const Row& row : bucket.rows) {
-        auto [it, fresh] = spans.try_emplace(Identity{row.pid, row.start_ns});
-        Span& span = it->second;
-        if (fresh) {
-          span.first_cpu = row.first_cpu;
-          span.first_net = row.first_net;
-        }
-        span.last_cpu = row.last_cpu;
-        span.max_rss = std::max(span.max_rss, row.max_rss);
-        if (row.last_net) {
-          if (!span.first_net) span.first_net = NetCounters{};  // traffic began in the window
-          span.last_net = row.last_net;
-        }
-        span.comm = row.comm;
-      }
-    }
-    states = states_;
-    attributed = attributed_;
-    unattributed = unattributed_;
-    saw_traffic = saw_traffic_;
+    window = window_held();
+    counts = counts_;
   }
-
   // Rates are over the window (what Prometheus users divide by), not over each process's life.
-  const auto [start, end] = window_frames(spans, from_ns, to_ns);
+  const auto& [start, end] = window;
   const model::FrameRates rates = model::process_rates(&start, end);
-  const model::Rankings top = model::rank_processes(end, rates, top_n_);
-
   Families f(families, extras, created);
-  const auto labels = [&](const model::Ranked& r) {
-    const ProcessRow& row = end.processes[r.row];
-    return std::vector<prometheus::ClientMetric::Label>{{"pid", std::to_string(row.pid)},
-                                                        {"comm", row.comm}};
-  };
-  for (const model::Ranked& r : top.cpu) {
-    f.gauge("flightrec_top_process_cpu_ratio",
-            "CPU seconds per second (1 = one core) over the export window of the top "
-            "export.top_processes processes by CPU.",
-            "ratio", r.value, labels(r));
-  }
-  for (const model::Ranked& r : top.memory) {
-    f.gauge("flightrec_top_process_resident_memory_bytes",
-            "Largest resident set size in the export window of the top export.top_processes "
-            "processes by memory.",
-            "bytes", r.value, labels(r));
-  }
-  for (const model::Ranked& r : top.network) {
-    const model::NetRates& net = rates.processes[r.row].net;
-    for (const auto& [direction, value] :
-         {std::pair{"transmit", net.tx_bytes.value_or(0)}, {"receive", net.rx_bytes.value_or(0)}}) {
-      auto l = labels(r);
-      l.push_back({"direction", direction});
-      f.gauge("flightrec_top_process_network_bytes_per_second",
-              "Socket payload bytes per second over the export window of the top "
-              "export.top_processes processes by traffic (transmit + receive).",
-              "", value, std::move(l));
-    }
-  }
-  for (const auto& [state, count] : states) {
-    f.gauge("flightrec_processes", "Processes by state (the state letter of /proc/<pid>/stat).", "",
-            count, {{"state", std::string(1, state)}});
-  }
-  if (!backend_.empty()) {
-    f.gauge("flightrec_network_backend_info",
-            "The per-process network backend in use (network.backend); always 1.", "", 1,
-            {{"backend", backend_}});
-  }
-  if (saw_traffic) {
-    const auto both = [&](const char* name, const char* help, const char* unit, uint64_t tx,
-                          uint64_t rx) {
-      f.counter(name, help, unit, static_cast<double>(tx), {{"direction", "transmit"}});
-      f.counter(name, help, unit, static_cast<double>(rx), {{"direction", "receive"}});
-    };
-    both("flightrec_network_attributed_bytes_total",
-         "Socket payload bytes the network backend charged to a process.", "bytes",
-         attributed.tx_bytes, attributed.rx_bytes);
-    both("flightrec_network_attributed_packets_total",
-         "IP packets the network backend charged to a process.", "", attributed.tx_packets,
-         attributed.rx_packets);
-    if (unattributed) {
-      both("flightrec_network_unattributed_bytes_total",
-           "Bytes of packets the network backend saw but could not tie to a process.", "bytes",
-           unattributed->tx_bytes, unattributed->rx_bytes);
-      both("flightrec_network_unattributed_packets_total",
-           "Packets the network backend saw but could not tie to a process.", "",
-           unattributed->tx_packets, unattributed->rx_packets);
-    }
-  }
+  add_rankings(f, end, rates, model::rank_processes(end, rates, top_n_));
+  add_counts(f, counts, backend_);
 }
 
 }  // namespace flightrec::exporter::metrics

@@ -52,7 +52,20 @@ class ProcessMetrics {
     std::vector<Row> rows;  // ascending (pid, start_ns)
   };
 
+  // The counters /metrics shows beside the rankings.
+  struct Counts {
+    std::vector<std::pair<char, uint32_t>> states;  // of the newest frame
+    // Attributed traffic accumulated from per-process increases, so it keeps counting up when
+    // processes exit and their rows go away.
+    sampler::process::NetCounters attributed;
+    std::optional<sampler::process::NetCounters> unattributed;
+    bool saw_traffic = false;
+  };
+
   void merge_into(Bucket& bucket, const sampler::process::ProcessFrame& frame) const;
+  // The window as two frames for model::process_rates; mutex_ held.
+  [[nodiscard]] std::pair<sampler::process::ProcessFrame, sampler::process::ProcessFrame>
+  window_held() const;
   void add_attributed(const sampler::process::ProcessFrame& frame);
 
   const int64_t window_ns_;
@@ -61,13 +74,8 @@ class ProcessMetrics {
   const std::string backend_;
   mutable std::mutex mutex_;
   std::deque<Bucket> buckets_;  // oldest first; the oldest may start before the window
-  std::vector<std::pair<char, uint32_t>> states_;  // of the newest frame
-  // Attributed traffic accumulated from per-process increases, so it keeps counting up when
-  // processes exit and their rows go away.
-  sampler::process::NetCounters attributed_;
+  Counts counts_;
   std::unordered_map<int32_t, std::pair<int64_t, sampler::process::NetCounters>> last_net_;
-  std::optional<sampler::process::NetCounters> unattributed_;
-  bool saw_traffic_ = false;
 };
 
 }  // namespace flightrec::exporter::metrics
