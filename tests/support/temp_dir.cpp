@@ -26,7 +26,7 @@ TempDir::~TempDir() {
 }
 
 fs::path TempDir::write(const fs::path& relative, std::string_view content) const {
-  const fs::path target = path_ / relative;
+  fs::path target = path_ / relative;
   fs::create_directories(target.parent_path());
   std::ofstream(target, std::ios::binary | std::ios::trunc)
       .write(content.data(), static_cast<std::streamsize>(content.size()));
