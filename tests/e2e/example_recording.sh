@@ -33,11 +33,13 @@ fi
 [ -n "$fired_at" ] || finish # the checks below need the trigger time
 
 # Recorded in namespaces of its own (make-memory-leak.sh): the scenario's processes and nothing of
-# the machine it was made on. pid 1 is the script, every process descends from it, there are no
-# kernel threads, no host daemons, no paths of a checkout, and few pids in all.
+# the machine it was made on. The host name is the namespace's, pid 1 is the script, every process
+# descends from it, there are no kernel threads, no host daemons, no paths of a checkout, and few
+# pids in all.
 if out=$(python3 - "$WORK/dump.json" 2>&1 <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
+assert doc["host"] == "example", f"host {doc['host']!r}: the build machine's name"
 col = {name: i for i, name in enumerate(doc["process_columns"])}
 rows = {}
 for frame in doc["processes"]:
