@@ -43,7 +43,7 @@ TEST_CASE("render_json output parses in Python and follows the documented schema
 TEST_CASE("render_json keeps a process whose comm is not valid UTF-8 parseable", "[render_json]") {
   auto snapshot = flightrec::test::FixtureSnapshot().take();
   snapshot.processes[0].comm = "bad\xff\xfe\"\\";
-  snapshot.errors.push_back("/proc/9/stat: \x01 odd");
+  snapshot.errors.emplace_back("/proc/9/stat: \x01 odd");
   const std::string output = check_with_python(render_json(snapshot));
   INFO(output);
   CHECK_THAT(output, Catch::Matchers::Contains("2 root \"bad\\ufffd\\ufffd\\\"\\\\\"\n"));

@@ -274,7 +274,7 @@ TEST_CASE("ProcessSampler treats a PID whose start time changed as a new process
 
   // Same PID, same comm, another process: only the start time tells.
   tree.file("6001/stat", mysql_stat("mysql", 1, 90000));
-  tree.file("6001/cmdline", std::string("mysql\0-e\0select 1", 18));
+  tree.file("6001/cmdline", std::string("mysql\0-e\0select 1\0", 18));
   sampler.sample(frame);
   const auto rows = rows_of(frame, 6001);
   REQUIRE(rows.size() == 1);  // never two rows for one PID in a frame
