@@ -8,34 +8,34 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../snapshot/scratch_dir.h"
+#include "temp_dir.h"
 
 using flightrec::AtomicFile;
 using flightrec::write_file_atomically;
-using flightrec_test::content_of;
-using flightrec_test::ScratchDir;
+using flightrec::testing::read_file;
+using flightrec::testing::TempDir;
 namespace fs = std::filesystem;
 
 TEST_CASE("write_file_atomically writes the whole content and leaves no temporary file",
           "[atomic_file]") {
-  const ScratchDir dir("flightrec-atomic");
+  const TempDir dir("flightrec-atomic");
   const std::string big(1 << 20, 'z');
   const auto result = write_file_atomically(dir.path() / "snap.json", big);
   REQUIRE(result.ok());
-  CHECK(content_of(dir.path() / "snap.json") == big);
+  CHECK(read_file(dir.path() / "snap.json") == big);
   CHECK(dir.names() == std::vector<std::string>{"snap.json"});
 }
 
 TEST_CASE("write_file_atomically replaces an existing file", "[atomic_file]") {
-  const ScratchDir dir("flightrec-atomic-replace");
+  const TempDir dir("flightrec-atomic-replace");
   std::ofstream(dir.path() / "out.txt") << "old content that is longer than the new";
   REQUIRE(write_file_atomically(dir.path() / "out.txt", "new").ok());
-  CHECK(content_of(dir.path() / "out.txt") == "new");
+  CHECK(read_file(dir.path() / "out.txt") == "new");
   CHECK(dir.names() == std::vector<std::string>{"out.txt"});
 }
 
 TEST_CASE("write_file_atomically creates the file readable by its owner only", "[atomic_file]") {
-  const ScratchDir dir("flightrec-atomic-mode");
+  const TempDir dir("flightrec-atomic-mode");
   REQUIRE(write_file_atomically(dir.path() / "secret", "cmdline").ok());
   const auto perms = fs::status(dir.path() / "secret").permissions();
   CHECK((perms & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
@@ -52,7 +52,7 @@ TEST_CASE("write_file_atomically names the path when its directory cannot be wri
 
 TEST_CASE("write_file_atomically removes its temporary file when the rename fails",
           "[atomic_file]") {
-  const ScratchDir dir("flightrec-atomic-rename");
+  const TempDir dir("flightrec-atomic-rename");
   // A non-empty directory where the file should go: rename cannot replace it.
   fs::create_directories(dir.path() / "taken" / "inside");
   const auto result = write_file_atomically(dir.path() / "taken", "x");
@@ -63,18 +63,18 @@ TEST_CASE("write_file_atomically removes its temporary file when the rename fail
 }
 
 TEST_CASE("AtomicFile streams pieces into the file only on commit", "[atomic_file]") {
-  const ScratchDir dir("flightrec-atomic-stream");
+  const TempDir dir("flightrec-atomic-stream");
   AtomicFile file(dir.path() / "rec");
   REQUIRE(file.write("first "));
   REQUIRE(file.write("second"));
   CHECK_FALSE(fs::exists(dir.path() / "rec"));
   REQUIRE(file.commit().ok());
-  CHECK(content_of(dir.path() / "rec") == "first second");
+  CHECK(read_file(dir.path() / "rec") == "first second");
   CHECK(dir.names() == std::vector<std::string>{"rec"});
 }
 
 TEST_CASE("AtomicFile without a commit leaves nothing behind", "[atomic_file]") {
-  const ScratchDir dir("flightrec-atomic-abandon");
+  const TempDir dir("flightrec-atomic-abandon");
   {
     AtomicFile file(dir.path() / "rec");
     REQUIRE(file.write("partial"));
@@ -118,7 +118,7 @@ class FullTmpfs {
 
 TEST_CASE("write_file_atomically on a full file system names the file and removes it",
           "[atomic_file]") {
-  const ScratchDir dir("flightrec-atomic-full");
+  const TempDir dir("flightrec-atomic-full");
   const FullTmpfs tmpfs(dir.path() / "small");
   if (!tmpfs.mounted()) {
     WARN("cannot mount a tmpfs (not root?); skipping");

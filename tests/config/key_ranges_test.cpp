@@ -11,7 +11,6 @@
 
 using namespace flightrec::config;
 using testing::KeyValues;
-using testing::yaml_for_key;
 using testing::yaml_for_keys;
 
 namespace {

@@ -1,47 +1,17 @@
 // Which file is used: --config.file, then the system path, then the local path, then the defaults.
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "flightrec/config/loader.h"
+#include "temp_dir.h"
 
 using namespace flightrec::config;
 namespace fs = std::filesystem;
-
-namespace {
-
-// A fresh directory under $TMPDIR, removed with everything in it at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "flightrec-config-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-
-  fs::path write(const std::string& name, const std::string& text) const {
-    fs::path file = path_ / name;
-    std::ofstream(file) << text;
-    return file;
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-}  // namespace
+using flightrec::testing::TempDir;
 
 TEST_CASE("lookup prefers the explicit file over both candidates", "[lookup]") {
   TempDir dir;

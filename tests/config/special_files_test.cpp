@@ -1,36 +1,26 @@
 // A config path that is not a regular file is refused at once, naming the path and what it is.
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 
 #include "flightrec/config/loader.h"
+#include "temp_dir.h"
 
 using namespace flightrec::config;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A FIFO nobody writes to, removed at scope exit.
+// A FIFO nobody writes to, in a directory of its own.
 class ScratchFifo {
  public:
-  ScratchFifo()
-      : path_(fs::temp_directory_path() /
-              ("flightrec-config-fifo-" + std::to_string(::getpid()) + ".yaml")) {
-    fs::remove(path_);
-    REQUIRE(::mkfifo(path_.c_str(), 0600) == 0);
-  }
-  ScratchFifo(const ScratchFifo&) = delete;
-  ScratchFifo& operator=(const ScratchFifo&) = delete;
-  ~ScratchFifo() {
-    std::error_code ignored;
-    fs::remove(path_, ignored);
-  }
+  ScratchFifo() : path_(dir_.file("config.yaml")) { REQUIRE(::mkfifo(path_.c_str(), 0600) == 0); }
   [[nodiscard]] const fs::path& path() const { return path_; }
 
  private:
+  flightrec::testing::TempDir dir_{"flightrec-config-fifo"};
   fs::path path_;
 };
 

@@ -11,6 +11,7 @@
 #include "flightrec/exporter/metrics/collectable.h"
 #include "flightrec/exporter/metrics/collectors.h"
 #include "flightrec/sampler/sampler.h"
+#include "temp_dir.h"
 
 using namespace flightrec;
 using namespace flightrec::exporter::metrics;
@@ -25,8 +26,7 @@ class DiscardingSink final : public trigger::IncidentSink {
 
 // Every component /metrics reads, with a few frames recorded, as the daemon composes them.
 struct World {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              ("flightrec-collectors-" + std::to_string(::getpid()));
+  testing::TempDir dir{"flightrec-collectors"};
   sampler::Schema schema = [] {
     sampler::Schema s(2);
     s[0] = {.name = "memory_total_bytes", .help = "Total memory.", .unit = "bytes"};
@@ -37,7 +37,7 @@ struct World {
   sampler::FrameQueue queue{2, 64};
   store::Ring ring{{.series = 2, .rate = 1ms, .duration = 10s, .max_bytes = 1 << 20}};
   recorder::Recorder recorder{queue, ring, schema, 1ms, 15s};
-  incidents::IncidentStore incident_store{{.dir = dir}};
+  incidents::IncidentStore incident_store{{.dir = dir.path()}};
   DiscardingSink sink;
   trigger::IncidentWriter incident_writer{sink};
   ProcessMetrics processes{15s, 5, "off"};
@@ -51,7 +51,6 @@ struct World {
     }
     recorder.drain();
   }
-  ~World() { std::filesystem::remove_all(dir); }
 
   // The daemon's collectors, in the daemon's order (app/src/daemon.cpp).
   ScrapeCollector& add_all(Collectables& collectables) {

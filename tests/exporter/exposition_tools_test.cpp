@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -14,8 +13,10 @@
 
 #include "flightrec/common/gzip.h"
 #include "flightrec/exporter/exposition/serialize.h"
+#include "temp_dir.h"
 
 using namespace flightrec::exporter::exposition;
+using flightrec::testing::TempDir;
 using prometheus::ClientMetric;
 using prometheus::MetricFamily;
 using prometheus::MetricType;
@@ -41,30 +42,6 @@ CommandResult run(const std::string& command) {
 }
 
 bool installed(const std::string& tool) { return run("command -v " + tool).exit_status == 0; }
-
-// A directory of its own under the system temp dir, removed with everything in it.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "exposition-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  std::filesystem::path file(const std::string& name) const { return path_ / name; }
-  bool valid() const { return !path_.empty(); }
-
- private:
-  std::filesystem::path path_;
-};
-
-void write_file(const std::filesystem::path& path, const std::string& content) {
-  std::ofstream(path, std::ios::binary) << content;
-}
 
 // What flightrec exposes, in miniature: a labelled counter with created times, a gauge with a
 // unit and awkward HELP, a histogram, a summary.
@@ -137,11 +114,11 @@ TEST_CASE("promtool check metrics finds nothing to say about our text 0.0.4",
     WARN("promtool is not installed (Debian package 'prometheus'); skipping");
     return;
   }
-  ScratchDir dir;
-  REQUIRE(dir.valid());
+  const TempDir dir("flightrec-exposition");
+  REQUIRE(std::filesystem::is_directory(dir.path()));
   const auto result = serialize(Format::text_0_0_4, realistic_families(), realistic_extras());
   REQUIRE(result.warnings.empty());
-  write_file(dir.file("metrics.txt"), result.body);
+  dir.write("metrics.txt", result.body);
   const auto check = run("promtool check metrics < " + dir.file("metrics.txt").string());
   INFO(result.body);
   CHECK(check.output.empty());
@@ -154,9 +131,9 @@ TEST_CASE("promtool check metrics flags a bad exposition, so the check above can
     WARN("promtool is not installed (Debian package 'prometheus'); skipping");
     return;
   }
-  ScratchDir dir;
-  REQUIRE(dir.valid());
-  write_file(dir.file("bad.txt"), "# TYPE flightrec_things counter\nflightrec_things 1\n");
+  const TempDir dir("flightrec-exposition");
+  REQUIRE(std::filesystem::is_directory(dir.path()));
+  dir.write("bad.txt", "# TYPE flightrec_things counter\nflightrec_things 1\n");
   const auto check = run("promtool check metrics < " + dir.file("bad.txt").string());
   CHECK(check.exit_status != 0);
   CHECK_FALSE(check.output.empty());
@@ -168,12 +145,12 @@ TEST_CASE("Prometheus's OpenMetrics parser (promtool backfill) accepts our OpenM
     WARN("promtool is not installed (Debian package 'prometheus'); skipping");
     return;
   }
-  ScratchDir dir;
-  REQUIRE(dir.valid());
+  const TempDir dir("flightrec-exposition");
+  REQUIRE(std::filesystem::is_directory(dir.path()));
   const auto result =
       serialize(Format::openmetrics_1_0_0, realistic_families(), realistic_extras());
   REQUIRE(result.warnings.empty());
-  write_file(dir.file("metrics.om"), with_timestamps(result.body));
+  dir.write("metrics.om", with_timestamps(result.body));
   const auto backfill = run("promtool tsdb create-blocks-from openmetrics " +
                             dir.file("metrics.om").string() + " " + dir.file("blocks").string());
   INFO(result.body);
@@ -187,11 +164,11 @@ TEST_CASE("Prometheus's OpenMetrics parser rejects an exposition without # EOF",
     WARN("promtool is not installed (Debian package 'prometheus'); skipping");
     return;
   }
-  ScratchDir dir;
-  REQUIRE(dir.valid());
+  const TempDir dir("flightrec-exposition");
+  REQUIRE(std::filesystem::is_directory(dir.path()));
   auto body = serialize(Format::openmetrics_1_0_0, realistic_families()).body;
   body.erase(body.rfind("# EOF"));
-  write_file(dir.file("metrics.om"), with_timestamps(body));
+  dir.write("metrics.om", with_timestamps(body));
   const auto backfill = run("promtool tsdb create-blocks-from openmetrics " +
                             dir.file("metrics.om").string() + " " + dir.file("blocks").string());
   CHECK(backfill.exit_status != 0);
@@ -202,10 +179,10 @@ TEST_CASE("gzip -d restores what gzip compressed", "[exposition][tools]") {
     WARN("gzip(1) is not installed; skipping");
     return;
   }
-  ScratchDir dir;
-  REQUIRE(dir.valid());
+  const TempDir dir("flightrec-exposition");
+  REQUIRE(std::filesystem::is_directory(dir.path()));
   const auto plain = serialize(Format::openmetrics_1_0_0, realistic_families()).body;
-  write_file(dir.file("metrics.gz"), flightrec::gzip(plain));
+  dir.write("metrics.gz", flightrec::gzip(plain));
   const auto decompressed = run("gzip -dc " + dir.file("metrics.gz").string());
   CHECK(decompressed.exit_status == 0);
   CHECK(decompressed.output == plain);

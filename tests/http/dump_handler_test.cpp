@@ -7,6 +7,7 @@
 
 #include "curl.h"
 #include "flightrec/http/server.h"
+#include "temp_dir.h"
 #include "test_recordings.h"
 
 using namespace flightrec;
@@ -61,7 +62,8 @@ TEST_CASE("/dump streams CSV and JSON of the window asked for", "[dump]") {
 
 TEST_CASE("/dump?format=raw is a recording file that reads back", "[dump]") {
   DumpServer dump;
-  const auto path = std::filesystem::temp_directory_path() / "flightrec_dump_test.fltrec";
+  const flightrec::testing::TempDir dir;
+  const auto path = dir.file("dump.fltrec");
   curl("-o " + path.string() + " " + dump.url("?format=raw&from=-1s"));
   const auto result = recording::read_recording(path);
   REQUIRE(result.ok());
@@ -69,7 +71,6 @@ TEST_CASE("/dump?format=raw is a recording file that reads back", "[dump]") {
   CHECK(result.recording.process_frames == known_process_frames());
   CHECK(result.recording.meta.series == known_metadata().series);
   CHECK(result.recording.meta.extra.back() == std::pair<std::string, std::string>("dump.to", ""));
-  std::filesystem::remove(path);
 }
 
 TEST_CASE("/dump compresses with gzip when the client accepts it", "[dump]") {

@@ -1,10 +1,9 @@
 #pragma once
-// Shared by the incident tests: small recordings, temporary directories, stderr capture.
+// Shared by the incident tests: small recordings, stderr capture.
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -16,6 +15,7 @@
 #include "flightrec/model/incident_description.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/block.h"
+#include "temp_dir.h"
 
 namespace incident_test {
 
@@ -67,24 +67,7 @@ inline flightrec::incidents::IncidentEntry write_incident(
   return store.write(make_info(std::move(rule), fired_offset_ms), make_metadata(), blocks);
 }
 
-// A fresh directory under /tmp, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "incidents-XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using flightrec::testing::TempDir;
 
 // Sends fd 2 (where the log goes) to a file while alive; text() returns what was logged.
 class StderrCapture {

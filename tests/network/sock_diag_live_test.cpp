@@ -11,12 +11,12 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <functional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "fake_proc_tree.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/network/sock_diag_backend.h"
 #include "flightrec/network/socket_table.h"
@@ -283,10 +283,9 @@ TEST_CASE("sockets open at the first read count only what they move afterwards",
 
 TEST_CASE("traffic of sockets no visible process holds is unattributed", "[sock_diag][live]") {
   // A procfs with no processes: every socket's owner is unknown.
-  std::string empty = (std::filesystem::temp_directory_path() / "empty-proc-XXXXXX").string();
-  REQUIRE(::mkdtemp(empty.data()) != nullptr);
+  const testing::FakeProcTree empty;
   sampler::ProcRoot root;
-  root.procfs = empty;
+  root.procfs = empty.root();
   network::SockDiagBackend backend{root};
   network::TrafficReading reading;
   std::string error;
@@ -301,5 +300,4 @@ TEST_CASE("traffic of sockets no visible process holds is unattributed", "[sock_
   CHECK(reading.processes.empty());
   REQUIRE(reading.unattributed.has_value());
   CHECK(reading.unattributed->rx_bytes >= before + kBytes);
-  std::filesystem::remove_all(empty);
 }

@@ -3,10 +3,11 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "fake_proc_tree.h"
 
 using namespace flightrec;
 using namespace std::chrono_literals;
@@ -14,35 +15,24 @@ using network::SocketOwners;
 
 namespace {
 
+// The fd links SocketOwners reads, in a fake procfs.
 class FakeProc {
  public:
-  FakeProc() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "socket-owners-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    root_ = pattern;
+  void link(const std::string& pid, int fd, const std::string& target) const {
+    tree_.symlink(std::filesystem::path(pid) / "fd" / std::to_string(fd), target);
   }
-  ~FakeProc() { std::filesystem::remove_all(root_); }
-  FakeProc(const FakeProc&) = delete;
-  FakeProc& operator=(const FakeProc&) = delete;
-
-  void link(const std::string& pid, int fd, const std::string& target) {
-    const auto dir = root_ / pid / "fd";
-    std::filesystem::create_directories(dir);
-    std::filesystem::create_symlink(target, dir / std::to_string(fd));
-  }
-  void socket(const std::string& pid, int fd, uint64_t inode) {
+  void socket(const std::string& pid, int fd, uint64_t inode) const {
     link(pid, fd, "socket:[" + std::to_string(inode) + "]");
   }
   [[nodiscard]] sampler::ProcRoot root() const {
     sampler::ProcRoot proc_root;
-    proc_root.procfs = root_;
+    proc_root.procfs = tree_.root();
     return proc_root;
   }
-  [[nodiscard]] const std::filesystem::path& path() const { return root_; }
+  [[nodiscard]] const std::filesystem::path& path() const { return tree_.root(); }
 
  private:
-  std::filesystem::path root_;
+  testing::FakeProcTree tree_;
 };
 
 const SocketOwners::Clock::time_point kStart{10s};

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "temp_dir.h"
 #include "test_recordings.h"
 
 using namespace flightrec;
@@ -78,10 +79,6 @@ const std::string kKnownCsv =
     "1700000000.001000,123.46,\r\n"
     "1700000000.002000,123.5,-3\r\n";
 
-std::filesystem::path temp_file(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("flightrec_convert_test_" + name);
-}
-
 }  // namespace
 
 TEST_CASE("JSON output of a known recording: scaled values, null for absent", "[convert]") {
@@ -129,7 +126,8 @@ TEST_CASE("Unix seconds keep microseconds and round toward the past", "[convert]
 }
 
 TEST_CASE("dump_file converts a recording file and refuses a damaged one", "[convert]") {
-  const auto path = temp_file("known.fltrec");
+  const flightrec::testing::TempDir dir;
+  const auto path = dir.file("known.fltrec");
   REQUIRE(write_recording_atomically(path, known_metadata(), known_blocks()).ok());
   std::ostringstream out, err;
   CHECK(dump_file(path, "csv", out, err) == 0);
@@ -164,5 +162,4 @@ TEST_CASE("dump_file converts a recording file and refuses a damaged one", "[con
     CHECK(dump_file(path, "xml", bad_out, bad_err) == 1);
     CHECK_THAT(bad_err.str(), Catch::Matchers::Contains("--format xml"));
   }
-  std::filesystem::remove(path);
 }

@@ -5,13 +5,13 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
 
 #include "flightrec/common/fd.h"
 #include "flightrec/recording/convert.h"
+#include "temp_dir.h"
 #include "test_recordings.h"
 
 using namespace flightrec;
@@ -46,12 +46,10 @@ int dump_from_pipe(const std::string& bytes, std::string_view format, std::strin
 
 // What dump_file writes for `bytes` in a regular file.
 std::string dump_from_file(const std::string& bytes, std::string_view format) {
-  const fs::path path =
-      fs::temp_directory_path() / ("flightrec-dump-pipe-" + std::to_string(::getpid()));
-  std::ofstream(path, std::ios::binary) << bytes;
+  const flightrec::testing::TempDir dir;
+  const fs::path path = dir.write("recording.fltrec", bytes);
   std::ostringstream out, err;
   REQUIRE(dump_file(path, format, out, err) == 0);
-  fs::remove(path);
   return out.str();
 }
 
@@ -77,12 +75,10 @@ TEST_CASE("dump_file refuses a torn recording from a pipe and writes nothing", "
 }
 
 TEST_CASE("dump_file leaves a failed write to its output to the caller", "[convert]") {
-  const fs::path path =
-      fs::temp_directory_path() / ("flightrec-dump-fail-" + std::to_string(::getpid()));
-  std::ofstream(path, std::ios::binary) << to_bytes(known_metadata(), known_blocks());
+  const flightrec::testing::TempDir dir;
+  const fs::path path = dir.write("recording.fltrec", to_bytes(known_metadata(), known_blocks()));
   std::ostringstream out, err;
   out.setstate(std::ios::badbit);  // as std::cout is after a write to a full disk
   CHECK(dump_file(path, "csv", out, err) == 1);
   CHECK(err.str().empty());
-  fs::remove(path);
 }

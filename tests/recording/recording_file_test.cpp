@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "flightrec/recording/detail/byte_io.h"
+#include "temp_dir.h"
 #include "test_recordings.h"
 
 using namespace flightrec;
@@ -73,9 +74,8 @@ TEST_CASE("Recording with no blocks is complete and empty", "[recording]") {
 }
 
 TEST_CASE("write_recording_atomically leaves only the complete file behind", "[recording]") {
-  const auto dir = std::filesystem::temp_directory_path() / "flightrec_recording_test";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const flightrec::testing::TempDir scratch;
+  const auto& dir = scratch.path();
   const auto blocks = random_blocks(9);
   const auto path = dir / "incident.fltrec";
   REQUIRE(write_recording_atomically(path, metadata_for(7), blocks).ok());
@@ -88,7 +88,6 @@ TEST_CASE("write_recording_atomically leaves only the complete file behind", "[r
   const auto missing =
       write_recording_atomically(dir / "no" / "such.fltrec", metadata_for(7), blocks);
   CHECK_THAT(missing.error, Catch::Matchers::Contains("no/such.fltrec"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("Reading names the file when it cannot be opened", "[recording]") {
@@ -286,12 +285,12 @@ TEST_CASE("Reading names damaged process records", "[recording]") {
 }
 
 TEST_CASE("write_recording_atomically writes process blocks too", "[recording]") {
-  const auto path = std::filesystem::temp_directory_path() / "flightrec_recording_process.fltrec";
+  const flightrec::testing::TempDir dir;
+  const auto path = dir.file("process.fltrec");
   REQUIRE(write_recording_atomically(path, known_metadata(), known_blocks(), known_process_blocks())
               .ok());
   const auto result = read_recording(path);
   REQUIRE(result.ok());
   CHECK(result.recording.blocks.size() == 1);
   CHECK(result.recording.process_frames == known_process_frames());
-  std::filesystem::remove(path);
 }

@@ -8,18 +8,14 @@
 #include "flightrec/replay/run.h"
 #include "flightrec/store/process_block.h"
 #include "replay_fixture.h"
+#include "temp_dir.h"
 
 using namespace flightrec::replay;
 using namespace flightrec::replay::testing;
 namespace fs = std::filesystem;
+using flightrec::testing::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("replay-test-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 fs::path write_fixture(const fs::path& path) {
   const ReplayData data = fixture();
@@ -58,7 +54,7 @@ int batch(const std::string& source, std::string& out, std::string& err,
 
 TEST_CASE("aRecordingFileReplaysInBatchMode", "[replay][load]") {
   TempDir dir;
-  const auto file = write_fixture(dir.path / "fixture.fltrec");
+  const auto file = write_fixture(dir.path() / "fixture.fltrec");
   std::string out;
   std::string err;
   REQUIRE(batch(file.string(), out, err, {"--at", "+1s"}) == 0);
@@ -71,7 +67,7 @@ TEST_CASE("aRecordingFileReplaysInBatchMode", "[replay][load]") {
 
 TEST_CASE("damagedRecordingsGiveOneLineAndExitOne", "[replay][load]") {
   TempDir dir;
-  const auto good = write_fixture(dir.path / "good.fltrec");
+  const auto good = write_fixture(dir.path() / "good.fltrec");
   const std::string bytes = read_bytes(good);
   struct Damage {
     std::string name;
@@ -91,7 +87,7 @@ TEST_CASE("damagedRecordingsGiveOneLineAndExitOne", "[replay][load]") {
   };
   for (const auto& damage : damages) {
     DYNAMIC_SECTION(damage.name) {
-      const fs::path path = dir.path / (damage.name + ".fltrec");
+      const fs::path path = dir.path() / (damage.name + ".fltrec");
       write_bytes(path, damage.bytes);
       std::string out;
       std::string err;
@@ -108,17 +104,17 @@ TEST_CASE("aMissingFileOrADirectorySaysWhatIsWrong", "[replay][load]") {
   TempDir dir;
   std::string out;
   std::string err;
-  const std::string missing = (dir.path / "nope.flightrec").string();
+  const std::string missing = (dir.path() / "nope.flightrec").string();
   CHECK(batch(missing, out, err) == 1);
   CHECK(err == "flightrec replay: " + missing + ": cannot open: No such file or directory\n");
-  CHECK(batch(dir.path.string(), out, err) == 1);
+  CHECK(batch(dir.path().string(), out, err) == 1);
   CHECK(err ==
-        "flightrec replay: " + dir.path.string() + ": is a directory, not a recording file\n");
+        "flightrec replay: " + dir.path().string() + ": is a directory, not a recording file\n");
 }
 
 TEST_CASE("timesOutsideTheRecordingAreClampedWithANote", "[replay][load]") {
   TempDir dir;
-  const auto file = write_fixture(dir.path / "fixture.fltrec");
+  const auto file = write_fixture(dir.path() / "fixture.fltrec");
   std::string out;
   std::string err;
   REQUIRE(batch(file.string(), out, err, {"--at", "1700000000"}) == 0);
@@ -137,7 +133,7 @@ TEST_CASE("badFlagValuesAreUsageErrors", "[replay][load]") {
   TempDir dir;
   std::string out;
   std::string err;
-  const auto file = write_fixture(dir.path / "fixture.fltrec");
+  const auto file = write_fixture(dir.path() / "fixture.fltrec");
   CHECK(batch(file.string(), out, err, {"--at", "yesterday"}) == 2);
   CHECK_THAT(err, Catch::Contains("--at: time: \"yesterday\" is not a time"));
   CHECK(batch(file.string(), out, err, {"--sort", "XMIT_PK"}) == 2);

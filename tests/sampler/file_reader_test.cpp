@@ -1,23 +1,19 @@
+#include "flightrec/sampler/file_reader.h"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <system_error>
 
-#include "flightrec/sampler/file_reader.h"
+#include "temp_dir.h"
 
 using flightrec::sampler::FileReader;
-
-namespace {
-std::filesystem::path temp_file(const std::string& name, const std::string& content) {
-  const auto path = std::filesystem::temp_directory_path() / name;
-  std::ofstream(path) << content;
-  return path;
-}
-}  // namespace
+using flightrec::testing::TempDir;
 
 TEST_CASE("FileReader re-reads a file that changed since the last read", "[file_reader]") {
-  const auto path = temp_file("flightrec_reader_test", "first\n");
+  const TempDir dir;
+  const auto path = dir.write("changing", "first\n");
   FileReader reader(path);
   std::string_view bytes;
   REQUIRE(reader.read(bytes));
@@ -25,18 +21,17 @@ TEST_CASE("FileReader re-reads a file that changed since the last read", "[file_
   std::ofstream(path) << "second, longer\n";
   REQUIRE(reader.read(bytes));
   CHECK(bytes == "second, longer\n");
-  std::filesystem::remove(path);
 }
 
 TEST_CASE("FileReader reads past its initial capacity until EOF", "[file_reader]") {
   const std::string big(10000, 'x');
-  const auto path = temp_file("flightrec_reader_big", big);
+  const TempDir dir;
+  const auto path = dir.write("big", big);
   FileReader reader(path, 16);
   std::string_view bytes;
   REQUIRE(reader.read(bytes));
   CHECK(bytes.size() == big.size());
   CHECK(reader.capacity() >= big.size());
-  std::filesystem::remove(path);
 }
 
 TEST_CASE("FileReader names the missing file in its error", "[file_reader]") {

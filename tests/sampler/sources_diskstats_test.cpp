@@ -2,10 +2,10 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "fake_proc_tree.h"
 #include "flightrec/config/config.h"
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/diskstats.h"
@@ -19,6 +19,7 @@ using flightrec::sampler::ProcRoot;
 using flightrec::sampler::RowParse;
 using flightrec::sampler::SampleStatus;
 using flightrec::sampler::Schema;
+using flightrec::testing::FakeProcTree;
 
 namespace {
 
@@ -148,14 +149,14 @@ TEST_CASE("parse_diskstats skips malformed lines and reports partial", "[sources
 
 TEST_CASE("diskstats source follows devices that vanish and appear between reads",
           "[sources][diskstats]") {
-  const auto dir = std::filesystem::temp_directory_path() / "flightrec_diskstats_hotplug";
-  std::filesystem::create_directories(dir);
-  const auto write = [&](const std::string& text) { std::ofstream(dir / "diskstats") << text; };
+  const FakeProcTree proc;
+  const auto write = [&](const std::string& text) { proc.file("diskstats", text); };
   const std::string sda = "   8       0 sda 1 0 0 0 0 0 0 0 0 0 0\n";
   const std::string sdb = "   8      16 sdb 2 0 0 0 0 0 0 0 0 0 0\n";
   const std::string sdc = "   8      32 sdc 3 0 0 0 0 0 0 0 0 0 0\n";
   write(sda + sdb);
-  const auto source = flightrec::sampler::make_diskstats_source(ProcRoot{dir}, KeyFilter{}, 3);
+  const auto source =
+      flightrec::sampler::make_diskstats_source(ProcRoot{proc.root()}, KeyFilter{}, 3);
   Schema schema;
   source->describe(schema);
   std::vector<int64_t> out(schema.size());
@@ -173,7 +174,6 @@ TEST_CASE("diskstats source follows devices that vanish and appear between reads
   CHECK(value(out, 0, 0) == kAbsent);
   CHECK(value(out, 1, 0) == 2);
   CHECK(value(out, 2, 0) == 3);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("diskstats source describes capacity x fields keyed series", "[sources][diskstats]") {

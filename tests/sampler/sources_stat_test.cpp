@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "fake_proc_tree.h"
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/stat.h"
 
@@ -15,6 +15,7 @@ using flightrec::sampler::kStatCpuModes;
 using flightrec::sampler::ProcRoot;
 using flightrec::sampler::SampleStatus;
 using flightrec::sampler::Schema;
+using flightrec::testing::FakeProcTree;
 
 namespace {
 
@@ -164,15 +165,14 @@ TEST_CASE("stat source describes per-CPU, aggregate and guest families in sample
 
 TEST_CASE("stat source reports values as read, even when a counter goes backwards",
           "[sources][stat]") {
-  const auto dir = std::filesystem::temp_directory_path() / "flightrec_stat_backwards";
-  std::filesystem::create_directories(dir);
+  const FakeProcTree proc;
   const auto write = [&](int64_t user) {
-    std::ofstream(dir / "stat") << "cpu  " << user << " 0 0 0 0 0 0 0 0 0\ncpu0 " << user
-                                << " 0 0 0 0 0 0 0 0 0\nctxt 1\nintr 1\nprocesses 1\n"
-                                   "procs_running 1\nprocs_blocked 0\n";
+    const std::string ticks = std::to_string(user) + " 0 0 0 0 0 0 0 0 0\n";
+    proc.file("stat", "cpu  " + ticks + "cpu0 " + ticks +
+                          "ctxt 1\nintr 1\nprocesses 1\nprocs_running 1\nprocs_blocked 0\n");
   };
   write(500);
-  const auto source = flightrec::sampler::make_stat_source(ProcRoot{dir});
+  const auto source = flightrec::sampler::make_stat_source(ProcRoot{proc.root()});
   Schema schema;
   source->describe(schema);
   std::vector<int64_t> out(schema.size());
@@ -183,7 +183,6 @@ TEST_CASE("stat source reports values as read, even when a counter goes backward
   REQUIRE(source->sample(out) == SampleStatus::ok);
   CHECK(out[0] == 400);
   CHECK(out[kStatCpuModes] == 400);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("stat source reads the live /proc/stat", "[sources][stat]") {

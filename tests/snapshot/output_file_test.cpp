@@ -10,24 +10,24 @@
 #include <string>
 
 #include "flightrec/common/fd.h"
-#include "scratch_dir.h"
+#include "temp_dir.h"
 
 using flightrec::Fd;
 using flightrec::snapshot::write_output_file;
-using flightrec_test::content_of;
-using flightrec_test::ScratchDir;
+using flightrec::testing::read_file;
+using flightrec::testing::TempDir;
 namespace fs = std::filesystem;
 
 TEST_CASE("write_output_file creates a new file", "[output_file]") {
-  const ScratchDir dir("flightrec-output-new");
+  const TempDir dir("flightrec-output-new");
   REQUIRE(write_output_file(dir.path() / "snap.json", "{}\n").ok());
-  CHECK(content_of(dir.path() / "snap.json") == "{}\n");
+  CHECK(read_file(dir.path() / "snap.json") == "{}\n");
   CHECK(dir.names() == std::vector<std::string>{"snap.json"});
 }
 
 TEST_CASE("write_output_file replaces the file a symlink leads to and keeps the link",
           "[output_file]") {
-  const ScratchDir dir("flightrec-output-link");
+  const TempDir dir("flightrec-output-link");
   fs::create_directories(dir.path() / "real");
   std::ofstream(dir.path() / "real" / "target.txt") << "old content";
   // Relative links, two hops: each is resolved against the directory that holds it.
@@ -37,20 +37,20 @@ TEST_CASE("write_output_file replaces the file a symlink leads to and keeps the 
   REQUIRE(write_output_file(dir.path() / "link.json", "new").ok());
   CHECK(fs::is_symlink(dir.path() / "link.json"));
   CHECK(fs::is_symlink(dir.path() / "middle"));
-  CHECK(content_of(dir.path() / "real" / "target.txt") == "new");
+  CHECK(read_file(dir.path() / "real" / "target.txt") == "new");
   CHECK(dir.names() == std::vector<std::string>{"link.json", "middle", "real"});
 }
 
 TEST_CASE("write_output_file creates the file a dangling symlink names", "[output_file]") {
-  const ScratchDir dir("flightrec-output-dangling");
+  const TempDir dir("flightrec-output-dangling");
   fs::create_symlink("later.txt", dir.path() / "link.json");
   REQUIRE(write_output_file(dir.path() / "link.json", "made").ok());
   CHECK(fs::is_symlink(dir.path() / "link.json"));
-  CHECK(content_of(dir.path() / "later.txt") == "made");
+  CHECK(read_file(dir.path() / "later.txt") == "made");
 }
 
 TEST_CASE("write_output_file writes through a link to a character device", "[output_file]") {
-  const ScratchDir dir("flightrec-output-device");
+  const TempDir dir("flightrec-output-device");
   fs::create_symlink("/dev/null", dir.path() / "null");
   REQUIRE(write_output_file(dir.path() / "null", "discarded").ok());
   CHECK(fs::is_symlink(dir.path() / "null"));
@@ -59,7 +59,7 @@ TEST_CASE("write_output_file writes through a link to a character device", "[out
 }
 
 TEST_CASE("write_output_file writes into a FIFO instead of replacing it", "[output_file]") {
-  const ScratchDir dir("flightrec-output-fifo");
+  const TempDir dir("flightrec-output-fifo");
   const fs::path fifo = dir.path() / "pipe";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   // A reader first, so that opening the FIFO for writing does not wait for one.
@@ -75,7 +75,7 @@ TEST_CASE("write_output_file writes into a FIFO instead of replacing it", "[outp
 
 TEST_CASE("write_output_file appends to the open file a /proc/self/fd link names",
           "[output_file]") {
-  const ScratchDir dir("flightrec-output-procfd");
+  const TempDir dir("flightrec-output-procfd");
   const fs::path file = dir.path() / "stdout.txt";
   std::ofstream(file) << "header\n";
   const Fd open_file(::open(file.c_str(), O_WRONLY | O_CLOEXEC));
@@ -86,14 +86,14 @@ TEST_CASE("write_output_file appends to the open file a /proc/self/fd link names
   const auto result =
       write_output_file("/proc/self/fd/" + std::to_string(open_file.get()), "snapshot\n");
   REQUIRE(result.error == "");
-  CHECK(content_of(file) == "header\nsnapshot\n");
+  CHECK(read_file(file) == "header\nsnapshot\n");
   struct stat after {};
   REQUIRE(::stat(file.c_str(), &after) == 0);
   CHECK(after.st_ino == before.st_ino);  // the same file, not a new one renamed over it
 }
 
 TEST_CASE("write_output_file refuses a directory and names it", "[output_file]") {
-  const ScratchDir dir("flightrec-output-dir");
+  const TempDir dir("flightrec-output-dir");
   fs::create_directories(dir.path() / "out");
   const auto result = write_output_file(dir.path() / "out", "x");
   CHECK(result.error == "cannot write " + (dir.path() / "out").string() + ": Is a directory");
@@ -101,7 +101,7 @@ TEST_CASE("write_output_file refuses a directory and names it", "[output_file]")
 }
 
 TEST_CASE("write_output_file names a link that loops", "[output_file]") {
-  const ScratchDir dir("flightrec-output-loop");
+  const TempDir dir("flightrec-output-loop");
   fs::create_symlink("b", dir.path() / "a");
   fs::create_symlink("a", dir.path() / "b");
   const auto result = write_output_file(dir.path() / "a", "x");

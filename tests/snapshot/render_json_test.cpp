@@ -1,13 +1,10 @@
-#include <unistd.h>
-
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 
 #include "flightrec/snapshot/render.h"
 #include "snapshot_fixture.h"
+#include "temp_dir.h"
 
 using flightrec::snapshot::render_json;
 
@@ -15,9 +12,8 @@ namespace {
 
 // Runs the schema checker on `json`; returns its output, or "exit N" plus output on failure.
 std::string check_with_python(const std::string& json) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("flightrec-snapshot-" + std::to_string(::getpid()) + ".json");
-  std::ofstream(path, std::ios::binary) << json;
+  const flightrec::testing::TempDir dir("flightrec-snapshot");
+  const auto path = dir.write("snapshot.json", json);
   const std::string script =
       std::string(FLIGHTREC_FIXTURES) + "/../snapshot/check_snapshot_json.py";
   FILE* pipe = ::popen(("python3 '" + script + "' '" + path.string() + "' 2>&1").c_str(), "r");
@@ -27,7 +23,6 @@ std::string check_with_python(const std::string& json) {
   while (const size_t n = std::fread(chunk.data(), 1, chunk.size(), pipe))
     output.append(chunk.data(), n);
   const int status = ::pclose(pipe);
-  std::filesystem::remove(path);
   if (status != 0) output = "exit " + std::to_string(status) + ": " + output;
   return output;
 }
@@ -48,7 +43,7 @@ TEST_CASE("render_json output parses in Python and follows the documented schema
 TEST_CASE("render_json keeps a process whose comm is not valid UTF-8 parseable", "[render_json]") {
   auto snapshot = flightrec::test::FixtureSnapshot().take();
   snapshot.processes[0].comm = "bad\xff\xfe\"\\";
-  snapshot.errors.push_back("/proc/9/stat: \x01 odd");
+  snapshot.errors.emplace_back("/proc/9/stat: \x01 odd");
   const std::string output = check_with_python(render_json(snapshot));
   INFO(output);
   CHECK_THAT(output, Catch::Matchers::Contains("2 root \"bad\\ufffd\\ufffd\\\"\\\\\"\n"));

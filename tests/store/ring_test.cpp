@@ -10,7 +10,6 @@
 using flightrec::store::Cursor;
 using flightrec::store::Ring;
 using flightrec::store::RingOptions;
-using flightrec::store::testing::kRateNs;
 using flightrec::store::testing::realistic_recording;
 using flightrec::store::testing::Recording;
 using namespace std::chrono_literals;

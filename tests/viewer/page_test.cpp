@@ -8,8 +8,6 @@
 namespace flightrec::viewer {
 namespace {
 
-using testing::kHostileCmdline;
-using testing::kHostileComm;
 using testing::synthetic_recording;
 
 size_t count(std::string_view text, std::string_view needle) {

@@ -8,26 +8,19 @@
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/routes.h"
 #include "synthetic_recording.h"
+#include "temp_dir.h"
 
 namespace flightrec::viewer {
 namespace {
 
 using flightrec::testing::curl;
+using flightrec::testing::TempDir;
 using testing::synthetic_recording;
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    char name[] = "/tmp/flightrec-viewer-XXXXXX";
-    path = ::mkdtemp(name);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 struct ViewerServer {
   TempDir dir;
   testing::SyntheticRecording rec = synthetic_recording(3'000, 1'500);
-  incidents::IncidentStore store{{.dir = dir.path / "incidents"}};
+  incidents::IncidentStore store{{.dir = dir.path() / "incidents"}};
   std::string id;
   std::unique_ptr<http::Server> server;
 

@@ -2,14 +2,15 @@
 
 #include <catch2/catch.hpp>
 
-#include "fixture.h"
+#include "temp_dir.h"
 
 using flightrec::sampler::process::join_cmdline;
 using flightrec::sampler::process::kMaxCmdlineBytes;
-using flightrec::test::fixture_file;
+using flightrec::testing::fixture_path;
+using flightrec::testing::read_file;
 
 TEST_CASE("join_cmdline joins arguments with spaces, keeping spaces inside them", "[cmdline]") {
-  const auto cmdline = join_cmdline(fixture_file("5198", "cmdline"));
+  const auto cmdline = join_cmdline(read_file(fixture_path("procs-debian12/5198/cmdline")));
   CHECK(cmdline.text ==
         "/root/.pyenv/versions/3.11.7/bin/python3 -c import time; time.sleep(1003) --flag two "
         "words");
@@ -17,8 +18,8 @@ TEST_CASE("join_cmdline joins arguments with spaces, keeping spaces inside them"
 }
 
 TEST_CASE("join_cmdline gives an empty string for a kernel thread and a zombie", "[cmdline]") {
-  CHECK(join_cmdline(fixture_file("2", "cmdline")).text.empty());
-  CHECK(join_cmdline(fixture_file("5200", "cmdline")).text.empty());
+  CHECK(join_cmdline(read_file(fixture_path("procs-debian12/2/cmdline"))).text.empty());
+  CHECK(join_cmdline(read_file(fixture_path("procs-debian12/5200/cmdline"))).text.empty());
 }
 
 TEST_CASE("join_cmdline drops trailing NUL padding but keeps empty arguments", "[cmdline]") {

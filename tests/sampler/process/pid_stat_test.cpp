@@ -2,10 +2,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "fixture.h"
+#include "temp_dir.h"
 
 using flightrec::sampler::process::parse_pid_stat;
-using flightrec::test::fixture_file;
+using flightrec::testing::fixture_path;
+using flightrec::testing::read_file;
 
 namespace {
 // Fields 3..24 after the comm, as a sleeping process on this machine printed them.
@@ -15,7 +16,7 @@ constexpr const char* kTail =
 }  // namespace
 
 TEST_CASE("parse_pid_stat reads every field of a real user process", "[pid_stat]") {
-  const auto result = parse_pid_stat(fixture_file("5198", "stat"));
+  const auto result = parse_pid_stat(read_file(fixture_path("procs-debian12/5198/stat")));
   REQUIRE(result.ok());
   const auto& stat = *result.value;
   CHECK(stat.pid == 5198);
@@ -39,7 +40,7 @@ TEST_CASE("parse_pid_stat reads every field of a real user process", "[pid_stat]
 }
 
 TEST_CASE("parse_pid_stat marks kthreadd as a kernel thread", "[pid_stat]") {
-  const auto result = parse_pid_stat(fixture_file("2", "stat"));
+  const auto result = parse_pid_stat(read_file(fixture_path("procs-debian12/2/stat")));
   REQUIRE(result.ok());
   CHECK(result.value->comm == "kthreadd");
   CHECK(result.value->is_kernel_thread());
@@ -48,7 +49,7 @@ TEST_CASE("parse_pid_stat marks kthreadd as a kernel thread", "[pid_stat]") {
 
 TEST_CASE("parse_pid_stat finds the fields after the last parenthesis of a comm like '(a) b)'",
           "[pid_stat]") {
-  const auto result = parse_pid_stat(fixture_file("5383", "stat"));
+  const auto result = parse_pid_stat(read_file(fixture_path("procs-debian12/5383/stat")));
   REQUIRE(result.ok());
   CHECK(result.value->comm == "(a) b)");
   CHECK(result.value->state == 'S');
@@ -58,7 +59,7 @@ TEST_CASE("parse_pid_stat finds the fields after the last parenthesis of a comm 
 }
 
 TEST_CASE("parse_pid_stat keeps newlines and escape bytes inside the comm", "[pid_stat]") {
-  const auto result = parse_pid_stat(fixture_file("5384", "stat"));
+  const auto result = parse_pid_stat(read_file(fixture_path("procs-debian12/5384/stat")));
   REQUIRE(result.ok());
   CHECK(result.value->comm == "esc\x1b[31m\nred");
   CHECK(result.value->utime == 7);

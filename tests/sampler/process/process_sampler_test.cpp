@@ -10,8 +10,8 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "fake_proc_tree.h"
 #include "flightrec/config/config.h"
-#include "procs_tier_fixture.h"
 
 using flightrec::sampler::ProcRoot;
 using flightrec::sampler::process::KernelUnits;
@@ -19,9 +19,12 @@ using flightrec::sampler::process::ProcessFrame;
 using flightrec::sampler::process::ProcessRow;
 using flightrec::sampler::process::ProcessSampler;
 using flightrec::sampler::process::ProcessSamplerOptions;
-using flightrec::test::ScratchTier;
+using flightrec::testing::FakeProcTree;
+using flightrec::testing::fixture_path;
 
 namespace {
+
+const std::string kTestBinary = "test_sampler_process";
 
 constexpr KernelUnits kUnits{100, 4096};
 constexpr int64_t kBootTimeNs = 1796011918LL * 1'000'000'000;
@@ -81,7 +84,7 @@ std::string mysql_stat(const std::string& comm, int utime, int starttime) {
 
 TEST_CASE("ProcessSampler lists every fixture process in ascending PID order",
           "[process_sampler]") {
-  ProcessSampler sampler = fixture_sampler(flightrec::test::procs_tier());
+  ProcessSampler sampler = fixture_sampler(fixture_path("procs-tier"));
   ProcessFrame frame;
   const int64_t before = realtime_ns();
   sampler.sample(frame);
@@ -98,7 +101,7 @@ TEST_CASE("ProcessSampler lists every fixture process in ascending PID order",
 
 TEST_CASE("ProcessSampler puts each /proc value in its field, converting ticks and pages",
           "[process_sampler]") {
-  ProcessSampler sampler = fixture_sampler(flightrec::test::procs_tier());
+  ProcessSampler sampler = fixture_sampler(fixture_path("procs-tier"));
   ProcessFrame frame;
   sampler.sample(frame);
   const ProcessRow* mysql = find_pid(frame, 6001);
@@ -130,7 +133,7 @@ TEST_CASE("ProcessSampler puts each /proc value in its field, converting ticks a
 
   ProcessSamplerOptions other_units = fixture_options();
   other_units.units = KernelUnits{1000, 16384};
-  ProcessSampler fast = fixture_sampler(flightrec::test::procs_tier(), other_units);
+  ProcessSampler fast = fixture_sampler(fixture_path("procs-tier"), other_units);
   ProcessFrame fast_frame;
   fast.sample(fast_frame);
   const ProcessRow* same = find_pid(fast_frame, 6001);
@@ -142,7 +145,7 @@ TEST_CASE("ProcessSampler puts each /proc value in its field, converting ticks a
 
 TEST_CASE("ProcessSampler derives cgroups and container ids of each fixture runtime",
           "[process_sampler]") {
-  ProcessSampler sampler = fixture_sampler(flightrec::test::procs_tier());
+  ProcessSampler sampler = fixture_sampler(fixture_path("procs-tier"));
   ProcessFrame frame;
   sampler.sample(frame);
   const ProcessRow* docker = find_pid(frame, 5195);
@@ -163,7 +166,7 @@ TEST_CASE("ProcessSampler derives cgroups and container ids of each fixture runt
 
 TEST_CASE("ProcessSampler marks kernel threads and leaves io empty where the file is absent",
           "[process_sampler]") {
-  ProcessSampler sampler = fixture_sampler(flightrec::test::procs_tier());
+  ProcessSampler sampler = fixture_sampler(fixture_path("procs-tier"));
   ProcessFrame frame;
   sampler.sample(frame);
   const ProcessRow* kthreadd = find_pid(frame, 2);
@@ -184,15 +187,15 @@ TEST_CASE("ProcessSampler marks kernel threads and leaves io empty where the fil
 
 TEST_CASE("ProcessSampler re-reads stat and io each tick but the command line only once",
           "[process_sampler]") {
-  const ScratchTier tree("flightrec-tier-reread");
+  const auto tree = FakeProcTree::copy_of("procs-tier");
   ProcessSampler sampler = fixture_sampler(tree.root());
   ProcessFrame frame;
   sampler.sample(frame);
   CHECK(sampler.stats().held == 9);
 
-  tree.overwrite("6001/stat", mysql_stat("mysql", 300, 50000));
-  tree.overwrite("6001/io", "read_bytes: 4096\nwrite_bytes: 8192\n");
-  tree.overwrite("6001/cmdline", std::string("mysql\0--changed", 15));
+  tree.file("6001/stat", mysql_stat("mysql", 300, 50000));
+  tree.file("6001/io", "read_bytes: 4096\nwrite_bytes: 8192\n");
+  tree.file("6001/cmdline", std::string("mysql\0--changed", 15));
   sampler.sample(frame);
   const ProcessRow* mysql = find_pid(frame, 6001);
   REQUIRE(mysql != nullptr);
@@ -204,12 +207,12 @@ TEST_CASE("ProcessSampler re-reads stat and io each tick but the command line on
 }
 
 TEST_CASE("ProcessSampler re-reads the command line after exec changes comm", "[process_sampler]") {
-  const ScratchTier tree("flightrec-tier-exec");
+  const auto tree = FakeProcTree::copy_of("procs-tier");
   ProcessSampler sampler = fixture_sampler(tree.root());
   ProcessFrame frame;
   sampler.sample(frame);
-  tree.overwrite("6001/stat", mysql_stat("mysqld", 250, 50000));
-  tree.overwrite("6001/cmdline", std::string("mysqld\0--token=t0p\0", 19));
+  tree.file("6001/stat", mysql_stat("mysqld", 250, 50000));
+  tree.file("6001/cmdline", std::string("mysqld\0--token=t0p\0", 19));
   sampler.sample(frame);
   const ProcessRow* mysqld = find_pid(frame, 6001);
   REQUIRE(mysqld != nullptr);
@@ -220,7 +223,7 @@ TEST_CASE("ProcessSampler re-reads the command line after exec changes comm", "[
 
 TEST_CASE("ProcessSampler reports a vanished process once as exited, then forgets it",
           "[process_sampler]") {
-  const ScratchTier tree("flightrec-tier-vanish");
+  const auto tree = FakeProcTree::copy_of("procs-tier");
   ProcessSampler sampler = fixture_sampler(tree.root());
   ProcessFrame frame;
   sampler.sample(frame);
@@ -250,8 +253,8 @@ TEST_CASE("ProcessSampler reports a vanished process once as exited, then forget
 
 TEST_CASE("ProcessSampler skips and counts a PID that is gone before its first read",
           "[process_sampler]") {
-  const ScratchTier tree("flightrec-tier-listed");
-  std::filesystem::create_directory(tree.root() / "31337");  // listed, but no stat inside
+  const auto tree = FakeProcTree::copy_of("procs-tier");
+  tree.dir("31337");  // listed, but no stat inside
   ProcessSampler sampler = fixture_sampler(tree.root());
   ProcessFrame frame;
   sampler.sample(frame);
@@ -263,15 +266,15 @@ TEST_CASE("ProcessSampler skips and counts a PID that is gone before its first r
 
 TEST_CASE("ProcessSampler treats a PID whose start time changed as a new process",
           "[process_sampler]") {
-  const ScratchTier tree("flightrec-tier-reuse");
+  const auto tree = FakeProcTree::copy_of("procs-tier");
   ProcessSampler sampler = fixture_sampler(tree.root());
   ProcessFrame frame;
   sampler.sample(frame);
   REQUIRE(find_pid(frame, 6001) != nullptr);
 
   // Same PID, same comm, another process: only the start time tells.
-  tree.overwrite("6001/stat", mysql_stat("mysql", 1, 90000));
-  tree.overwrite("6001/cmdline", std::string("mysql\0-e\0select 1", 18));
+  tree.file("6001/stat", mysql_stat("mysql", 1, 90000));
+  tree.file("6001/cmdline", std::string("mysql\0-e\0select 1\0", 18));
   sampler.sample(frame);
   const auto rows = rows_of(frame, 6001);
   REQUIRE(rows.size() == 1);  // never two rows for one PID in a frame
@@ -292,7 +295,7 @@ TEST_CASE("ProcessSampler keeps the lowest PIDs up to max_count and counts the r
           "[process_sampler]") {
   ProcessSamplerOptions options = fixture_options();
   options.max_count = 3;
-  ProcessSampler sampler = fixture_sampler(flightrec::test::procs_tier(), options);
+  ProcessSampler sampler = fixture_sampler(fixture_path("procs-tier"), options);
   ProcessFrame frame;
   for (int tick = 0; tick < 2; ++tick) {
     sampler.sample(frame);
@@ -304,7 +307,7 @@ TEST_CASE("ProcessSampler keeps the lowest PIDs up to max_count and counts the r
 
 TEST_CASE("ProcessSampler falls back to open-read-close when it may hold no more fds",
           "[process_sampler]") {
-  const ScratchTier tree("flightrec-tier-fallback");
+  const auto tree = FakeProcTree::copy_of("procs-tier");
   ProcessSamplerOptions few_fds = fixture_options();
   few_fds.max_held_fds = 6;  // two processes with directory, stat and io
   ProcessSampler limited = fixture_sampler(tree.root(), few_fds);
@@ -317,7 +320,7 @@ TEST_CASE("ProcessSampler falls back to open-read-close when it may hold no more
   CHECK(limited.stats().held == 2);
   CHECK(limited.stats().fd_fallbacks == 7);
 
-  tree.overwrite("6001/stat", mysql_stat("mysql", 400, 50000));
+  tree.file("6001/stat", mysql_stat("mysql", 400, 50000));
   tree.remove("5384");
   limited.sample(limited_frame);
   unlimited.sample(unlimited_frame);
@@ -331,11 +334,11 @@ TEST_CASE("ProcessSampler falls back to open-read-close when it may hold no more
 
 TEST_CASE("ProcessSampler counts a malformed stat, names it and keeps the last row",
           "[process_sampler]") {
-  const ScratchTier tree("flightrec-tier-malformed");
+  const auto tree = FakeProcTree::copy_of("procs-tier");
   ProcessSampler sampler = fixture_sampler(tree.root());
   ProcessFrame frame;
   sampler.sample(frame);
-  tree.overwrite("6001/stat", "6001 (mysql) S 1 garbage\n");
+  tree.file("6001/stat", "6001 (mysql) S 1 garbage\n");
   sampler.sample(frame);
   CHECK(sampler.stats().read_errors_total == 1);
   CHECK_THAT(sampler.stats().last_error,
@@ -353,13 +356,13 @@ TEST_CASE("ProcessSampler finds this test process in the live /proc", "[process_
   sampler.sample(frame);
   const ProcessRow* self = find_pid(frame, ::getpid());
   REQUIRE(self != nullptr);
-  CHECK(self->comm == "test_process");
+  CHECK(self->comm == kTestBinary.substr(0, 15));  // the kernel keeps 15 bytes of a name
   CHECK(self->ppid == ::getppid());
   CHECK(self->uid == ::getuid());
   CHECK(self->state == 'R');
   CHECK_FALSE(self->exited);
   CHECK_FALSE(self->kernel_thread);
-  CHECK(self->cmdline.find("test_process") != std::string::npos);
+  CHECK(self->cmdline.find(kTestBinary) != std::string::npos);
   CHECK(self->rss_bytes > 1024U * 1024U);
   CHECK(self->vsz_bytes > self->rss_bytes);
   CHECK(self->threads >= 1);

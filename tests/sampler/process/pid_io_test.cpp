@@ -1,18 +1,16 @@
 #include "flightrec/sampler/process/pid_io.h"
 
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
+#include <string>
+
+#include "temp_dir.h"
 
 using flightrec::sampler::process::parse_pid_io;
 using flightrec::sampler::process::PidIo;
 
 namespace {
 std::string tier_file(const std::string& relative) {
-  std::ifstream in(std::string(FLIGHTREC_FIXTURES) + "/procs-tier/" + relative, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
+  return flightrec::testing::read_file(flightrec::testing::fixture_path("procs-tier") / relative);
 }
 }  // namespace
 

@@ -2,16 +2,17 @@
 
 #include <catch2/catch.hpp>
 
-#include "fixture.h"
 #include "flightrec/sampler/process/pid_stat.h"
+#include "temp_dir.h"
 
 using flightrec::sampler::process::parse_pid_stat;
 using flightrec::sampler::process::parse_pid_status;
-using flightrec::test::fixture_file;
+using flightrec::testing::fixture_path;
+using flightrec::testing::read_file;
 
 TEST_CASE("parse_pid_status reads uids, memory and threads of a process run as nobody",
           "[pid_status]") {
-  const auto result = parse_pid_status(fixture_file("5196", "status"));
+  const auto result = parse_pid_status(read_file(fixture_path("procs-debian12/5196/status")));
   REQUIRE(result.ok());
   const auto& status = *result.value;
   CHECK(status.name == "sleep");
@@ -24,7 +25,8 @@ TEST_CASE("parse_pid_status reads uids, memory and threads of a process run as n
 
 TEST_CASE("parse_pid_status leaves memory empty for a kernel thread and a zombie", "[pid_status]") {
   for (const char* pid : {"2", "5200"}) {
-    const auto result = parse_pid_status(fixture_file(pid, "status"));
+    const auto result =
+        parse_pid_status(read_file(fixture_path("procs-debian12") / pid / "status"));
     REQUIRE(result.ok());
     CHECK_FALSE(result.value->vm_rss_bytes.has_value());
     CHECK_FALSE(result.value->vm_size_bytes.has_value());
@@ -33,7 +35,7 @@ TEST_CASE("parse_pid_status leaves memory empty for a kernel thread and a zombie
 }
 
 TEST_CASE("parse_pid_status keeps the kernel's escaped newline in Name", "[pid_status]") {
-  const auto result = parse_pid_status(fixture_file("5384", "status"));
+  const auto result = parse_pid_status(read_file(fixture_path("procs-debian12/5384/status")));
   REQUIRE(result.ok());
   CHECK(result.value->name == "esc\x1b[31m\\nred");
 }
@@ -41,8 +43,9 @@ TEST_CASE("parse_pid_status keeps the kernel's escaped newline in Name", "[pid_s
 TEST_CASE("parse_pid_status agrees with stat on threads and virtual size", "[pid_status]") {
   for (const char* pid : {"2", "5195", "5196", "5197", "5198", "5200", "5383", "5384"}) {
     INFO("pid " << pid);
-    const auto stat = parse_pid_stat(fixture_file(pid, "stat"));
-    const auto status = parse_pid_status(fixture_file(pid, "status"));
+    const auto stat = parse_pid_stat(read_file(fixture_path("procs-debian12") / pid / "stat"));
+    const auto status =
+        parse_pid_status(read_file(fixture_path("procs-debian12") / pid / "status"));
     REQUIRE(stat.ok());
     REQUIRE(status.ok());
     CHECK(status.value->threads == stat.value->num_threads);

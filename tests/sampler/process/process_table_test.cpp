@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "fixture.h"
+#include "fake_proc_tree.h"
 
 using flightrec::sampler::ProcRoot;
 using flightrec::sampler::process::KernelUnits;
@@ -18,9 +18,12 @@ using flightrec::sampler::process::process_vanished;
 using flightrec::sampler::process::ProcessInfo;
 using flightrec::sampler::process::ProcessScan;
 using flightrec::sampler::process::ProcessTable;
-using flightrec::test::ScratchProcfs;
+using flightrec::testing::FakeProcTree;
+using flightrec::testing::fixture_path;
 
 namespace {
+
+const std::string kTestBinary = "test_sampler_process";
 
 constexpr KernelUnits kUnits{100, 4096};
 
@@ -39,7 +42,7 @@ const ProcessInfo* find_pid(const ProcessScan& scan, int32_t pid) {
 }  // namespace
 
 TEST_CASE("ProcessTable reads every process of the fixture tree in PID order", "[process_table]") {
-  const ProcessTable table(root_at(flightrec::test::debian12()), kUnits);
+  const ProcessTable table(root_at(fixture_path("procs-debian12")), kUnits);
   const ProcessScan scan = table.scan();
   CHECK(scan.listed == 8);
   CHECK(scan.vanished == 0);
@@ -56,7 +59,7 @@ TEST_CASE("ProcessTable reads every process of the fixture tree in PID order", "
 }
 
 TEST_CASE("ProcessTable turns starttime into Unix time with btime and USER_HZ", "[process_table]") {
-  const ProcessTable table(root_at(flightrec::test::debian12()), kUnits);
+  const ProcessTable table(root_at(fixture_path("procs-debian12")), kUnits);
   CHECK(table.boot_time_unix_s() == 1796011918);
   const ProcessScan scan = table.scan();
   const ProcessInfo* sleep = find_pid(scan, 5195);
@@ -64,7 +67,7 @@ TEST_CASE("ProcessTable turns starttime into Unix time with btime and USER_HZ", 
   // starttime 43810 ticks at 100 Hz = 438.10 s after boot.
   CHECK(sleep->start_time_unix_ns == 1796011918LL * 1'000'000'000 + 438'100'000'000LL);
 
-  const ProcessTable fast_clock(root_at(flightrec::test::debian12()), KernelUnits{1000, 4096});
+  const ProcessTable fast_clock(root_at(fixture_path("procs-debian12")), KernelUnits{1000, 4096});
   const ProcessScan fast_scan = fast_clock.scan();
   const ProcessInfo* same = find_pid(fast_scan, 5195);
   REQUIRE(same != nullptr);
@@ -72,11 +75,11 @@ TEST_CASE("ProcessTable turns starttime into Unix time with btime and USER_HZ", 
 }
 
 TEST_CASE("ProcessTable skips and counts a PID whose files are gone", "[process_table]") {
-  const ScratchProcfs procfs("flightrec-vanished");
-  std::filesystem::create_directory(procfs.root() / "31337");  // listed, but no stat inside
-  procfs.write("31338/stat",
-               std::string("31338 (half) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 ") +
-                   "0 0\n");  // has stat, but status and cmdline are gone
+  const auto procfs = FakeProcTree::copy_of("procs-debian12");
+  procfs.dir("31337");  // listed, but no stat inside
+  procfs.file("31338/stat",
+              std::string("31338 (half) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 ") +
+                  "0 0\n");  // has stat, but status and cmdline are gone
   const ProcessScan scan = ProcessTable(root_at(procfs.root()), kUnits).scan();
   CHECK(scan.listed == 10);
   CHECK(scan.vanished == 2);
@@ -86,8 +89,8 @@ TEST_CASE("ProcessTable skips and counts a PID whose files are gone", "[process_
 }
 
 TEST_CASE("ProcessTable leaves out a malformed process and names its file", "[process_table]") {
-  const ScratchProcfs procfs("flightrec-malformed");
-  procfs.write("5195/stat", "5195 (sleep) S 1 garbage\n");
+  const auto procfs = FakeProcTree::copy_of("procs-debian12");
+  procfs.file("5195/stat", "5195 (sleep) S 1 garbage\n");
   const ProcessScan scan = ProcessTable(root_at(procfs.root()), kUnits).scan();
   REQUIRE(scan.errors.size() == 1);
   CHECK_THAT(scan.errors[0], Catch::Matchers::Contains((procfs.root() / "5195/stat").string()));
@@ -97,10 +100,10 @@ TEST_CASE("ProcessTable leaves out a malformed process and names its file", "[pr
 }
 
 TEST_CASE("ProcessTable ignores entries that are not PIDs", "[process_table]") {
-  const ScratchProcfs procfs("flightrec-names");
-  procfs.write("self/stat", "1 (init) S\n");
-  procfs.write("12ab/stat", "1 (init) S\n");
-  procfs.write("0/stat", "1 (init) S\n");
+  const auto procfs = FakeProcTree::copy_of("procs-debian12");
+  procfs.file("self/stat", "1 (init) S\n");
+  procfs.file("12ab/stat", "1 (init) S\n");
+  procfs.file("0/stat", "1 (init) S\n");
   std::vector<int32_t> pids;
   REQUIRE(ProcessTable(root_at(procfs.root()), kUnits).list_pids(pids) == 0);
   CHECK(pids == std::vector<int32_t>{2, 5195, 5196, 5197, 5198, 5200, 5383, 5384});
@@ -113,8 +116,8 @@ TEST_CASE("ProcessTable names the procfs it cannot use", "[process_table]") {
   } catch (const std::system_error& e) {
     CHECK_THAT(e.what(), Catch::Matchers::Contains("/nonexistent/flightrec-proc"));
   }
-  const ScratchProcfs procfs("flightrec-nobtime");
-  procfs.write("stat", "cpu  1 2 3\n");
+  const auto procfs = FakeProcTree::copy_of("procs-debian12");
+  procfs.file("stat", "cpu  1 2 3\n");
   try {
     ProcessTable table(root_at(procfs.root()), kUnits);
     FAIL("expected an exception");
@@ -129,10 +132,10 @@ TEST_CASE("ProcessTable finds this test process in the live /proc", "[process_ta
   const ProcessScan scan = table.scan();
   const ProcessInfo* self = find_pid(scan, ::getpid());
   REQUIRE(self != nullptr);
-  CHECK(self->stat.comm == "test_process");
+  CHECK(self->stat.comm == kTestBinary.substr(0, 15));  // the kernel keeps 15 bytes of a name
   CHECK(self->stat.ppid == ::getppid());
   CHECK(self->status.uid_effective == ::geteuid());
-  CHECK(self->cmdline.text.find("test_process") != std::string::npos);
+  CHECK(self->cmdline.text.find(kTestBinary) != std::string::npos);
   CHECK(self->start_time_unix_ns > table.boot_time_unix_s() * 1'000'000'000LL);
 }
 

@@ -2,12 +2,14 @@
 
 #include <catch2/catch.hpp>
 
-#include "fixture.h"
+#include "temp_dir.h"
 
 using flightrec::sampler::process::parse_boot_time;
+using flightrec::testing::fixture_path;
+using flightrec::testing::read_file;
 
 TEST_CASE("parse_boot_time reads btime from a real /proc/stat", "[boot_time]") {
-  CHECK(parse_boot_time(flightrec::test::fixture_file("", "stat")) == 1796011918);
+  CHECK(parse_boot_time(read_file(fixture_path("procs-debian12/stat"))) == 1796011918);
 }
 
 TEST_CASE("parse_boot_time rejects a missing or malformed btime", "[boot_time]") {
