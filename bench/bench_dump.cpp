@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   const uint64_t frames = window_s * 1000;
   std::mt19937_64 rng(1);
   std::vector<std::shared_ptr<const store::Block>> distinct;
+  distinct.reserve(16);
   for (int i = 0; i < 16; ++i) distinct.push_back(synthetic_block(uint64_t(i) * 256, series, rng));
   // The ring shares blocks: same pointers, as a Snapshot would hand out.
   std::vector<std::shared_ptr<const store::Block>> blocks;

@@ -50,13 +50,13 @@ void poke_listener(const std::string& host, uint16_t port) {
     addr.sin6_port = htons(port);
     const std::string bare = host.substr(1, host.size() - 2);
     if (inet_pton(AF_INET6, bare.c_str(), &addr.sin6_addr) != 1) return;
-    ::connect(sock.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
+    static_cast<void>(::connect(sock.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr));
   } else {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     if (inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) return;
-    ::connect(sock.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
+    static_cast<void>(::connect(sock.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr));
   }
 }
 

@@ -38,8 +38,7 @@ recording::TimeParse time_of_day(std::string_view text, int64_t start_ns, int64_
   int64_t best_distance = -1;
   for (const int64_t day : {start_ns, end_ns}) {
     const std::string date = snapshot::format_rfc3339_ms(day).substr(0, 10);
-    const auto parsed =
-        recording::parse_time_param("time", date + "T" + std::string(text) + "Z", 0);
+    auto parsed = recording::parse_time_param("time", date + "T" + std::string(text) + "Z", 0);
     if (!parsed.ok()) return parsed;
     const int64_t distance = parsed.real_ns < start_ns ? start_ns - parsed.real_ns
                              : parsed.real_ns > end_ns ? parsed.real_ns - end_ns

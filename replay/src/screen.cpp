@@ -153,7 +153,8 @@ void timeline(const Session& session, size_t width, std::vector<ScreenLine>& out
   const auto column = [&](int64_t time) {
     const double share = static_cast<double>(std::clamp(time - tl.start(), int64_t{0}, span)) /
                          static_cast<double>(span);
-    return std::min(static_cast<size_t>(share * static_cast<double>(inner - 1) + 0.5), inner - 1);
+    return std::min(static_cast<size_t>(std::lround(share * static_cast<double>(inner - 1))),
+                    inner - 1);
   };
   for (const Trigger& trigger : session.model().triggers()) strip[column(trigger.time_ns)] = '!';
   strip[column(tl.time(session.cursor()))] = '#';

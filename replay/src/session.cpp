@@ -234,7 +234,7 @@ bool Session::move_in_time(Action action) {
       move_cursor(0);
       return true;
     case Action::to_end:
-      move_cursor(timeline.size() == 0 ? 0 : timeline.size() - 1);
+      move_cursor(timeline.empty() ? 0 : timeline.size() - 1);
       return true;
     case Action::play:
       playing_ = !playing_ && cursor_ + 1 < timeline.size();

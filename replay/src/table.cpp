@@ -26,7 +26,7 @@ constexpr size_t kAddressWidth = 47;
 // has the traffic) and Connections its byte counts, so COMMAND and addresses stay readable at 80.
 constexpr size_t kWideScreen = 100;
 
-Cell text_cell(std::string text) { return {printable(text), {}, std::nullopt, {}}; }
+Cell text_cell(const std::string& text) { return {printable(text), {}, std::nullopt, {}}; }
 Cell number_cell(std::string text, std::optional<double> number) {
   return {std::move(text), {}, number, {}};
 }
@@ -130,7 +130,8 @@ Table processes_table(const ProcessesAt& at, const UserNames& users) {
     Row row;
     row.pid = r.pid;
     row.ppid = r.ppid;
-    row.match_text = command + " " + user;
+    row.match_text = command;
+    row.match_text.append(" ").append(user);
     row.cells = {
         int_cell(r.pid),
         text_cell(user),
@@ -156,15 +157,15 @@ Table network_table(const ProcessesAt& at) {
                col("COMMAND", "command", 0, true, false)},
               {},
               7};
-  const auto add = [&](int32_t pid, std::string uid, std::string device,
+  const auto add = [&](int32_t pid, const std::string& uid, const std::string& device,
                        const sampler::process::NetCounters& net, std::optional<double> tx_bps,
-                       std::optional<double> rx_bps, std::string command) {
+                       std::optional<double> rx_bps, const std::string& command) {
     Row row;
     row.pid = pid;
     row.match_text = command + " " + device;
     row.cells = {pid == 0 ? number_cell("-", std::nullopt) : int_cell(pid),
-                 text_cell(std::move(uid)),
-                 text_cell(device.empty() ? "-" : std::move(device)),
+                 text_cell(uid),
+                 text_cell(device.empty() ? "-" : device),
                  int_cell(static_cast<int64_t>(net.tx_packets)),
                  int_cell(static_cast<int64_t>(net.rx_packets)),
                  int_cell(static_cast<int64_t>(net.tx_bytes / 1024)),
@@ -212,7 +213,13 @@ Table sockets_table(const ProcessesAt& at, const UserNames& users, bool listenin
     const std::string user = users(socket.uid);
     Row row;
     row.pid = socket.pid;
-    row.match_text = command + " " + user + " " + socket.local + " " + socket.remote;
+    row.match_text = command;
+    row.match_text.append(" ")
+        .append(user)
+        .append(" ")
+        .append(socket.local)
+        .append(" ")
+        .append(socket.remote);
     const Cell pid = socket.pid == 0 ? number_cell("-", std::nullopt) : int_cell(socket.pid);
     if (listening) {
       row.cells = {text_cell(protocol_name(socket)), text_cell(socket.local), pid, text_cell(user),
@@ -272,7 +279,8 @@ Table sessions_table(const ProcessesAt& at, const UserNames& users) {
     row.pid = sid;
     const std::string user = users(uid);
     const std::string leader = command_of(*s.leader);
-    row.match_text = leader + " " + user;
+    row.match_text = leader;
+    row.match_text.append(" ").append(user);
     row.cells = {
         int_cell(sid),
         text_cell(user),

@@ -3,33 +3,33 @@
 
 namespace flightrec::exporter::metrics {
 
-void IncidentsCollector::collect(Families& f) const {
+void IncidentsCollector::collect(Families& out) const {
   const auto incidents = store_.stats();
   for (const auto& [rule, counts] : incidents.by_rule) {
     for (const auto& [status, n] :
          {std::pair{"written", counts.written}, {"failed", counts.failed}}) {
-      f.counter("flightrec_incidents_total", "Incidents by rule and outcome since start.", "",
-                as_double(n), {{"rule", rule}, {"status", status}});
+      out.counter("flightrec_incidents_total", "Incidents by rule and outcome since start.", "",
+                  as_double(n), {{"rule", rule}, {"status", status}});
     }
   }
   for (const auto cause : incidents::kFailureCauses) {
-    f.counter("flightrec_incident_write_failures_total",
-              "Incident files that could not be written, by cause.", "",
-              as_double(incidents.failed[static_cast<size_t>(cause)]),
-              {{"cause", std::string(incidents::cause_name(cause))}});
+    out.counter("flightrec_incident_write_failures_total",
+                "Incident files that could not be written, by cause.", "",
+                as_double(incidents.failed[static_cast<size_t>(cause)]),
+                {{"cause", std::string(incidents::cause_name(cause))}});
   }
-  f.counter("flightrec_incidents_quarantined_total",
-            "Torn or corrupt incident files renamed to *.corrupt at start-up.", "",
-            as_double(incidents.quarantined));
-  f.counter("flightrec_incidents_retention_deleted_total",
-            "Incident files deleted to keep within incidents.max_count and incidents.max_bytes.",
-            "", as_double(incidents.retention_deleted));
-  f.gauge("flightrec_incident_last_time_seconds",
-          "When the newest incident fired (Unix time); 0 before the first.", "seconds",
-          seconds(incidents.last_fired_ns));
-  f.counter("flightrec_incidents_dropped_total",
-            "Incidents dropped because the incident writer was behind.", "",
-            as_double(writer_.dropped()));
+  out.counter("flightrec_incidents_quarantined_total",
+              "Torn or corrupt incident files renamed to *.corrupt at start-up.", "",
+              as_double(incidents.quarantined));
+  out.counter("flightrec_incidents_retention_deleted_total",
+              "Incident files deleted to keep within incidents.max_count and incidents.max_bytes.",
+              "", as_double(incidents.retention_deleted));
+  out.gauge("flightrec_incident_last_time_seconds",
+            "When the newest incident fired (Unix time); 0 before the first.", "seconds",
+            seconds(incidents.last_fired_ns));
+  out.counter("flightrec_incidents_dropped_total",
+              "Incidents dropped because the incident writer was behind.", "",
+              as_double(writer_.dropped()));
 }
 
 }  // namespace flightrec::exporter::metrics

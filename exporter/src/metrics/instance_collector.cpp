@@ -4,17 +4,17 @@
 
 namespace flightrec::exporter::metrics {
 
-void InstanceCollector::collect(Families& f) const {
-  f.gauge("flightrec_build_info", "flightrec's version, revision and compiler; always 1.", "", 1,
-          {{"version", std::string(kVersion)},
-           {"revision", std::string(kRevision)},
-           {"compiler", std::string(kCompiler)}});
-  f.gauge("flightrec_start_time_seconds", "When this flightrec process started (Unix time).",
-          "seconds", seconds(settings_.start_real_ns));
-  f.gauge("flightrec_sampler_rate_seconds", "Period of the sampler's fast tier (sampler.rate).",
-          "seconds", static_cast<double>(settings_.sampler_rate.count()) * 1e-9);
-  f.gauge("flightrec_export_window_seconds", "Span of the window aggregates (export.window).",
-          "seconds", static_cast<double>(settings_.export_window.count()) * 1e-9);
+void InstanceCollector::collect(Families& out) const {
+  out.gauge("flightrec_build_info", "flightrec's version, revision and compiler; always 1.", "", 1,
+            {{"version", std::string(kVersion)},
+             {"revision", std::string(kRevision)},
+             {"compiler", std::string(kCompiler)}});
+  out.gauge("flightrec_start_time_seconds", "When this flightrec process started (Unix time).",
+            "seconds", seconds(settings_.start_real_ns));
+  out.gauge("flightrec_sampler_rate_seconds", "Period of the sampler's fast tier (sampler.rate).",
+            "seconds", static_cast<double>(settings_.sampler_rate.count()) * 1e-9);
+  out.gauge("flightrec_export_window_seconds", "Span of the window aggregates (export.window).",
+            "seconds", static_cast<double>(settings_.export_window.count()) * 1e-9);
 }
 
 }  // namespace flightrec::exporter::metrics

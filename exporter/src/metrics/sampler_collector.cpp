@@ -7,18 +7,18 @@ namespace flightrec::exporter::metrics {
 
 using prometheus::ClientMetric;
 
-void SamplerCollector::collect(Families& f) const {
-  f.counter("flightrec_sampler_ticks_total", "Ticks the sampler read every source in.", "",
-            as_double(stats_.ticks.load()));
-  f.counter("flightrec_sampler_late_ticks_total",
-            "Ticks that started more than half a period after their deadline.", "",
-            as_double(stats_.late_ticks.load()));
-  f.counter("flightrec_sampler_missed_ticks_total",
-            "Deadlines that passed without a tick (the sampler fell a whole period behind).", "",
-            as_double(stats_.missed_ticks.load()));
-  f.counter("flightrec_sampler_queue_overflows_total",
-            "Frames dropped because the recorder fell behind and the queue was full.", "",
-            as_double(stats_.queue_overflows.load()));
+void SamplerCollector::collect(Families& out) const {
+  out.counter("flightrec_sampler_ticks_total", "Ticks the sampler read every source in.", "",
+              as_double(stats_.ticks.load()));
+  out.counter("flightrec_sampler_late_ticks_total",
+              "Ticks that started more than half a period after their deadline.", "",
+              as_double(stats_.late_ticks.load()));
+  out.counter("flightrec_sampler_missed_ticks_total",
+              "Deadlines that passed without a tick (the sampler fell a whole period behind).", "",
+              as_double(stats_.missed_ticks.load()));
+  out.counter("flightrec_sampler_queue_overflows_total",
+              "Frames dropped because the recorder fell behind and the queue was full.", "",
+              as_double(stats_.queue_overflows.load()));
 
   ClientMetric::Histogram lateness;
   uint64_t cumulative = 0;
@@ -31,31 +31,31 @@ void SamplerCollector::collect(Families& f) const {
   lateness.bucket.push_back({cumulative, std::numeric_limits<double>::infinity()});
   lateness.sample_count = cumulative;
   lateness.sample_sum = seconds(static_cast<int64_t>(stats_.lateness.sum_ns.load()));
-  f.histogram("flightrec_sampler_tick_lateness_seconds",
-              "How long after its deadline each tick started.", "seconds", std::move(lateness));
+  out.histogram("flightrec_sampler_tick_lateness_seconds",
+                "How long after its deadline each tick started.", "seconds", std::move(lateness));
 
   for (const auto& s : stats_.sources) {
-    f.counter("flightrec_source_reads_total", "Reads of each source.", "",
-              as_double(s->reads.load()), {{"source", s->name}});
+    out.counter("flightrec_source_reads_total", "Reads of each source.", "",
+                as_double(s->reads.load()), {{"source", s->name}});
   }
   for (const auto& s : stats_.sources) {
-    f.counter("flightrec_source_read_failures_total",
-              "Reads of each source that yielded nothing (file unreadable or unparseable).", "",
-              as_double(s->failures.load()), {{"source", s->name}});
+    out.counter("flightrec_source_read_failures_total",
+                "Reads of each source that yielded nothing (file unreadable or unparseable).", "",
+                as_double(s->failures.load()), {{"source", s->name}});
   }
   for (const auto& s : stats_.sources) {
-    f.counter("flightrec_source_partial_reads_total",
-              "Reads of each source that missed some values (a malformed or vanished line).", "",
-              as_double(s->partials.load()), {{"source", s->name}});
+    out.counter("flightrec_source_partial_reads_total",
+                "Reads of each source that missed some values (a malformed or vanished line).", "",
+                as_double(s->partials.load()), {{"source", s->name}});
   }
   for (const auto& s : stats_.sources) {
-    f.counter("flightrec_source_read_duration_seconds_total",
-              "Time spent reading and parsing each source.", "seconds",
-              seconds(static_cast<int64_t>(s->duration_ns_total.load())), {{"source", s->name}});
+    out.counter("flightrec_source_read_duration_seconds_total",
+                "Time spent reading and parsing each source.", "seconds",
+                seconds(static_cast<int64_t>(s->duration_ns_total.load())), {{"source", s->name}});
   }
   for (const auto& s : stats_.sources) {
-    f.gauge("flightrec_source_success", "Whether the newest read of each source succeeded.", "",
-            s->last_ok.load() ? 1 : 0, {{"source", s->name}});
+    out.gauge("flightrec_source_success", "Whether the newest read of each source succeeded.", "",
+              s->last_ok.load() ? 1 : 0, {{"source", s->name}});
   }
 }
 

@@ -16,7 +16,8 @@ namespace flightrec::network {
 #if FLIGHTREC_HAVE_EBPF
 namespace {
 
-__extension__ typedef unsigned __int128 Wide;
+// `using` cannot carry __extension__, which keeps -Wpedantic quiet about __int128.
+__extension__ typedef unsigned __int128 Wide;  // NOLINT(modernize-use-using)
 
 int64_t clock_ns(clockid_t clock) {
   timespec now{};

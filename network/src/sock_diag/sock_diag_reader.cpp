@@ -50,7 +50,8 @@ bool SockDiagReader::read(std::vector<DiagSocket>& out, std::string& error) {
     for (const uint8_t family : {uint8_t{AF_INET}, uint8_t{AF_INET6}}) {
       if (protocol == SocketProtocol::udp && !udp_available_) continue;
       if (dump(family, protocol, out, error)) continue;
-      error = std::string("sock_diag ") + describe(family, protocol) + " dump: " + error;
+      error.insert(0,
+                   std::string("sock_diag ").append(describe(family, protocol)).append(" dump: "));
       try {
         socket_ = open_netlink();  // drops whatever is left of the failed dump
       } catch (const std::system_error& e) {

@@ -73,7 +73,7 @@ int pread_whole(int fd, std::vector<char>& buffer, std::string_view& out) {
 
 }  // namespace
 
-ProcessSampler::ProcessSampler(ProcRoot root, ProcessSamplerOptions options)
+ProcessSampler::ProcessSampler(const ProcRoot& root, ProcessSamplerOptions options)
     : table_(root, options.units),
       lister_(root.procfs),
       pid_watch_(root.procfs),

@@ -50,7 +50,7 @@ struct ParseResult {
 ParseResult parse_command_line(const std::vector<std::string>& args);
 
 // The whole program's usage, or one command's (its flags and the global ones).
-std::string usage_text(std::optional<CommandKind> command = std::nullopt);
+std::string usage_text(std::optional<CommandKind> kind = std::nullopt);
 std::string version_text();
 
 }  // namespace flightrec::app

@@ -51,8 +51,8 @@ std::string render_top(const sampler::process::ProcessFrame* before,
                        const sampler::process::ProcessFrame& now, bool net,
                        const TopContext& context, sampler::process::UserNames& users);
 
-// `command` carries the global flags (--config.file, --path.procfs): the config's
+// `global` carries the global flags (--config.file, --path.procfs): the config's
 // processes.redact_cmdline, processes.max_count and network.backend apply to top as to the daemon.
-int run_top(const TopOptions& options, const Command& command);
+int run_top(const TopOptions& options, const Command& global);
 
 }  // namespace flightrec::app

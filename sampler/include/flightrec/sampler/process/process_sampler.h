@@ -60,7 +60,7 @@ class ProcessSampler {
  public:
   // Opens <procfs>, reads the boot time, compiles the redaction regex and raises RLIMIT_NOFILE's
   // soft limit to the hard limit. Throws (naming the path or config key) when any of that fails.
-  ProcessSampler(ProcRoot root, ProcessSamplerOptions options);
+  ProcessSampler(const ProcRoot& root, ProcessSamplerOptions options);
 
   // Fills the /proc part of `out`: time_unix_ns (CLOCK_REALTIME at the start), processes in
   // ascending PID order and processes_dropped; clears sockets and unattributed for the network
