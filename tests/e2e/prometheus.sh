@@ -16,28 +16,43 @@ while time.monotonic() < end: pass" &
   wait "${pids[@]}"
 }
 
-printf 'export:\n  window: 2s\nincidents:\n  dir: %s/incidents\n' "$WORK" >"$WORK/flightrec.yaml"
+# The process tier is off: this test is about the system series' spikes through Prometheus, and
+# with it on, about one run in four here found the machine busy (window mean ~0.55) for over a
+# minute while Prometheus scraped every second (not root-caused yet; see the always-on-cost issue).
+printf 'processes:\n  enabled: false\nexport:\n  window: 2s\nincidents:\n  dir: %s/incidents\n' "$WORK" >"$WORK/flightrec.yaml"
 start_daemon --config.file="$WORK/flightrec.yaml"
 target=${URL#http://}
 target=${target%/}
 
 start_prometheus "$target"
 
-# Quiet first: wait until the 2 s window max is below 0.9, so the burst is what moves it. (The test
-# runs alone under ctest; on a machine that stays busy for a minute it cannot show anything.)
+# Quiet first, so the burst is what moves the window: the 2 s window's max below 0.9 and its mean
+# below 0.2 on two polls 0.5 s apart. The mean checked after the burst is the largest over 4 s, which
+# reaches back to windows that ended 0.5 s before the burst: load from start-up (Prometheus itself)
+# still inside them would count against it. (The test runs alone under ctest; on a machine that
+# stays busy for a minute it cannot show anything.)
 quiet=""
+calm=""
+quiet_polls=0
 curls=0
 for _ in $(seq 120); do
   curls=$((curls + 1))
-  quiet=$(curl -s "${URL}metrics" | sed -n 's/^flightrec_cpu_busy_ratio{cpu="total",window="2s",agg="max"} //p')
-  awk -v m="${quiet:-1}" 'BEGIN { exit !(m < 0.9) }' && break
+  page=$(curl -s "${URL}metrics")
+  quiet=$(sed -n 's/^flightrec_cpu_busy_ratio{cpu="total",window="2s",agg="max"} //p' <<<"$page")
+  calm=$(sed -n 's/^flightrec_cpu_busy_ratio{cpu="total",window="2s",agg="mean"} //p' <<<"$page")
+  if awk -v m="${quiet:-1}" -v a="${calm:-1}" 'BEGIN { exit !(m < 0.9 && a < 0.2) }'; then
+    quiet_polls=$((quiet_polls + 1))
+    [ "$quiet_polls" -ge 2 ] && break
+  else
+    quiet_polls=0
+  fi
   sleep 0.5
 done
-if ! awk -v m="${quiet:-1}" 'BEGIN { exit !(m < 0.9) }'; then
-  fail "the machine never went quiet (window max $quiet for 60 s): something else is using the CPUs"
+if [ "$quiet_polls" -lt 2 ]; then
+  fail "the machine never went quiet (window max $quiet, mean $calm for 60 s): something else is using the CPUs"
 fi
 before=$(prom_value 'flightrec_cpu_busy_tick_ratio_count{cpu="total"} - ignoring(le) flightrec_cpu_busy_tick_ratio_bucket{cpu="total",le="0.75"}')
-echo "window max before the burst: $quiet; ticks above 0.75 so far: $before"
+echo "window max before the burst: $quiet, mean $calm; ticks above 0.75 so far: $before"
 
 burn_cpu 50
 sleep 3.5  # at least two scrapes after the burst
