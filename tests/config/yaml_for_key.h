@@ -47,8 +47,4 @@ inline std::string yaml_for_keys(KeyValues keys) {
   return yaml;
 }
 
-inline std::string yaml_for_key(std::string_view path, std::string_view value) {
-  return yaml_for_keys({{std::string(path), std::string(value)}});
-}
-
 }  // namespace flightrec::config::testing
