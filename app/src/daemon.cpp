@@ -98,11 +98,21 @@ std::string wait_for_stop(int signal_fd, const StopSignal& stop) {
   return "internal stop";
 }
 
-std::vector<std::unique_ptr<sampler::Source>> open_sources(const Command& command,
-                                                           const config::Config& cfg) {
+sampler::OpenedSources open_sources(const Command& command, const config::Config& cfg) {
   auto opened = sampler::open_system_sources(proc_root_of(command), cfg.sources);
   for (const auto& reason : opened.skipped) log::warn("source skipped", {{"reason", reason}});
-  return std::move(opened.sources);
+  return opened;
+}
+
+// "stat=4ms cgroup_cpu=4ms ...": each source's real read rate, for the log and the metadata.
+std::string source_rates_text(const sampler::Sampler& sampler) {
+  std::string text;
+  for (size_t i = 0; i < sampler.sources().size(); ++i) {
+    if (!text.empty()) text += ' ';
+    text += std::string(sampler.sources()[i]->name()) + "=" +
+            config::format_duration(sampler.source_rate(i));
+  }
+  return text;
 }
 
 int64_t real_now_ns() {
@@ -152,7 +162,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   recorder_.set_frame_hook(
       [this](const sampler::FrameHeader& header, std::span<const int64_t> raw,
              std::span<const double> derived) { capturer_.on_frame(header, raw, derived); });
-  log::info("sampling", {{"sources", std::to_string(sampler_.sources().size())},
+  log::info("sampling", {{"rate", config::format_duration(sampler_.rate())},
+                         {"source_rates", source_rates_text(sampler_)},
                          {"series", std::to_string(sampler_.schema().size())}});
   add_collectors();
   server_ = std::make_unique<http::Server>(
@@ -161,11 +172,14 @@ Daemon::Daemon(const Command& command, const Setup& setup)
 }
 
 recording::Metadata Daemon::metadata_now() const {
+  recording::Labels extra = provenance_;
+  // Each source's read rate: a reader can tell a repeated value from a quiet one.
+  extra.emplace_back("sampler.source_rates", source_rates_text(sampler_));
   return recording::Metadata{.rate_ns = cfg_.sampler.rate.count(),
                              .host = host_,
                              .flightrec_version = std::string(kVersion),
                              .series = recording::describe_schema(sampler_.schema()),
-                             .extra = provenance_};
+                             .extra = extra};
 }
 
 void Daemon::start_process_tier(const Command& command) {

@@ -22,6 +22,14 @@ template <KeyedSource Config::Sources::*source>
 bool& keyed_enabled(Config& config) {
   return (config.sources.*source).enabled;
 }
+template <SourceToggle Config::Sources::*source>
+Duration& toggle_rate(Config& config) {
+  return (config.sources.*source).rate;
+}
+template <KeyedSource Config::Sources::*source>
+Duration& keyed_rate(Config& config) {
+  return (config.sources.*source).rate;
+}
 template <KeyedSource Config::Sources::*source>
 std::string& keyed_include(Config& config) {
   return (config.sources.*source).filter.include;
@@ -41,7 +49,9 @@ const std::vector<KeySpec>& table() {  // NOLINT(readability-function-size)
   static const std::vector<KeySpec> keys{
       {"sampler.rate",
        DurationRule{[](Config& c) -> Duration& { return c.sampler.rate; }, 100us, 10s},
-       "How often the system-wide sources (everything under `sources`) are read."},
+       "The tick: how often a frame of every system-wide series is recorded. Each source under "
+       "`sources` is read at its own `rate`, rounded to a whole number of ticks; between two "
+       "reads its series repeat their last values."},
       {"sampler.process_rate",
        DurationRule{[](Config& c) -> Duration& { return c.sampler.process_rate; }, 100us, 60s,
                     "sampler.rate"},
@@ -56,18 +66,33 @@ const std::vector<KeySpec>& table() {  // NOLINT(readability-function-size)
        "Upper bound on the ring's compressed size; when reached, the oldest data is dropped even "
        "if it is younger than `buffer.duration`."},
       {"sources.stat.enabled", BoolRule{toggle_enabled<&S::stat>},
-       "Read `/proc/stat`: CPU times (which move in 10 ms USER_HZ steps), context switches, "
-       "forks."},
+       "Read `/proc/stat`: CPU times, context switches, forks."},
+      {"sources.stat.rate", DurationRule{toggle_rate<&S::stat>, 100us, 10s},
+       "How often `/proc/stat` is read. Its CPU times move once per scheduler tick (4 ms at "
+       "HZ=250); use 1ms on a HZ=1000 kernel."},
       {"sources.cgroup_cpu.enabled", BoolRule{toggle_enabled<&S::cgroup_cpu>},
        "Read `cpu.stat` of the root cgroup v2: CPU usage in microseconds."},
+      {"sources.cgroup_cpu.rate", DurationRule{toggle_rate<&S::cgroup_cpu>, 100us, 10s},
+       "How often `cpu.stat` is read. The root cgroup's usage moves once per scheduler tick."},
       {"sources.meminfo.enabled", BoolRule{toggle_enabled<&S::meminfo>}, "Read `/proc/meminfo`."},
+      {"sources.meminfo.rate", DurationRule{toggle_rate<&S::meminfo>, 100us, 10s},
+       "How often `/proc/meminfo` is read."},
       {"sources.loadavg.enabled", BoolRule{toggle_enabled<&S::loadavg>}, "Read `/proc/loadavg`."},
+      {"sources.loadavg.rate", DurationRule{toggle_rate<&S::loadavg>, 100us, 10s},
+       "How often `/proc/loadavg` is read: its averages move every 5 s, its running-task count "
+       "at any time."},
       {"sources.pressure.enabled", BoolRule{toggle_enabled<&S::pressure>},
        "Read `/proc/pressure/{cpu,memory,io}`: pressure stall totals in microseconds."},
+      {"sources.pressure.rate", DurationRule{toggle_rate<&S::pressure>, 100us, 10s},
+       "How often the three pressure files are read."},
       {"sources.vmstat.enabled", BoolRule{toggle_enabled<&S::vmstat>},
        "Read selected counters of `/proc/vmstat`."},
+      {"sources.vmstat.rate", DurationRule{toggle_rate<&S::vmstat>, 100us, 10s},
+       "How often `/proc/vmstat` is read: the costliest file to read and parse."},
       {"sources.diskstats.enabled", BoolRule{keyed_enabled<&S::diskstats>},
        "Read `/proc/diskstats`."},
+      {"sources.diskstats.rate", DurationRule{keyed_rate<&S::diskstats>, 100us, 10s},
+       "How often `/proc/diskstats` is read."},
       {"sources.diskstats.include", RegexRule{keyed_include<&S::diskstats>},
        "Keep only disks whose name matches (empty: every disk)."},
       {"sources.diskstats.exclude", RegexRule{keyed_exclude<&S::diskstats>},
@@ -76,6 +101,8 @@ const std::vector<KeySpec>& table() {  // NOLINT(readability-function-size)
       {"sources.diskstats.max_keys", CountRule{keyed_max_keys<&S::diskstats>, 1, 1024},
        "Most disks recorded, counting disks that appear after start-up."},
       {"sources.netdev.enabled", BoolRule{keyed_enabled<&S::netdev>}, "Read `/proc/net/dev`."},
+      {"sources.netdev.rate", DurationRule{keyed_rate<&S::netdev>, 100us, 10s},
+       "How often `/proc/net/dev` is read."},
       {"sources.netdev.include", RegexRule{keyed_include<&S::netdev>},
        "Keep only interfaces whose name matches (empty: every interface)."},
       {"sources.netdev.exclude", RegexRule{keyed_exclude<&S::netdev>},

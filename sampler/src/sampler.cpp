@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <stdexcept>
 #include <system_error>
 
 #include "flightrec/common/fd.h"
@@ -23,9 +25,19 @@ timespec to_timespec(int64_t ns) noexcept {
   return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
 }
 
+uint32_t ticks_per_read(std::chrono::nanoseconds source_rate,
+                        std::chrono::nanoseconds tick) noexcept {
+  const auto ticks = (source_rate.count() + tick.count() / 2) / tick.count();
+  return static_cast<uint32_t>(std::clamp<int64_t>(ticks, 1, UINT32_MAX));
+}
+
+// No tick has the index UINT64_MAX, so every source is due at the first tick whatever it is.
+constexpr uint64_t kNeverRead = UINT64_MAX;
+
 }  // namespace
 
-Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nanoseconds rate)
+Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nanoseconds rate,
+                 const std::vector<std::chrono::nanoseconds>& source_rates)
     : sources_(std::move(sources)),
       rate_(rate),
       timer_(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) {
@@ -39,21 +51,44 @@ Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nano
   }
   offsets_.push_back(schema_.size());
   values_.assign(schema_.size(), kAbsent);
+  if (!source_rates.empty() && source_rates.size() != sources_.size()) {
+    throw std::invalid_argument("the sampler needs one rate per source");
+  }
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    read_every_.push_back(source_rates.empty() ? 1 : ticks_per_read(source_rates[i], rate_));
+    stats_.sources[i]->rate_ns = source_rate(i).count();
+  }
+  read_period_.assign(sources_.size(), kNeverRead);
+}
+
+void Sampler::read_source(size_t index, std::span<int64_t> values) noexcept {
+  const auto out = values.subspan(offsets_[index], offsets_[index + 1] - offsets_[index]);
+  const int64_t start = now_ns(CLOCK_MONOTONIC);
+  const SampleStatus status = sources_[index]->sample(out);
+  const int64_t took = now_ns(CLOCK_MONOTONIC) - start;
+  SourceStats& s = *stats_.sources[index];
+  s.reads.fetch_add(1, std::memory_order_relaxed);
+  s.duration_ns_total.fetch_add(static_cast<uint64_t>(took), std::memory_order_relaxed);
+  s.last_duration_ns.store(took, std::memory_order_relaxed);
+  s.last_ok.store(status != SampleStatus::failed, std::memory_order_relaxed);
+  if (status == SampleStatus::failed) s.failures.fetch_add(1, std::memory_order_relaxed);
+  if (status == SampleStatus::partial) s.partials.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Sampler::sample_once(std::span<int64_t> values) noexcept {
+  for (size_t i = 0; i < sources_.size(); ++i) read_source(i, values);
+}
+
+void Sampler::sample_due(uint64_t tick, std::span<int64_t> values) noexcept {
   for (size_t i = 0; i < sources_.size(); ++i) {
-    const auto out = values.subspan(offsets_[i], offsets_[i + 1] - offsets_[i]);
-    const int64_t start = now_ns(CLOCK_MONOTONIC);
-    const SampleStatus status = sources_[i]->sample(out);
-    const int64_t took = now_ns(CLOCK_MONOTONIC) - start;
-    SourceStats& s = *stats_.sources[i];
-    s.reads.fetch_add(1, std::memory_order_relaxed);
-    s.duration_ns_total.fetch_add(static_cast<uint64_t>(took), std::memory_order_relaxed);
-    s.last_duration_ns.store(took, std::memory_order_relaxed);
-    s.last_ok.store(status != SampleStatus::failed, std::memory_order_relaxed);
-    if (status == SampleStatus::failed) s.failures.fetch_add(1, std::memory_order_relaxed);
-    if (status == SampleStatus::partial) s.partials.fetch_add(1, std::memory_order_relaxed);
+    // Periods of read_every ticks each: the source is due once per period, at the first tick the
+    // thread gets in it, so a late thread delays a read but never skips a period it wakes in.
+    // Each source's periods start `i` ticks apart, so sources of equal rates are not all read at
+    // the same tick and the longest tick stays short.
+    const uint64_t period = (tick + i) / read_every_[i];
+    if (period == read_period_[i]) continue;
+    read_period_[i] = period;
+    read_source(i, values);
   }
 }
 
@@ -97,7 +132,7 @@ void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks)
     if (lateness > period / 2) stats_.late_ticks.fetch_add(1, std::memory_order_relaxed);
 
     const FrameHeader header{tick, mono, now_ns(CLOCK_REALTIME)};
-    sample_once(values_);
+    sample_due(tick, values_);
     if (!queue.push(header, values_)) {
       stats_.queue_overflows.fetch_add(1, std::memory_order_relaxed);
     }

@@ -120,6 +120,8 @@ TEST_CASE("key ranges match the ones the issue specifies", "[schema][ranges]") {
                "sampler.process_rate", "100us", "60s", "99us", "61s", {{"sampler.rate", "100us"}}},
            Pinned{"buffer.duration", "1s", "24h", "999ms", "25h"},
            Pinned{"buffer.max_bytes", "1MiB", "64GiB", "1023KiB", "65GiB"},
+           Pinned{"sources.stat.rate", "100us", "10s", "99us", "11s"},
+           Pinned{"sources.vmstat.rate", "100us", "10s", "99us", "11s"},
            Pinned{"sources.diskstats.max_keys", "1", "1024", "0", "1025"},
            Pinned{"sources.netdev.max_keys", "1", "1024", "0", "1025"},
            Pinned{"web.listen_address", "[::1]:0", "127.0.0.1:65535", "127.0.0.1:", "[::1]:65536"},
@@ -156,10 +158,10 @@ TEST_CASE("values are stored into the right Config fields", "[schema]") {
 sampler: {rate: 2ms, process_rate: 1s}
 buffer: {duration: 1h, max_bytes: 1GB}
 sources:
-  stat: {enabled: false}
+  stat: {enabled: false, rate: 2ms}
   pressure: {enabled: false}
   diskstats: {include: '^sd', exclude: '', max_keys: 7}
-  netdev: {enabled: false, include: '^eth', exclude: '^lo$', max_keys: 9}
+  netdev: {enabled: false, rate: 50ms, include: '^eth', exclude: '^lo$', max_keys: 9}
 web: {listen_address: '[::]:9100'}
 log: {level: debug}
 )",
@@ -171,10 +173,14 @@ log: {level: debug}
   expected.buffer.duration = std::chrono::hours(1);
   expected.buffer.max_bytes = 1'000'000'000;
   expected.sources.stat.enabled = false;
+  expected.sources.stat.rate = std::chrono::milliseconds(2);
   expected.sources.pressure.enabled = false;
   expected.sources.diskstats.filter = {"^sd", ""};
   expected.sources.diskstats.max_keys = 7;
-  expected.sources.netdev = {false, {"^eth", "^lo$"}, 9};
+  expected.sources.netdev = {.enabled = false,
+                             .rate = std::chrono::milliseconds(50),
+                             .filter = {"^eth", "^lo$"},
+                             .max_keys = 9};
   expected.web.listen_address = "[::]:9100";
   expected.log.level = "debug";
   CHECK(*result.config == expected);

@@ -13,7 +13,7 @@ expect_contains "$out" "unknown flag --no-such-flag" "and says which flag"
 
 # The embedded defaults are valid YAML that check-config accepts.
 "$FLIGHTREC" check-config --print-defaults >"$WORK/defaults.yaml"
-expect_contains "$(cat "$WORK/defaults.yaml")" "rate: 1ms" "defaults show sampler.rate"
+expect_contains "$(cat "$WORK/defaults.yaml")" "rate: 4ms" "defaults show sampler.rate"
 expect_eq "$("$FLIGHTREC" check-config "$WORK/defaults.yaml")" "$WORK/defaults.yaml: OK" \
   "printed defaults pass check-config"
 

@@ -9,13 +9,14 @@ sleep 2
 code=$(curl -s -o "$WORK/last.csv" -w '%{http_code}' "${URL}dump?from=-1s&format=csv")
 expect_eq "$code" 200 "GET /dump?from=-1s&format=csv"
 rows=$(($(wc -l <"$WORK/last.csv") - 1))
-if [ "$rows" -ge 700 ] && [ "$rows" -le 1400 ]; then pass "one second is ~1000 rows at 1 ms ($rows)"; else fail "one second gave $rows rows"; fi
+# The default tick is 4 ms: 250 frames a second.
+if [ "$rows" -ge 175 ] && [ "$rows" -le 350 ]; then pass "one second is ~250 rows at 4 ms ($rows)"; else fail "one second gave $rows rows"; fi
 expect_contains "$(head -1 "$WORK/last.csv")" 'memory_available_bytes' "the CSV header names the series"
 
 python3 - "${URL}dump?from=-500ms&format=json" <<'PY' && pass "JSON parses, rows carry every column" || fail "JSON dump malformed"
 import json, sys, urllib.request
 doc = json.load(urllib.request.urlopen(sys.argv[1]))
-assert len(doc["rows"]) > 100 and all(len(r) == len(doc["columns"]) for r in doc["rows"]), doc.keys()
+assert len(doc["rows"]) > 90 and all(len(r) == len(doc["columns"]) for r in doc["rows"]), doc.keys()
 PY
 
 curl -s -H 'Accept-Encoding: gzip' -D "$WORK/gz.h" -o "$WORK/gz.body" "${URL}dump?from=-200ms&format=csv"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Incidents end to end: a CPU burner and a memory hog (real, bounded child processes) trip their
-# thresholds and each incident's window shows the cause at 1 ms resolution; a manual trigger whose
-# reason (and a rule's condition) reach /incidents, the file, the viewer, the CLI and replay; the
+# thresholds and each incident's window shows the cause at the tick's resolution; a manual trigger
+# whose reason (and a rule's condition) reach /incidents, the file, the viewer, the CLI and replay; the
 # CLI reads the files; a hand-corrupted file is quarantined at start-up.
 source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,6 +41,7 @@ triggers:
     post: 1s
 YAML
 start_daemon --config.file="$WORK/flightrec.yaml"
+tick=$(curl -s "${URL}metrics" | awk '$1 == "flightrec_sampler_rate_seconds" { print $2 }')
 sleep 3.5  # a full pre window of quiet before each cause
 
 # A CPU burner on every CPU for 400 ms.
@@ -48,8 +49,8 @@ for _ in $(seq "$(nproc)"); do timeout 0.4 sh -c 'while :; do :; done' & done
 cpu_id=$(wait_incident cpu_burst)
 if [ -n "$cpu_id" ]; then pass "the CPU burst made incident $cpu_id"; else fail "no cpu_burst incident after 20 s"; fi
 curl -s "${URL}incidents/$cpu_id?format=csv" >"$WORK/cpu.csv"
-if python3 "$here/incident_window.py" "$WORK/cpu.csv" cpu 0.7; then
-  pass "its window shows the burst at 1 ms resolution"
+if python3 "$here/incident_window.py" "$WORK/cpu.csv" "$tick" cpu 0.7; then
+  pass "its window shows the burst at the tick's resolution"
 else
   fail "the cpu_burst window does not show the burst"
 fi
@@ -61,7 +62,7 @@ mem_id=$(wait_incident memory_hog)
 wait "$hog"
 if [ -n "$mem_id" ]; then pass "the memory hog made incident $mem_id"; else fail "no memory_hog incident after 20 s"; fi
 curl -s "${URL}incidents/$mem_id?format=csv" >"$WORK/mem.csv"
-if python3 "$here/incident_window.py" "$WORK/mem.csv" memory $((400 * 1024 * 1024)); then
+if python3 "$here/incident_window.py" "$WORK/mem.csv" "$tick" memory $((400 * 1024 * 1024)); then
   pass "its window shows MemAvailable falling by the hog's size"
 else
   fail "the memory_hog window does not show the hog"

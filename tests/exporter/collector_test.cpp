@@ -33,7 +33,7 @@ struct World {
     s[1] = {.name = "memory_available_bytes", .help = "Available memory.", .unit = "bytes"};
     return s;
   }();
-  sampler::Sampler sampler{{}, 1ms};
+  sampler::Sampler sampler{std::vector<std::unique_ptr<sampler::Source>>{}, 1ms};
   sampler::FrameQueue queue{2, 64};
   store::Ring ring{{.series = 2, .rate = 1ms, .duration = 10s, .max_bytes = 1 << 20}};
   recorder::Recorder recorder{queue, ring, schema, 1ms, 15s};

@@ -1,3 +1,5 @@
+#include "flightrec/sampler/sampler.h"
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <memory>
@@ -6,7 +8,6 @@
 
 #include "allocation_counter.h"
 #include "flightrec/sampler/file_reader.h"
-#include "flightrec/sampler/sampler.h"
 
 using namespace flightrec::sampler;
 using namespace std::chrono_literals;
@@ -138,4 +139,60 @@ TEST_CASE("Lateness histogram quantiles report the bucket bound holding the rank
   CHECK(h.quantile_upper_bound_ns(0.5) == 50'000);
   CHECK(h.quantile_upper_bound_ns(0.985) == 1'000'000);
   CHECK(h.quantile_upper_bound_ns(1.0) == INT64_MAX);
+}
+
+TEST_CASE("Each source is read at its own rate and repeats its values in between", "[sampler]") {
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(std::make_unique<FileLengthSource>("/proc/loadavg"));
+  sources.push_back(std::make_unique<FileLengthSource>("/proc/self/stat"));
+  // 4 ms and 2.6 ms at a 1 ms tick: every 4th tick, and every 3rd (rounded to the nearest).
+  Sampler sampler(std::move(sources), 1ms, {4ms, 2600us});
+  CHECK(sampler.read_every(0) == 4);
+  CHECK(sampler.read_every(1) == 3);
+  CHECK(sampler.source_rate(1) == 3ms);
+  CHECK(sampler.stats().sources[0]->rate_ns == 4'000'000);
+
+  std::vector<int64_t> values(sampler.schema().size(), kAbsent);
+  std::vector<int64_t> first_calls;
+  for (uint64_t tick = 0; tick < 24; ++tick) {
+    sampler.sample_due(tick, values);
+    first_calls.push_back(values[1]);
+  }
+  CHECK(values[1] == 6);  // 24 ticks / 4
+  CHECK(values[3] == 9);  // periods of 3 ticks, starting one tick early: (23 + 1) / 3 + 1
+  CHECK(sampler.stats().sources[0]->reads == 6);
+  // Between two reads the frame keeps the source's last values.
+  for (size_t tick = 1; tick < first_calls.size(); ++tick) {
+    CHECK(first_calls[tick] - first_calls[tick - 1] <= 1);
+  }
+}
+
+TEST_CASE("A source whose due tick was skipped is read at the next tick the thread gets",
+          "[sampler]") {
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(std::make_unique<FileLengthSource>("/proc/loadavg"));
+  Sampler sampler(std::move(sources), 1ms, {10ms});
+  std::vector<int64_t> values(sampler.schema().size(), kAbsent);
+  sampler.sample_due(0, values);  // the first tick reads everything
+  CHECK(values[1] == 1);
+  sampler.sample_due(5, values);  // same 10-tick period: not due
+  CHECK(values[1] == 1);
+  sampler.sample_due(13, values);  // ticks 10..12 were missed; 13 is in the next period
+  CHECK(values[1] == 2);
+  sampler.sample_due(19, values);
+  CHECK(values[1] == 2);
+}
+
+TEST_CASE("A rate faster than the tick reads every tick; a wrong count of rates is refused",
+          "[sampler]") {
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(std::make_unique<FileLengthSource>("/proc/loadavg"));
+  Sampler fast(std::move(sources), 2ms, {100us});
+  CHECK(fast.read_every(0) == 1);
+  CHECK(fast.source_rate(0) == 2ms);
+
+  std::vector<std::unique_ptr<Source>> two;
+  two.push_back(std::make_unique<FileLengthSource>("/proc/loadavg"));
+  two.push_back(std::make_unique<FileLengthSource>("/proc/loadavg"));
+  CHECK_THROWS_AS(Sampler(std::move(two), 1ms, {1ms}), std::invalid_argument);
 }

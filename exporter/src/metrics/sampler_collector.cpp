@@ -35,6 +35,11 @@ void SamplerCollector::collect(Families& out) const {
                 "How long after its deadline each tick started.", "seconds", std::move(lateness));
 
   for (const auto& s : stats_.sources) {
+    out.gauge("flightrec_source_rate_seconds",
+              "How often each source is read (sources.<name>.rate in whole sampler ticks).",
+              "seconds", seconds(s->rate_ns), {{"source", s->name}});
+  }
+  for (const auto& s : stats_.sources) {
     out.counter("flightrec_source_reads_total", "Reads of each source.", "",
                 as_double(s->reads.load()), {{"source", s->name}});
   }

@@ -19,6 +19,7 @@ namespace {
 struct Candidate {
   std::string_view name;
   bool enabled;
+  config::Duration rate;
   std::function<std::unique_ptr<Source>()> make;
 };
 
@@ -26,17 +27,22 @@ struct Candidate {
 
 OpenedSources open_system_sources(const ProcRoot& root, const config::Config::Sources& config) {
   const Candidate candidates[] = {
-      {"stat", config.stat.enabled, [&] { return make_stat_source(root); }},
-      {"cgroup_cpu", config.cgroup_cpu.enabled, [&] { return make_cgroup_cpu_source(root); }},
-      {"meminfo", config.meminfo.enabled, [&] { return make_meminfo_source(root); }},
-      {"loadavg", config.loadavg.enabled, [&] { return make_loadavg_source(root); }},
-      {"pressure", config.pressure.enabled, [&] { return make_pressure_source(root); }},
-      {"vmstat", config.vmstat.enabled, [&] { return make_vmstat_source(root); }},
-      {"diskstats", config.diskstats.enabled,
+      {"stat", config.stat.enabled, config.stat.rate, [&] { return make_stat_source(root); }},
+      {"cgroup_cpu", config.cgroup_cpu.enabled, config.cgroup_cpu.rate,
+       [&] { return make_cgroup_cpu_source(root); }},
+      {"meminfo", config.meminfo.enabled, config.meminfo.rate,
+       [&] { return make_meminfo_source(root); }},
+      {"loadavg", config.loadavg.enabled, config.loadavg.rate,
+       [&] { return make_loadavg_source(root); }},
+      {"pressure", config.pressure.enabled, config.pressure.rate,
+       [&] { return make_pressure_source(root); }},
+      {"vmstat", config.vmstat.enabled, config.vmstat.rate,
+       [&] { return make_vmstat_source(root); }},
+      {"diskstats", config.diskstats.enabled, config.diskstats.rate,
        [&] {
          return make_diskstats_source(root, config.diskstats.filter, config.diskstats.max_keys);
        }},
-      {"netdev", config.netdev.enabled,
+      {"netdev", config.netdev.enabled, config.netdev.rate,
        [&] { return make_netdev_source(root, config.netdev.filter, config.netdev.max_keys); }},
   };
   OpenedSources opened;
@@ -44,6 +50,7 @@ OpenedSources open_system_sources(const ProcRoot& root, const config::Config::So
     if (!candidate.enabled) continue;
     try {
       opened.sources.push_back(candidate.make());
+      opened.rates.push_back(candidate.rate);
     } catch (const SourceUnavailable& e) {
       opened.skipped.push_back(std::string(candidate.name) + ": " + e.what());
     } catch (const std::exception& e) {

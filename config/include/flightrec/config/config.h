@@ -21,13 +21,17 @@ struct KeyFilter {
   bool operator==(const KeyFilter&) const = default;
 };
 
+// How often a system source is read. Its information changes no faster than its step (CPU times
+// move at the scheduler tick, load averages every 5 s), so reading it faster only costs CPU.
 struct SourceToggle {
   bool enabled = true;
+  Duration rate = std::chrono::milliseconds(1);
   bool operator==(const SourceToggle&) const = default;
 };
 
 struct KeyedSource {
   bool enabled = true;
+  Duration rate = std::chrono::milliseconds(1);
   KeyFilter filter;
   uint32_t max_keys = 32;  // slots reserved for keys seen at start-up or appearing later
   bool operator==(const KeyedSource&) const = default;
@@ -61,7 +65,8 @@ struct TriggerRule {
 
 struct Config {
   struct Sampler {
-    Duration rate = std::chrono::milliseconds(1);
+    // The scheduler tick of Debian's kernel (HZ=250): CPU times move no faster.
+    Duration rate = std::chrono::milliseconds(4);
     Duration process_rate = std::chrono::milliseconds(250);
     bool operator==(const Sampler&) const = default;
   } sampler;
@@ -73,14 +78,17 @@ struct Config {
   } buffer;
 
   struct Sources {
-    SourceToggle stat;        // /proc/stat
-    SourceToggle cgroup_cpu;  // <cgroupfs>/cpu.stat of the root cgroup v2
-    SourceToggle meminfo;     // /proc/meminfo
-    SourceToggle loadavg;     // /proc/loadavg
-    SourceToggle pressure;    // /proc/pressure/{cpu,memory,io}
-    SourceToggle vmstat;      // /proc/vmstat (selected counters)
-    KeyedSource diskstats{true, {"", "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$"}, 16};
-    KeyedSource netdev{true, {"", ""}, 16};
+    // Default rates measured on Debian 12's kernel (HZ=250): docs/PERFORMANCE.md, "Source steps".
+    SourceToggle stat{.rate = std::chrono::milliseconds(4)};        // /proc/stat
+    SourceToggle cgroup_cpu{.rate = std::chrono::milliseconds(4)};  // <cgroupfs>/cpu.stat (root)
+    SourceToggle meminfo{.rate = std::chrono::milliseconds(8)};     // /proc/meminfo
+    SourceToggle loadavg{.rate = std::chrono::milliseconds(20)};    // /proc/loadavg
+    SourceToggle pressure{.rate = std::chrono::milliseconds(4)};  // /proc/pressure/{cpu,memory,io}
+    SourceToggle vmstat{.rate = std::chrono::milliseconds(20)};   // /proc/vmstat (selected)
+    KeyedSource diskstats{.rate = std::chrono::milliseconds(8),
+                          .filter = {"", "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$"},
+                          .max_keys = 16};
+    KeyedSource netdev{.rate = std::chrono::milliseconds(8), .filter = {"", ""}, .max_keys = 16};
     bool operator==(const Sources&) const = default;
   } sources;
 

@@ -1,6 +1,8 @@
 #pragma once
-// The sampler thread's loop: a timerfd armed with absolute deadlines at the configured rate, one
-// read of every source per tick, the frame handed to the recorder through a FrameQueue.
+// The sampler thread's loop: a timerfd armed with absolute deadlines at the configured rate; each
+// tick reads the sources that are due (every source has its own rate, a whole number of ticks) and
+// hands the frame to the recorder through a FrameQueue. A source not due this tick keeps its last
+// values in the frame: its information has not changed at a finer step than its rate.
 // In steady state it never allocates, throws or blocks on anything but its timer (a test counts
 // allocations). Late and missed ticks are counted, never caught up by bursts of reads.
 #include <chrono>
@@ -15,12 +17,19 @@
 #include "flightrec/sampler/sampler_stats.h"
 #include "flightrec/sampler/series.h"
 #include "flightrec/sampler/source.h"
+#include "flightrec/sampler/sources/system_sources.h"
 
 namespace flightrec::sampler {
 
 class Sampler {
  public:
-  Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nanoseconds rate);
+  // `source_rates` holds one rate per source (empty: every source every tick). Each is rounded to
+  // the nearest whole number of ticks, at least one; read_every() says what it became.
+  Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nanoseconds rate,
+          const std::vector<std::chrono::nanoseconds>& source_rates = {});
+  // The system sources as opened from the config, each at its configured rate.
+  Sampler(OpenedSources opened, std::chrono::nanoseconds rate)
+      : Sampler(std::move(opened.sources), rate, opened.rates) {}
 
   [[nodiscard]] const Schema& schema() const noexcept { return schema_; }
   [[nodiscard]] std::chrono::nanoseconds rate() const noexcept { return rate_; }
@@ -30,8 +39,20 @@ class Sampler {
     return sources_;
   }
 
+  // Ticks between two reads of source `index` (sources() order).
+  [[nodiscard]] uint32_t read_every(size_t index) const noexcept { return read_every_[index]; }
+  // The period at which source `index` is really read: read_every(index) ticks.
+  [[nodiscard]] std::chrono::nanoseconds source_rate(size_t index) const noexcept {
+    return rate_ * read_every_[index];
+  }
+
   // Reads every source once into `values` (schema().size() of them), timing each source.
   void sample_once(std::span<int64_t> values) noexcept;
+
+  // Reads into `values` the sources due at tick number `tick` (counted from 0 at the first
+  // deadline); the others' values are left as they are. A source whose due tick was skipped (the
+  // thread ran late) is read at the next tick it gets.
+  void sample_due(uint64_t tick, std::span<int64_t> values) noexcept;
 
   // Ticks on the calling thread until `stop` is requested (see wake) or, when max_ticks > 0,
   // until that many ticks were sampled. Throws std::system_error if the timer cannot be armed.
@@ -44,8 +65,12 @@ class Sampler {
   void wake() noexcept;
 
  private:
+  void read_source(size_t index, std::span<int64_t> values) noexcept;
+
   std::vector<std::unique_ptr<Source>> sources_;
-  std::vector<size_t> offsets_;  // first value index of each source in a frame
+  std::vector<size_t> offsets_;        // first value index of each source in a frame
+  std::vector<uint32_t> read_every_;   // ticks between two reads, per source
+  std::vector<uint64_t> read_period_;  // tick / read_every of the newest read, per source
   Schema schema_;
   std::chrono::nanoseconds rate_;
   SamplerStats stats_;

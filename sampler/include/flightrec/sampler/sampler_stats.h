@@ -12,7 +12,7 @@ namespace flightrec::sampler {
 
 // Tick lateness: how long after its deadline a tick started. Upper bounds in microseconds; the
 // last bucket is +Inf. Cumulative on read, like a Prometheus histogram.
-inline constexpr std::array<int64_t, 10> kLatenessBoundsUs{25,  50,   100,  250,   500,
+inline constexpr std::array<int64_t, 10> kLatenessBoundsUs{25,   50,   100,  250,   500,
                                                            1000, 2500, 5000, 10000, 100000};
 
 struct LatenessHistogram {
@@ -26,6 +26,7 @@ struct LatenessHistogram {
 
 struct SourceStats {
   std::string name;
+  int64_t rate_ns = 0;  // how often it is read: its configured rate in whole sampler ticks
   std::atomic<uint64_t> reads{0};
   std::atomic<uint64_t> failures{0};  // ticks where the source read nothing
   std::atomic<uint64_t> partials{0};  // ticks where some of its values were absent

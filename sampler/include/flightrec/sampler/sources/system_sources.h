@@ -1,6 +1,7 @@
 #pragma once
 // Builds the fast-tier system sources the configuration enables, in a fixed order: stat,
 // cgroup_cpu, meminfo, loadavg, pressure, vmstat, diskstats, netdev.
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@ namespace flightrec::sampler {
 
 struct OpenedSources {
   std::vector<std::unique_ptr<Source>> sources;
+  std::vector<std::chrono::nanoseconds> rates;  // each source's configured read rate
   // Enabled sources this host does not have, one "name: reason" each, e.g.
   // "pressure: /proc/pressure not present".
   std::vector<std::string> skipped;
