@@ -121,6 +121,13 @@ const std::vector<KeySpec>& table() {  // NOLINT(readability-function-size)
        CountRule{[](Config& c) -> uint32_t& { return c.processes.max_count; }, 1, 131072},
        "Most processes recorded per process tick (lowest PIDs first); the rest are counted in "
        "`flightrec_process_tier_dropped_total`."},
+      {"processes.sockets_rate",
+       DurationRule{[](Config& c) -> Duration& { return c.processes.sockets_rate; }, 100us, 60s},
+       "How often the socket tables (the Connections and Listening tabs) are read, rounded to "
+       "whole process ticks (at least one); frames in between repeat the last table. Each read "
+       "walks the "
+       "kernel's TCP hash table and every process's file descriptors. With `network.backend: "
+       "sock_diag` the table comes with every traffic read instead."},
       {"processes.short_lived",
        BoolRule{[](Config& c) -> bool& { return c.processes.short_lived; }},
        "Also record processes that start and exit between two process ticks, from the kernel's "

@@ -4,6 +4,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <system_error>
 
 #include "flightrec/common/log.h"
@@ -37,9 +38,13 @@ int64_t monotonic_ns() {
 ProcessRecorder::ProcessRecorder(const config::Config& config, const sampler::ProcRoot& root,
                                  store::ProcessRing& ring)
     : period_(config.sampler.process_rate),
+
       sampler_(root, {.redact_cmdline = config.processes.redact_cmdline,
                       .max_count = config.processes.max_count}),
       backend_(open_backend(config.network.backend, root, backend_name_)),
+      socket_ticks_(static_cast<uint64_t>(
+          std::max<int64_t>(1, (config.processes.sockets_rate + config.sampler.process_rate / 2) /
+                                   config.sampler.process_rate))),
       ring_(ring) {
   if (config.processes.short_lived) {
     std::string why_not;
@@ -110,11 +115,7 @@ void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
     }
     if (sock_diag_ != nullptr) sock_diag_->sockets(frame.sockets);
   }
-  if (sockets_ && !sockets_->read(frame.sockets, error)) {
-    stats_.socket_failures_total.fetch_add(1, std::memory_order_relaxed);
-    if (error != last_socket_error_) log::warn("socket table read failed", {{"err", error}});
-    last_socket_error_ = error;
-  }
+  if (sockets_) read_socket_table(frame);
 
   const auto& sampled = sampler_.stats();
   stats_.processes.store(sampled.processes, std::memory_order_relaxed);
@@ -142,6 +143,21 @@ void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
   last_refusal_ = std::move(refused);
   stats_.last_duration_ns.store(monotonic_ns() - started, std::memory_order_relaxed);
   stats_.samples.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ProcessRecorder::read_socket_table(sampler::process::ProcessFrame& frame) {
+  if (ticks_++ % socket_ticks_ != 0) {
+    frame.sockets = last_sockets_;
+    return;
+  }
+  std::string error;
+  stats_.socket_reads_total.fetch_add(1, std::memory_order_relaxed);
+  if (!sockets_->read(frame.sockets, error)) {
+    stats_.socket_failures_total.fetch_add(1, std::memory_order_relaxed);
+    if (error != last_socket_error_) log::warn("socket table read failed", {{"err", error}});
+    last_socket_error_ = error;
+  }
+  last_sockets_ = frame.sockets;
 }
 
 void ProcessRecorder::keep_exited_traffic(sampler::process::ProcessFrame& frame) {

@@ -37,6 +37,10 @@ void ProcessTierCollector::collect(Families& out) const {
   out.counter("flightrec_process_tier_traffic_failures_total",
               "Reads of the network backend that failed.", "",
               as_double(stats_.traffic_failures_total.load()));
+  out.counter("flightrec_process_tier_socket_reads_total",
+              "Reads of the socket tables (processes.sockets_rate; with the sock_diag backend the "
+              "traffic reads carry them instead).",
+              "", as_double(stats_.socket_reads_total.load()));
   out.counter("flightrec_process_tier_socket_failures_total",
               "Reads of the socket tables (sock_diag) that failed.", "",
               as_double(stats_.socket_failures_total.load()));

@@ -100,6 +100,9 @@ struct Config {
         "((pass(word|wd)?|token|secret|api[-_]?key|credentials?)[=:]|--(pass(word|wd)?|token|"
         "secret|api[-_]?key)[= ])[^ ]+";
     uint32_t max_count = 8192;  // processes recorded per process tick; the rest are counted
+    // How often the Connections and Listening tables are dumped (sock_diag and every process's
+    // fds): the costliest part of the tier, and connections change slower than CPU shares.
+    Duration sockets_rate = std::chrono::seconds(1);
     // Record processes that start and exit between two process ticks, from the kernel's exit
     // reports (eBPF).
     bool short_lived = true;

@@ -42,6 +42,7 @@ class ProcessRecorder {
 
  private:
   void tick(sampler::process::ProcessFrame& frame);
+  void read_socket_table(sampler::process::ProcessFrame& frame);
   void keep_exited_traffic(sampler::process::ProcessFrame& frame);
 
   std::chrono::nanoseconds period_;
@@ -52,6 +53,12 @@ class ProcessRecorder {
   std::unique_ptr<network::SocketTable> sockets_;       // null when the backend gives its own table
   std::unique_ptr<network::ProcessExitWatcher> exits_;  // null without eBPF
   std::vector<network::ExitedProcess> exited_;
+  // The socket table is dumped every `socket_ticks_` ticks (processes.sockets_rate): the dump walks
+  // the kernel's whole TCP hash table and every process's fds, half the tier's cost at 250 ms.
+  // Frames in between repeat the last table.
+  uint64_t socket_ticks_ = 1;
+  uint64_t ticks_ = 0;
+  std::vector<sampler::process::SocketRow> last_sockets_;
   store::ProcessRing& ring_;
   FrameObserver observer_;
   ProcessRecorderStats stats_;

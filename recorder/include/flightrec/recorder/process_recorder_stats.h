@@ -13,6 +13,7 @@ struct ProcessRecorderStats {
   std::atomic<uint64_t> vanished_total{0};  // processes that exited while being read
   std::atomic<uint64_t> read_errors_total{0};
   std::atomic<uint64_t> traffic_failures_total{0};
+  std::atomic<uint64_t> socket_reads_total{0};  // dumps of the socket tables (sockets_rate)
   std::atomic<uint64_t> socket_failures_total{0};
   std::atomic<uint64_t> short_lived_total{0};     // processes seen only through their exit report
   std::atomic<uint64_t> exits_lost_total{0};      // exit reports the kernel's buffer dropped
