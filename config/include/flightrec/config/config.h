@@ -63,6 +63,7 @@ struct Config {
   struct Sampler {
     Duration rate = std::chrono::milliseconds(1);
     Duration process_rate = std::chrono::milliseconds(250);
+    bool realtime = true;  // SCHED_FIFO for the sampler thread when permitted
     bool operator==(const Sampler&) const = default;
   } sampler;
 
