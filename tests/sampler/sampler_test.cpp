@@ -114,7 +114,8 @@ TEST_CASE("Sampler's elapsed time on the clock accounts for every tick and misse
   sampler.run(queue, stop, 40);
 
   const auto& stats = sampler.stats();
-  CHECK(stats.missed_ticks >= 5);  // the stall let at least five deadlines pass untaken
+  // Five or more deadlines passed during the stall; the next tick takes the newest of them.
+  CHECK(stats.missed_ticks >= 4);
   // Deadlines passed by the newest tick, on CLOCK_MONOTONIC: each one sampled or counted missed
   // (one more only if a deadline fell between the timer read and the clock read).
   const uint64_t passed = static_cast<uint64_t>(stats.elapsed_ns.load() / 1'000'000);
