@@ -87,7 +87,8 @@ measure() {
   scrape "$work/after"
   stop_daemon
   # The hypervisor's share of the run (a VM's vCPUs descheduled by the host): no policy helps there.
-  steal=$(cat "$work/stat.start" "$work/stat.end" | awk '{ total[NR] = 0; for (i = 2; i <= 11; i++) total[NR] += $i; steal[NR] = $9 }
+  # Fields 2-9 are user .. steal; guest time (10, 11) is already counted in user and nice.
+  steal=$(cat "$work/stat.start" "$work/stat.end" | awk '{ total[NR] = 0; for (i = 2; i <= 9; i++) total[NR] += $i; steal[NR] = $9 }
     END { printf "%.2f", (total[2] > total[1] ? (steal[2] - steal[1]) / (total[2] - total[1]) * 100 : 0) }')
   awk -v mode="$1" -v steal="$steal" '
     { v[FILENAME "/" $1] = $2 }
