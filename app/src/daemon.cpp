@@ -20,6 +20,7 @@
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/stop_signal.h"
+#include "flightrec/common/thread_priority.h"
 #include "flightrec/common/version.h"
 #include "flightrec/config/loader.h"
 #include "flightrec/config/units.h"
@@ -83,6 +84,25 @@ std::thread guarded_thread(const char* name, StopSignal& stop, bool& failed,
     }
   });
 }
+
+// The sampler thread's policy, set from the thread itself: SCHED_FIFO when sampler.realtime asks
+// for it and the process may (else one warning naming what is missing), or left at SCHED_OTHER.
+void set_sampler_priority(bool realtime_wanted, sampler::SamplerStats& stats) {
+  if (!realtime_wanted) return;
+  const priority::RealtimeOutcome outcome = priority::make_calling_thread_realtime();
+  stats.realtime.store(outcome.realtime);
+  if (outcome.realtime) {
+    log::info("sampler realtime", {{"policy", "SCHED_FIFO"},
+                                   {"priority", std::to_string(priority::kSamplerFifoPriority)}});
+  } else {
+    log::warn("sampler.realtime: SCHED_FIFO refused, sampling at normal priority",
+              {{"missing", outcome.missing}});
+  }
+}
+
+// Every thread but the sampler works for it in the background (thread_priority.h says why
+// SCHED_BATCH); a refusal only leaves the thread at SCHED_OTHER, so it is not worth a warning.
+void set_background_priority() { static_cast<void>(priority::make_calling_thread_batch()); }
 
 // Blocks until SIGINT/SIGTERM arrives or `stop` was requested; returns the signal's name.
 std::string wait_for_stop(int signal_fd, const StopSignal& stop) {
@@ -175,11 +195,12 @@ recording::Metadata Daemon::metadata_now() const {
   recording::Labels extra = provenance_;
   // Each source's read rate: a reader can tell a repeated value from a quiet one.
   extra.emplace_back("sampler.source_rates", source_rates_text(sampler_));
+  extra.emplace_back("sampler.realtime", sampler_.stats().realtime.load() ? "true" : "false");
   return recording::Metadata{.rate_ns = cfg_.sampler.rate.count(),
                              .host = host_,
                              .flightrec_version = std::string(kVersion),
                              .series = recording::describe_schema(sampler_.schema()),
-                             .extra = extra};
+                             .extra = std::move(extra)};
 }
 
 void Daemon::start_process_tier(const Command& command) {
@@ -232,13 +253,20 @@ http::Router Daemon::router() {
 int Daemon::run(int signal_fd) {
   StopSignal stop;
   bool failed = false;
-  std::thread sampler_thread =
-      guarded_thread("sampler", stop, failed, [&] { sampler_.run(queue_, stop); });
-  std::thread recorder_thread =
-      guarded_thread("recorder", stop, failed, [&] { recorder_.run(stop); });
+  std::thread sampler_thread = guarded_thread("sampler", stop, failed, [&] {
+    set_sampler_priority(cfg_.sampler.realtime, sampler_.stats());
+    sampler_.run(queue_, stop);
+  });
+  std::thread recorder_thread = guarded_thread("recorder", stop, failed, [&] {
+    set_background_priority();
+    recorder_.run(stop);
+  });
   std::thread process_thread;
   if (process_tier_) {
-    process_thread = guarded_thread("processes", stop, failed, [&] { process_tier_->run(stop); });
+    process_thread = guarded_thread("processes", stop, failed, [&] {
+      set_background_priority();
+      process_tier_->run(stop);
+    });
   }
 
   const std::string reason = wait_for_stop(signal_fd, stop);

@@ -58,6 +58,11 @@ const std::vector<KeySpec>& table() {  // NOLINT(readability-function-size)
        "How often per-process sources (`/proc/<pid>/*`) are read. Slower than `sampler.rate` "
        "because "
        "each process costs about 5us per read."},
+      {"sampler.realtime", BoolRule{[](Config& c) -> bool& { return c.sampler.realtime; }},
+       "Run the sampler thread (only it) SCHED_FIFO at priority 10 so busy CPUs cannot delay its "
+       "ticks. Needs CAP_SYS_NICE (or RLIMIT_RTPRIO >= 10); without it a warning names what is "
+       "missing and the sampler runs at normal priority. `flightrec_sampler_realtime` shows "
+       "which."},
       {"buffer.duration",
        DurationRule{[](Config& c) -> Duration& { return c.buffer.duration; }, 1s, 24h},
        "History kept in the in-memory ring; older data is dropped first."},

@@ -13,6 +13,7 @@
 
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
+#include "flightrec/common/thread_priority.h"
 
 namespace flightrec::http {
 
@@ -37,6 +38,13 @@ int dispatch(mg_connection* conn, void* data) {
 int log_civetweb(const mg_connection*, const char* message) {
   log::warn("http server", {{"err", message}});
   return 1;
+}
+
+// civetweb calls this first in each thread it starts (listener, workers, timer): scrapes and dumps
+// run SCHED_BATCH, in the background of the workload (thread_priority.h says why not lower).
+void* on_civetweb_thread(const mg_context*, int) {
+  static_cast<void>(priority::make_calling_thread_batch());
+  return nullptr;
 }
 
 // Opens and closes one TCP connection to the listener; failures do not matter.
@@ -108,6 +116,7 @@ Server::Server(const ServerOptions& options, Router router) : impl_(std::make_un
                                  "tcp_nodelay", "1", "max_request_size", "16384", nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
+  callbacks.init_thread = on_civetweb_thread;
   mg_init_library(0);
   impl_->ctx = mg_start(&callbacks, nullptr, civet_options);
   if (impl_->ctx == nullptr) {

@@ -100,7 +100,8 @@ void Sampler::wake() noexcept {
 
 void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
   const int64_t period = rate_.count();
-  const int64_t start = now_ns(CLOCK_MONOTONIC) + period;
+  const int64_t armed = now_ns(CLOCK_MONOTONIC);
+  const int64_t start = armed + period;
   const itimerspec spec{to_timespec(period), to_timespec(start)};
   if (::timerfd_settime(timer_.get(), TFD_TIMER_ABSTIME, &spec, nullptr) != 0) {
     throw std::system_error(errno, std::generic_category(), "timerfd_settime");
@@ -127,6 +128,7 @@ void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks)
     stats_.missed_ticks.fetch_add(expirations - 1, std::memory_order_relaxed);
 
     const int64_t mono = now_ns(CLOCK_MONOTONIC);
+    stats_.elapsed_ns.store(mono - armed, std::memory_order_relaxed);
     const int64_t lateness = mono - (start + static_cast<int64_t>(tick) * period);
     stats_.lateness.observe(lateness);
     if (lateness > period / 2) stats_.late_ticks.fetch_add(1, std::memory_order_relaxed);

@@ -93,7 +93,8 @@ TEST_CASE("an unknown key with no close match lists the keys known there", "[err
         "flightrec.yaml:1: plugins: unknown section (known here: sampler, buffer, sources, "
         "processes, network, export, incidents, web, log, triggers, thresholds)");
   CHECK(only_error("sampler:\n  frequency: 1ms\n") ==
-        "flightrec.yaml:2: sampler.frequency: unknown key (known here: rate, process_rate)");
+        "flightrec.yaml:2: sampler.frequency: unknown key (known here: rate, process_rate, "
+        "realtime)");
 }
 
 TEST_CASE("wrong node types are errors, not defaults", "[errors][types]") {
@@ -104,8 +105,8 @@ TEST_CASE("wrong node types are errors, not defaults", "[errors][types]") {
   CHECK(only_error("sampler:\n  rate:\n") ==
         "flightrec.yaml:2: sampler.rate: expected a duration (allowed: 100us..10s), got no value");
   CHECK(only_error("sampler: 1ms\n") ==
-        "flightrec.yaml:1: sampler: expected a map of keys (rate, process_rate), got the value "
-        "\"1ms\"");
+        "flightrec.yaml:1: sampler: expected a map of keys (rate, process_rate, realtime), got the "
+        "value \"1ms\"");
   CHECK(only_error("sources:\n  - stat\n") ==
         "flightrec.yaml:1: sources: expected a map of keys (stat, cgroup_cpu, meminfo, loadavg, "
         "pressure, vmstat, diskstats, netdev), got a list");

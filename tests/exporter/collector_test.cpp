@@ -154,3 +154,24 @@ TEST_CASE("shouldCollectInRegistrationOrderTheSameWayEveryScrape", "[exporter][c
   CHECK(scrape_counts.metric[1].label[0].value == "openmetrics-1.0.0");
   CHECK(scrape_counts.metric[1].counter.value == 1);
 }
+
+TEST_CASE("shouldExposeWhetherTheSamplerIsRealtimeAndItsElapsedTime", "[exporter][collectors]") {
+  sampler::SamplerStats stats;
+  const auto gauge = [&stats](const std::string& name) {
+    std::vector<prometheus::MetricFamily> families;
+    exporter::exposition::ExtrasByFamily extras;
+    Families out(families, extras, 0, 9'000'000);
+    SamplerCollector(stats).collect(out);
+    for (const auto& family : families) {
+      if (family.name == name && family.metric.size() == 1) return family.metric[0].gauge.value;
+    }
+    FAIL("no single-sample family " << name);
+    return -1.0;
+  };
+  CHECK(gauge("flightrec_sampler_realtime") == 0);
+  CHECK(gauge("flightrec_sampler_elapsed_seconds") == 0);
+  stats.realtime = true;
+  stats.elapsed_ns = 2'500'000'000;
+  CHECK(gauge("flightrec_sampler_realtime") == 1);
+  CHECK(gauge("flightrec_sampler_elapsed_seconds") == Approx(2.5));
+}

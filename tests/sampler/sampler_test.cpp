@@ -37,6 +37,26 @@ class FileLengthSource final : public Source {
   int64_t calls_ = 0;
 };
 
+// Stalls the sampler once, at its `at`-th read, for `stall`: deadlines pass with no tick.
+class StallOnceSource final : public Source {
+ public:
+  StallOnceSource(int at, std::chrono::nanoseconds stall) : at_(at), stall_(stall) {}
+  std::string_view name() const noexcept override { return "stall_once"; }
+  void describe(Schema& out) const override {
+    out.push_back({.name = "stall_calls_total", .help = "calls", .kind = SeriesKind::counter});
+  }
+  SampleStatus sample(std::span<int64_t> out) noexcept override {
+    out[0] = ++calls_;
+    if (calls_ == at_) std::this_thread::sleep_for(stall_);
+    return SampleStatus::ok;
+  }
+
+ private:
+  int at_;
+  std::chrono::nanoseconds stall_;
+  int calls_ = 0;
+};
+
 Sampler make_sampler(std::chrono::nanoseconds rate) {
   std::vector<std::unique_ptr<Source>> sources;
   sources.push_back(std::make_unique<FileLengthSource>("/proc/loadavg"));
@@ -82,6 +102,26 @@ TEST_CASE("Sampler ticks at its rate and hands every frame to the queue", "[samp
   CHECK(last_tick + 1 == sampler.stats().ticks + sampler.stats().missed_ticks);
   CHECK(sampler.stats().sources[0]->reads == 100);
   CHECK(sampler.stats().sources[0]->duration_ns_total > 0);
+}
+
+TEST_CASE("Sampler's elapsed time on the clock accounts for every tick and missed tick",
+          "[sampler]") {
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(std::make_unique<StallOnceSource>(10, 5500us));
+  Sampler sampler(std::move(sources), 1ms);
+  FrameQueue queue(sampler.schema().size(), 256);
+  flightrec::StopSignal stop;
+  CHECK(sampler.stats().elapsed_ns == 0);
+  sampler.run(queue, stop, 40);
+
+  const auto& stats = sampler.stats();
+  // Five or more deadlines passed during the stall; the next tick takes the newest of them.
+  CHECK(stats.missed_ticks >= 4);
+  // Deadlines passed by the newest tick, on CLOCK_MONOTONIC: each one sampled or counted missed
+  // (one more only if a deadline fell between the timer read and the clock read).
+  const uint64_t passed = static_cast<uint64_t>(stats.elapsed_ns.load() / 1'000'000);
+  CHECK(passed >= stats.ticks + stats.missed_ticks);
+  CHECK(passed <= stats.ticks + stats.missed_ticks + 1);
 }
 
 TEST_CASE("Sampler returns at once when the stop came before it started", "[sampler]") {

@@ -19,6 +19,13 @@ void SamplerCollector::collect(Families& out) const {
   out.counter("flightrec_sampler_queue_overflows_total",
               "Frames dropped because the recorder fell behind and the queue was full.", "",
               as_double(stats_.queue_overflows.load()));
+  out.gauge("flightrec_sampler_elapsed_seconds",
+            "Time from arming the sampler's timer to its newest tick; divided by "
+            "flightrec_sampler_rate_seconds, the deadlines passed by then: ticks + missed ticks.",
+            "seconds", seconds(stats_.elapsed_ns.load()));
+  out.gauge("flightrec_sampler_realtime",
+            "Whether the sampler thread runs SCHED_FIFO (sampler.realtime and permitted): 1 or 0.",
+            "", stats_.realtime.load() ? 1 : 0);
 
   ClientMetric::Histogram lateness;
   uint64_t cumulative = 0;

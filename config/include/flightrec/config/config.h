@@ -68,6 +68,7 @@ struct Config {
     // The scheduler tick of Debian's kernel (HZ=250): CPU times move no faster.
     Duration rate = std::chrono::milliseconds(4);
     Duration process_rate = std::chrono::milliseconds(250);
+    bool realtime = true;  // SCHED_FIFO for the sampler thread when permitted
     bool operator==(const Sampler&) const = default;
   } sampler;
 

@@ -40,6 +40,11 @@ struct SamplerStats {
   std::atomic<uint64_t> late_ticks{0};       // ticks that started more than half a period late
   std::atomic<uint64_t> missed_ticks{0};     // deadlines that passed with no tick at all
   std::atomic<uint64_t> queue_overflows{0};  // frames dropped because the recorder fell behind
+  // CLOCK_MONOTONIC time from arming the timer to the newest tick's wake-up: divided by the
+  // period, the deadlines passed by then, which ticks + missed_ticks must match (give or take the
+  // one in progress): a check of the counting against the clock rather than the timer.
+  std::atomic<int64_t> elapsed_ns{0};
+  std::atomic<bool> realtime{false};  // the sampler thread runs SCHED_FIFO (sampler.realtime)
   LatenessHistogram lateness;
   std::vector<std::unique_ptr<SourceStats>> sources;  // one per source, fixed at start-up
 };

@@ -1,0 +1,113 @@
+#include "flightrec/common/thread_priority.h"
+
+#include <linux/capability.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <string>
+#include <thread>
+
+using namespace flightrec;
+
+namespace {
+
+// Removes CAP_SYS_NICE from the effective set: what a process started without it has.
+bool drop_cap_sys_nice() {
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  std::array<__user_cap_data_struct, _LINUX_CAPABILITY_U32S_3> data{};
+  if (::syscall(SYS_capget, &header, data.data()) != 0) return false;
+  data[CAP_SYS_NICE / 32].effective &= ~(1U << (CAP_SYS_NICE % 32));
+  return ::syscall(SYS_capset, &header, data.data()) == 0;
+}
+
+// make_calling_thread_realtime in a forked child without CAP_SYS_NICE and with RLIMIT_RTPRIO at
+// `limit`, so neither change reaches the test process. Returns "1" or "0" then the missing text,
+// or "setup failed" when the child could not set the limit (raising it needs CAP_SYS_RESOURCE).
+std::string realtime_in_child_without_cap(rlim_t limit) {
+  std::array<int, 2> fds{};
+  REQUIRE(::pipe(fds.data()) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    const rlimit rtprio{limit, limit};
+    std::string answer = "setup failed";
+    if (::setrlimit(RLIMIT_RTPRIO, &rtprio) == 0 && drop_cap_sys_nice()) {
+      const priority::RealtimeOutcome outcome = priority::make_calling_thread_realtime();
+      answer = (outcome.realtime ? "1" : "0") + outcome.missing;
+    }
+    static_cast<void>(::write(fds[1], answer.data(), answer.size()));
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string answer;
+  std::array<char, 512> buffer{};
+  ssize_t n = 0;
+  while ((n = ::read(fds[0], buffer.data(), buffer.size())) > 0) {
+    answer.append(buffer.data(), static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return answer;
+}
+
+}  // namespace
+
+TEST_CASE("without CAP_SYS_NICE or RLIMIT_RTPRIO realtime is refused and says what is missing",
+          "[thread_priority]") {
+  const std::string answer = realtime_in_child_without_cap(0);
+  REQUIRE(answer != "setup failed");
+  CHECK(answer.starts_with("0"));
+  CHECK(answer.find("CAP_SYS_NICE") != std::string::npos);
+  CHECK(answer.find("RLIMIT_RTPRIO of at least 10") != std::string::npos);
+}
+
+TEST_CASE("an RLIMIT_RTPRIO of 10 is enough without CAP_SYS_NICE", "[thread_priority]") {
+  const std::string answer = realtime_in_child_without_cap(priority::kSamplerFifoPriority);
+  if (answer == "setup failed") {
+    WARN("not run: raising RLIMIT_RTPRIO needs CAP_SYS_RESOURCE");
+    return;
+  }
+  if (answer.find("a real-time budget") != std::string::npos) {
+    WARN("not run: this machine refuses SCHED_FIFO to everyone: " << answer);
+    return;
+  }
+  CHECK(answer == "1");
+}
+
+TEST_CASE("a realtime thread runs SCHED_FIFO at priority 10, and only that thread",
+          "[thread_priority]") {
+  priority::RealtimeOutcome outcome;
+  int policy = -1;
+  sched_param param{};
+  std::thread([&] {
+    outcome = priority::make_calling_thread_realtime();
+    policy = ::sched_getscheduler(0);
+    ::sched_getparam(0, &param);
+  }).join();
+  if (!outcome.realtime) {
+    WARN("not run: SCHED_FIFO is not permitted here (" << outcome.missing << ")");
+    return;
+  }
+  CHECK(policy == (SCHED_FIFO | SCHED_RESET_ON_FORK));
+  CHECK(param.sched_priority == priority::kSamplerFifoPriority);
+  CHECK(::sched_getscheduler(0) == SCHED_OTHER);  // the test's own thread is untouched
+}
+
+TEST_CASE("a background thread runs SCHED_BATCH at its nice value", "[thread_priority]") {
+  bool changed = false;
+  int policy = -1;
+  std::thread([&] {
+    changed = priority::make_calling_thread_batch();
+    policy = ::sched_getscheduler(0);
+  }).join();
+  CHECK(changed);
+  CHECK(policy == SCHED_BATCH);
+  CHECK(::sched_getscheduler(0) == SCHED_OTHER);
+}
