@@ -40,10 +40,12 @@ printf 'incidents:\n  dir: %s/incidents\n' "$WORK" >"$WORK/e2e-default.yaml"
 
 # start_daemon ARGS...: starts the daemon on a free loopback port and sets URL from its log.
 start_daemon() {
+  # Created first: the loop below may read the log before the daemon's shell redirection makes it.
+  : >"$WORK/daemon.log"
   "$FLIGHTREC" daemon --web.listen-address=127.0.0.1:0 --config.file="$WORK/e2e-default.yaml" \
     "$@" 2>"$WORK/daemon.log" &
   DAEMON_PID=$!
-  for _ in $(seq 100); do
+  for _ in $(seq 200); do
     URL=$(sed -n 's/.*msg=listening url=\([^ ]*\).*/\1/p' "$WORK/daemon.log" | head -1)
     [ -n "$URL" ] && return 0
     kill -0 "$DAEMON_PID" 2>/dev/null || break
