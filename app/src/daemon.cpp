@@ -194,6 +194,9 @@ void Daemon::add_collectors() {
   if (process_tier_) {
     collectables_.emplace<ProcessTierCollector>(process_tier_->stats(), process_ring_);
   }
+  // Our own process, under the real /proc even when the sampler reads a fixture tree; after the
+  // process tier has loaded its BPF programs, whose run time it counts.
+  collectables_.emplace<SelfCostCollector>(SelfCostCollector::Settings{});
   scrapes_ = &collectables_.emplace<ScrapeCollector>();
 }
 
