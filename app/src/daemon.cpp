@@ -46,9 +46,10 @@
 namespace flightrec::app {
 namespace {
 
-// The queue absorbs one second of frames (at least 64): the recorder wakes every 2 ms, so only a
-// recorder stalled for a whole second makes the sampler drop frames.
+// The queue absorbs one second of frames (at least 64), 40 of the recorder's drain intervals: only
+// a recorder stalled for a whole second makes the sampler drop frames.
 size_t queue_capacity_frames(std::chrono::nanoseconds rate) {
+  static_assert(std::chrono::seconds(1) >= 40 * recorder::Recorder::kDrainInterval);
   return std::max<size_t>(64, static_cast<size_t>(std::chrono::seconds(1) / rate));
 }
 
