@@ -107,6 +107,19 @@ TEST_CASE("shouldKeepTheTimeOfThreadsThatExited", "[exporter][self_cost]") {
   CHECK(of(totals, ThreadGroup::http) == 5170);
 }
 
+TEST_CASE("shouldFollowAThreadThatNamesItselfAfterARead", "[exporter][self_cost]") {
+  FakeProcTree proc;
+  add_task(proc, 400, "flightrec", "10");  // started, not yet named
+  ThreadCpuReader reader(proc.root());
+  ThreadCpuReader::Totals totals{};
+  REQUIRE(reader.read(totals));
+  CHECK(of(totals, ThreadGroup::other) == 10);
+  add_task(proc, 400, "recorder", "5000");
+  REQUIRE(reader.read(totals));
+  CHECK(of(totals, ThreadGroup::recorder) == 5000);
+  CHECK(of(totals, ThreadGroup::other) == 10);  // never backwards
+}
+
 TEST_CASE("shouldSkipTasksItCannotParseAndSayWhenThereAreNone", "[exporter][self_cost]") {
   FakeProcTree proc;
   add_task(proc, 300, "sampler", "70");

@@ -1,20 +1,31 @@
 #include "flightrec/exporter/metrics/thread_cpu.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
 #include <charconv>
-#include <fstream>
 #include <string>
 #include <system_error>
+
+#include "flightrec/common/fd.h"
 
 namespace flightrec::exporter::metrics {
 
 namespace {
 
-// One line of a small procfs file; "" when it cannot be read (the thread exited meanwhile).
-std::string first_line(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
+// The start of a small procfs file, newline dropped; "" when it cannot be read (the thread
+// exited meanwhile). One open and read: this runs for every thread at every scrape.
+std::string head_of(const std::filesystem::path& path) {
+  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return {};
+  std::array<char, 128> buf{};
+  const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
+  if (n <= 0) return {};
+  std::string text(buf.data(), static_cast<size_t>(n));
+  if (const auto end = text.find('\n'); end != std::string::npos) text.resize(end);
+  return text;
 }
 
 bool parse_tid(const std::string& name, int64_t& tid) {
@@ -68,11 +79,20 @@ bool ThreadCpuReader::read(Totals& out) {
     int64_t tid = 0;
     uint64_t ns = 0;
     if (!parse_tid(task.path().filename().string(), tid)) continue;
-    if (!parse_schedstat_ns(first_line(task.path() / "schedstat"), ns)) continue;
-    now[tid] = {.group = thread_group_of(first_line(task.path() / "comm")), .ns = ns};
+    if (!parse_schedstat_ns(head_of(task.path() / "schedstat"), ns)) continue;
+    // A thread keeps the name it gives itself as it starts, so comm is read again only while a
+    // thread is in "other" (it may not have named itself yet), and for a tid whose time went
+    // back, which is a newer thread reusing the tid.
+    const auto before = live_.find(tid);
+    const bool known = before != live_.end() && before->second.ns <= ns &&
+                       before->second.group != ThreadGroup::other;
+    now[tid] = {
+        .group = known ? before->second.group : thread_group_of(head_of(task.path() / "comm")),
+        .ns = ns};
   }
   // A thread gone, or a tid reused by a newer thread (less time, or another name): the old
-  // thread's last value moves to its group's accumulator.
+  // thread's last value moves to its group's accumulator. (A thread that named itself after a
+  // read moves from "other" to its group with the few microseconds it ran before: counted twice.)
   for (const auto& [tid, before] : live_) {
     const auto it = now.find(tid);
     if (it == now.end() || it->second.ns < before.ns || it->second.group != before.group) {
