@@ -42,16 +42,26 @@ TEST_CASE("shouldFindEachBpfProgramAmongTheFdsOnce", "[network][bpf_run_stats]")
       .symlink("self/fd/7", "socket:[1234]")
       .symlink("self/fd/x", "anon_inode:bpf-prog");
   std::vector<int> asked;
-  const auto programs = own_bpf_programs(proc.root() / "self/fd", [&](int fd) {
+  bool closed = false;  // fd 6 closed before the scan; fd 3 closed and reused after it
+  const OwnBpfPrograms programs(proc.root() / "self/fd", [&](int fd) {
     asked.push_back(fd);
-    if (fd == 6) return std::optional<BpfProgramRun>{};  // closed meanwhile
-    return std::optional<BpfProgramRun>{{.id = 9, .name = "on_recv"}};
+    if (fd == 6 || (fd == 3 && closed)) return std::optional<BpfProgramRun>{};
+    return std::optional<BpfProgramRun>{
+        {.id = static_cast<uint32_t>(fd == 5 ? 9 : 4), .name = fd == 5 ? "on_recv" : "on_send"}};
   });
   std::sort(asked.begin(), asked.end());
-  CHECK(asked == std::vector<int>{3, 5, 6});
-  REQUIRE(programs.size() == 1);
-  CHECK(programs[0].name == "on_recv");
-  CHECK(own_bpf_programs(proc.root() / "missing", read_bpf_program).empty());
+  CHECK(asked == std::vector<int>{3, 5, 6});  // only program fds, once each
+  asked.clear();
+  auto now = programs.read();
+  CHECK(asked.size() == 2);  // no second scan
+  REQUIRE(now.size() == 2);
+  CHECK(now[0].name == "on_recv");
+  CHECK(now[1].name == "on_send");
+  closed = true;
+  now = programs.read();
+  REQUIRE(now.size() == 1);
+  CHECK(now[0].name == "on_recv");
+  CHECK(OwnBpfPrograms(proc.root() / "missing", read_bpf_program).empty());
 }
 
 TEST_CASE("shouldCountTheRunsOfOurExitProgram", "[network][bpf_run_stats]") {
@@ -69,14 +79,15 @@ TEST_CASE("shouldCountTheRunsOfOurExitProgram", "[network][bpf_run_stats]") {
   }
   const BpfStatsSwitch stats;
   REQUIRE(stats.on());
-  const auto before = exit_program(own_bpf_programs("/proc/self/fd", read_bpf_program));
+  const OwnBpfPrograms programs("/proc/self/fd", read_bpf_program);
+  const auto before = exit_program(programs.read());
   REQUIRE(before);
   for (int i = 0; i < 5; ++i) {
     const pid_t child = fork();
     if (child == 0) _exit(0);
     REQUIRE(waitpid(child, nullptr, 0) == child);
   }
-  const auto after = exit_program(own_bpf_programs("/proc/self/fd", read_bpf_program));
+  const auto after = exit_program(programs.read());
   REQUIRE(after);
   CHECK(after->run_count >= before->run_count + 5);
   CHECK(after->run_time_ns > before->run_time_ns);

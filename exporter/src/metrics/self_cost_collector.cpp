@@ -7,10 +7,10 @@
 namespace flightrec::exporter::metrics {
 
 SelfCostCollector::SelfCostCollector(Settings settings)
-    : settings_(std::move(settings)), threads_(settings_.procfs) {
-  has_bpf_programs_ =
-      !network::own_bpf_programs(settings_.procfs / "self" / "fd", settings_.bpf_reader).empty();
-  if (!has_bpf_programs_ || !settings_.enable_bpf_stats) return;
+    : settings_(std::move(settings)),
+      threads_(settings_.procfs),
+      bpf_programs_(settings_.procfs / "self" / "fd", settings_.bpf_reader) {
+  if (bpf_programs_.empty() || !settings_.enable_bpf_stats) return;
   bpf_stats_ = std::make_unique<network::BpfStatsSwitch>();
   if (bpf_stats_->on()) {
     log::info("BPF run statistics enabled");
@@ -38,7 +38,7 @@ void SelfCostCollector::collect(Families& out) const {
                   {{"thread", std::string(thread_group_name(static_cast<ThreadGroup>(g)))}});
     }
   }
-  if (has_bpf_programs_) collect_bpf(out);
+  if (!bpf_programs_.empty()) collect_bpf(out);
 }
 
 void SelfCostCollector::collect_bpf(Families& out) const {
@@ -48,7 +48,7 @@ void SelfCostCollector::collect_bpf(Families& out) const {
             "(then no run time is exported).",
             "", on ? 1 : 0);
   if (!on) return;
-  auto programs = network::own_bpf_programs(settings_.procfs / "self" / "fd", settings_.bpf_reader);
+  auto programs = bpf_programs_.read();
   // Programs are ordered by name: two programs of one name make one series.
   for (size_t i = 0; i + 1 < programs.size();) {
     if (programs[i].name == programs[i + 1].name) {

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "flightrec/common/fd.h"
 
@@ -15,17 +16,24 @@ namespace flightrec::exporter::metrics {
 
 namespace {
 
-// The start of a small procfs file, newline dropped; "" when it cannot be read (the thread
-// exited meanwhile). One open and read: this runs for every thread at every scrape.
-std::string head_of(const std::filesystem::path& path) {
-  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) return {};
+// The start of a small procfs file from offset 0, newline dropped; "" when it cannot be read (the
+// thread exited meanwhile).
+std::string head_of(int fd) {
   std::array<char, 128> buf{};
-  const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
+  const ssize_t n = ::pread(fd, buf.data(), buf.size(), 0);
   if (n <= 0) return {};
   std::string text(buf.data(), static_cast<size_t>(n));
   if (const auto end = text.find('\n'); end != std::string::npos) text.resize(end);
   return text;
+}
+
+Fd open_file(const std::filesystem::path& path) {
+  return Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+}
+
+std::string head_of(const std::filesystem::path& path) {
+  const Fd fd = open_file(path);
+  return fd ? head_of(fd.get()) : std::string();
 }
 
 bool parse_tid(const std::string& name, int64_t& tid) {
@@ -66,43 +74,54 @@ bool parse_schedstat_ns(std::string_view text, uint64_t& ns) {
   return ec == std::errc() && ptr != text.data() && (ptr == end || *ptr == ' ' || *ptr == '\n');
 }
 
+bool ThreadCpuReader::refresh(int64_t tid, Thread& thread) const {
+  uint64_t ns = 0;
+  // A tid reused by a newer thread reads as gone too: the open file is the old thread's.
+  if (!parse_schedstat_ns(head_of(thread.schedstat.get()), ns) || ns < thread.ns) return false;
+  thread.ns = ns;
+  if (thread.group == ThreadGroup::other) {
+    thread.group = thread_group_of(head_of(task_dir() / std::to_string(tid) / "comm"));
+  }
+  return true;
+}
+
+void ThreadCpuReader::add(int64_t tid) {
+  const auto dir = task_dir() / std::to_string(tid);
+  Thread thread{.schedstat = open_file(dir / "schedstat")};
+  if (!thread.schedstat || !parse_schedstat_ns(head_of(thread.schedstat.get()), thread.ns)) return;
+  thread.group = thread_group_of(head_of(dir / "comm"));
+  live_.emplace(tid, std::move(thread));
+}
+
 bool ThreadCpuReader::read(Totals& out) {
   std::error_code ec;
-  std::filesystem::directory_iterator tasks(procfs_ / "self" / "task", ec);
+  std::filesystem::directory_iterator tasks(task_dir(), ec);
   std::lock_guard lock(mutex_);
   if (ec) {
     out = last_;
     return false;
   }
-  std::unordered_map<int64_t, Seen> now;
+  std::vector<int64_t> listed;
   for (const auto& task : tasks) {
     int64_t tid = 0;
-    uint64_t ns = 0;
-    if (!parse_tid(task.path().filename().string(), tid)) continue;
-    if (!parse_schedstat_ns(head_of(task.path() / "schedstat"), ns)) continue;
-    // A thread keeps the name it gives itself as it starts, so comm is read again only while a
-    // thread is in "other" (it may not have named itself yet), and for a tid whose time went
-    // back, which is a newer thread reusing the tid.
-    const auto before = live_.find(tid);
-    const bool known = before != live_.end() && before->second.ns <= ns &&
-                       before->second.group != ThreadGroup::other;
-    now[tid] = {
-        .group = known ? before->second.group : thread_group_of(head_of(task.path() / "comm")),
-        .ns = ns};
+    if (parse_tid(task.path().filename().string(), tid)) listed.push_back(tid);
   }
-  // A thread gone, or a tid reused by a newer thread (less time, or another name): the old
-  // thread's last value moves to its group's accumulator. (A thread that named itself after a
-  // read moves from "other" to its group with the few microseconds it ran before: counted twice.)
-  for (const auto& [tid, before] : live_) {
-    const auto it = now.find(tid);
-    if (it == now.end() || it->second.ns < before.ns || it->second.group != before.group) {
-      exited_[static_cast<size_t>(before.group)] += before.ns;
-    }
+  // A thread gone keeps its last value in its group's accumulator. One that named itself since
+  // the last read moves from "other" to its group with the microseconds it ran before: those are
+  // counted twice, in both.
+  for (auto it = live_.begin(); it != live_.end();) {
+    const ThreadGroup before = it->second.group;
+    const uint64_t before_ns = it->second.ns;
+    const bool alive = std::find(listed.begin(), listed.end(), it->first) != listed.end() &&
+                       refresh(it->first, it->second);
+    if (!alive || it->second.group != before) exited_[static_cast<size_t>(before)] += before_ns;
+    it = alive ? std::next(it) : live_.erase(it);
   }
-  live_ = std::move(now);
+  for (const int64_t tid : listed) {
+    if (!live_.contains(tid)) add(tid);
+  }
   Totals totals = exited_;
-  for (const auto& [tid, seen] : live_) totals[static_cast<size_t>(seen.group)] += seen.ns;
-  // A thread renamed between reads moves its time between groups; keep each group monotonic.
+  for (const auto& [tid, thread] : live_) totals[static_cast<size_t>(thread.group)] += thread.ns;
   for (size_t g = 0; g < kThreadGroups; ++g) totals[g] = std::max(totals[g], last_[g]);
   last_ = totals;
   out = totals;

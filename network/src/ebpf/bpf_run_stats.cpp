@@ -25,21 +25,28 @@ bool parse_fd(const std::string& name, int& fd) {
 
 }  // namespace
 
-std::vector<BpfProgramRun> own_bpf_programs(const std::filesystem::path& fd_dir,
-                                            const BpfProgramReader& reader) {
-  std::vector<BpfProgramRun> programs;
+OwnBpfPrograms::OwnBpfPrograms(const std::filesystem::path& fd_dir, BpfProgramReader reader)
+    : reader_(std::move(reader)) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(fd_dir, ec)) {
     int fd = -1;
     if (!parse_fd(entry.path().filename().string(), fd)) continue;
     std::error_code link_ec;
     if (std::filesystem::read_symlink(entry.path(), link_ec).string() != kProgramLink) continue;
-    auto program = reader(fd);
-    if (!program) continue;
+    const auto program = reader_(fd);
     // A program held through two fds (the skeleton's and a link's) is one program.
-    const bool seen = std::any_of(programs.begin(), programs.end(),
-                                  [&](const BpfProgramRun& p) { return p.id == program->id; });
-    if (!seen) programs.push_back(std::move(*program));
+    if (program && std::none_of(held_.begin(), held_.end(),
+                                [&](const Held& h) { return h.id == program->id; })) {
+      held_.push_back({.fd = fd, .id = program->id});
+    }
+  }
+}
+
+std::vector<BpfProgramRun> OwnBpfPrograms::read() const {
+  std::vector<BpfProgramRun> programs;
+  for (const auto& held : held_) {
+    auto program = reader_(held.fd);
+    if (program && program->id == held.id) programs.push_back(std::move(*program));
   }
   std::sort(programs.begin(), programs.end(), [](const BpfProgramRun& a, const BpfProgramRun& b) {
     return a.name != b.name ? a.name < b.name : a.id < b.id;

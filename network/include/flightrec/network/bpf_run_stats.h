@@ -26,10 +26,28 @@ struct BpfProgramRun {
 std::optional<BpfProgramRun> read_bpf_program(int fd);
 using BpfProgramReader = std::function<std::optional<BpfProgramRun>(int fd)>;
 
-// Every BPF program among the open fds listed in `fd_dir` (<procfs>/self/fd: links named
-// "anon_inode:bpf-prog"), once per program id, ordered by name, each read through `reader`.
-std::vector<BpfProgramRun> own_bpf_programs(const std::filesystem::path& fd_dir,
-                                            const BpfProgramReader& reader);
+// The BPF programs this process holds, found once among the open fds listed in `fd_dir`
+// (<procfs>/self/fd: links named "anon_inode:bpf-prog"), then read by fd: scanning every fd at each
+// read would cost more than all the rest of a scrape (the process tier keeps hundreds open).
+// Programs loaded later are not seen; ours are loaded before the daemon's collectors are made
+// and stay until they are destroyed.
+class OwnBpfPrograms {
+ public:
+  OwnBpfPrograms(const std::filesystem::path& fd_dir, BpfProgramReader reader);
+
+  [[nodiscard]] bool empty() const noexcept { return held_.empty(); }
+  // Every program's statistics now, once per program id, ordered by name; a program whose fd no
+  // longer holds it is left out.
+  [[nodiscard]] std::vector<BpfProgramRun> read() const;
+
+ private:
+  struct Held {
+    int fd = -1;
+    uint32_t id = 0;
+  };
+  BpfProgramReader reader_;
+  std::vector<Held> held_;
+};
 
 // Keeps the kernel's BPF run statistics on for as long as it lives (BPF_ENABLE_STATS with
 // BPF_STATS_RUN_TIME; needs CAP_SYS_ADMIN). on() is false with why_not() when refused.

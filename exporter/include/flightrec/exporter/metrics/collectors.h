@@ -154,7 +154,7 @@ class SelfCostCollector final : public Collectable {
 
   Settings settings_;
   mutable ThreadCpuReader threads_;
-  bool has_bpf_programs_ = false;
+  network::OwnBpfPrograms bpf_programs_;
   std::unique_ptr<network::BpfStatsSwitch> bpf_stats_;  // null when not asked or no programs
 };
 
