@@ -99,10 +99,16 @@ stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 rows=()
 row() { rows+=("$(printf '%-34s %10s %12s' "$1" "$2" "$3")"); }
 delta() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
+# machine_delta BUSY [EXCLUDED]: BUSY minus the baseline and EXCLUDED; "void" on a busy machine.
+machine_delta() {
+  if [ "$saturated" = 1 ]; then echo void; else delta "$(delta "$1" "$baseline")" "${2:-0}"; fi
+}
 
 echo "baseline: the machine for ${seconds} s with nothing started" >&2
 m0=$(machine); sleep "$seconds"; m1=$(machine)
 baseline=$(busy_pct "$m0" "$m1")
+# Over half busy without any tool, a tool's share of the idle time is not measurable.
+saturated=$(awk -v b="$baseline" -v n="$ncpu" 'BEGIN { print (b > 50 * n) ? 1 : 0 }')
 
 echo "flightrec: warm-up ${warmup} s, then ${seconds} s" >&2
 port=$(free_port)
@@ -114,7 +120,7 @@ sleep "$warmup"
 kill -0 "$fr" || { cat "$work/flightrec.log" >&2; exit 1; }
 measure flightrec "$fr"
 stop "$fr"
-row "flightrec" "$proc_pct" "$(delta "$busy" "$baseline")"
+row "flightrec" "$proc_pct" "$(machine_delta "$busy")"
 fr_breakdown=$(sort "$work/flightrec.pct" | awk '$1 != "total" { printf "  %-10s %6.2f\n", $1, $2 }')
 
 echo "prometheus-node-exporter scraped every 1 s: ${seconds} s" >&2
@@ -137,7 +143,7 @@ stop "$ne"
 # `times` line 2: children's user and system time as XmY.YYYs.
 curl_pct=$(awk -v s="$seconds" 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m");
   t += p[1] * 60 + p[2] } printf "%.2f", t / s * 100 }' "$work/curl.times")
-row "node_exporter (1 s scrapes)" "$proc_pct" "$(delta "$(delta "$busy" "$baseline")" "$curl_pct")"
+row "node_exporter (1 s scrapes)" "$proc_pct" "$(machine_delta "$busy" "$curl_pct")"
 row "  the curl scraper itself" "$curl_pct" ""
 
 if command -v atop >/dev/null; then
@@ -147,7 +153,7 @@ if command -v atop >/dev/null; then
   sleep 2
   measure atop "$at"
   stop "$at"
-  row "atop -w FILE 1" "$proc_pct" "$(delta "$busy" "$baseline")"
+  row "atop -w FILE 1" "$proc_pct" "$(machine_delta "$busy")"
 else
   row "atop" "not installed" ""
 fi
@@ -161,14 +167,14 @@ if command -v netdata >/dev/null; then
   measure netdata "$nd"
   kill -- "-$nd" 2>/dev/null || true
   stop "$nd"
-  row "netdata (with its plugins)" "$proc_pct" "$(delta "$busy" "$baseline")"
+  row "netdata (with its plugins)" "$proc_pct" "$(machine_delta "$busy")"
 else
   row "netdata" "not installed" ""
 fi
 
 echo "machine: $ncpu CPUs; baseline busy without any tool: $baseline % of one core over ${seconds} s"
-if awk -v b="$baseline" -v n="$ncpu" 'BEGIN { exit !(b > 50 * n) }'; then
-  echo "warning: the machine was over half busy without any tool: the machine deltas mean nothing"
+if [ "$saturated" = 1 ]; then
+  echo "warning: the machine was over half busy without any tool: no machine deltas (void)"
 fi
 printf '%-34s %10s %12s\n' "tool" "process %" "machine Δ %"
 printf '%s\n' "${rows[@]}"
