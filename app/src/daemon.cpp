@@ -47,9 +47,10 @@
 namespace flightrec::app {
 namespace {
 
-// The queue absorbs one second of frames (at least 64): the recorder wakes every 2 ms, so only a
-// recorder stalled for a whole second makes the sampler drop frames.
+// The queue absorbs one second of frames (at least 64), 40 of the recorder's drain intervals: only
+// a recorder stalled for a whole second makes the sampler drop frames.
 size_t queue_capacity_frames(std::chrono::nanoseconds rate) {
+  static_assert(std::chrono::seconds(1) >= 40 * recorder::Recorder::kDrainInterval);
   return std::max<size_t>(64, static_cast<size_t>(std::chrono::seconds(1) / rate));
 }
 
@@ -229,6 +230,9 @@ void Daemon::add_collectors() {
   if (process_tier_) {
     collectables_.emplace<ProcessTierCollector>(process_tier_->stats(), process_ring_);
   }
+  // Our own process, under the real /proc even when the sampler reads a fixture tree; after the
+  // process tier has loaded its BPF programs, whose run time it counts.
+  collectables_.emplace<SelfCostCollector>(SelfCostCollector::Settings{});
   scrapes_ = &collectables_.emplace<ScrapeCollector>();
 }
 

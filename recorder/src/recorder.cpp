@@ -49,13 +49,13 @@ bool Recorder::latest(sampler::FrameHeader& header, std::vector<int64_t>& values
   return true;
 }
 
-void Recorder::run(const StopSignal& stop, std::chrono::milliseconds poll_interval) {
+void Recorder::run(const StopSignal& stop, std::chrono::milliseconds interval) {
   pollfd stop_fd{stop.fd(), POLLIN, 0};
   while (!stop.requested()) {
-    if (drain() == 0) {
-      // Sleeping on the stop eventfd rather than a plain sleep: a stop request wakes us at once.
-      ::poll(&stop_fd, 1, static_cast<int>(poll_interval.count()));
-    }
+    drain();
+    // A full interval whatever the drain found, so frames gather into batches. Sleeping on the
+    // stop eventfd rather than a plain sleep: a stop request wakes us at once.
+    ::poll(&stop_fd, 1, static_cast<int>(interval.count()));
   }
   drain();
   ring_.seal();

@@ -3,10 +3,12 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "fake_proc_tree.h"
 #include "flightrec/exporter/exposition/serialize.h"
 #include "flightrec/exporter/metrics/collectable.h"
 #include "flightrec/exporter/metrics/collectors.h"
@@ -41,6 +43,7 @@ struct World {
   DiscardingSink sink;
   trigger::IncidentWriter incident_writer{sink};
   ProcessMetrics processes{15s, 5, "off"};
+  testing::FakeProcTree proc;
   recorder::ProcessRecorderStats process_stats;
   store::ProcessRing process_ring{{}};
 
@@ -50,6 +53,17 @@ struct World {
           queue.push({t, static_cast<int64_t>(t) * 1'000'000, 0}, std::vector<int64_t>{1000, 900}));
     }
     recorder.drain();
+    proc.file("self/task/7/comm", "sampler\n").file("self/task/7/schedstat", "2000000000 5 9\n");
+    proc.symlink("self/fd/3", "anon_inode:bpf-prog").file("sys/kernel/bpf_stats_enabled", "1\n");
+  }
+
+  [[nodiscard]] SelfCostCollector::Settings self_cost() const {
+    return {.procfs = proc.root(),
+            .bpf_reader = [](int /*fd*/) -> std::optional<network::BpfProgramRun> {
+              return network::BpfProgramRun{
+                  .id = 1, .name = "exits", .run_time_ns = 500, .run_count = 10};
+            },
+            .enable_bpf_stats = false};
   }
 
   // The daemon's collectors, in the daemon's order (app/src/daemon.cpp).
@@ -62,6 +76,7 @@ struct World {
     collectables.emplace<RecorderCollector>(recorder, ring);
     collectables.emplace<IncidentsCollector>(incident_store, incident_writer);
     collectables.emplace<ProcessTierCollector>(process_stats, process_ring);
+    collectables.emplace<SelfCostCollector>(self_cost());
     return collectables.emplace<ScrapeCollector>();
   }
 };
@@ -116,6 +131,10 @@ TEST_CASE("shouldLetEachCollectorContributeOnlyItsOwnFamilies", "[exporter][coll
                        {"flightrec_incident"}));
   CHECK(all_start_with(names_of(ProcessTierCollector(w.process_stats, w.process_ring)),
                        {"flightrec_process_tier_", "flightrec_process_ring_"}));
+  CHECK(names_of(SelfCostCollector(w.self_cost())) ==
+        std::vector<std::string>{"flightrec_self_cpu_seconds_total", "flightrec_bpf_stats_enabled",
+                                 "flightrec_bpf_run_seconds_total",
+                                 "flightrec_bpf_run_count_total"});
   CHECK(names_of(ScrapeCollector()) ==
         std::vector<std::string>{"flightrec_scrape_duration_seconds",
                                  "flightrec_scrape_cpu_seconds_total", "flightrec_scrapes_total"});

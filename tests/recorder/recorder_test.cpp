@@ -1,7 +1,10 @@
 #include "flightrec/recorder/recorder.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace flightrec;
@@ -45,4 +48,42 @@ TEST_CASE("Recorder's run drains what is left and seals the block when stopped",
   thread.join();
   CHECK(recorder.frames_recorded() == 5);
   CHECK(ring.stats().frames == 5);  // sealed: no frame left in the open block
+}
+
+TEST_CASE("Recorder's run takes frames in batches, none much later than one interval",
+          "[recorder]") {
+  using Clock = std::chrono::steady_clock;
+  sampler::FrameQueue queue(1, 1024);
+  store::Ring ring({.series = 1, .rate = 1ms, .duration = 10s, .max_bytes = 1 << 20});
+  recorder::Recorder recorder(queue, ring, sampler::Schema(1), 1ms, 15s);
+  // When each frame was recorded, against when it was queued (its header's mono_ns).
+  std::vector<std::pair<Clock::time_point, int64_t>> seen;
+  recorder.set_frame_hook([&](const sampler::FrameHeader& header, auto, auto) {
+    seen.emplace_back(Clock::now(), header.mono_ns);
+  });
+  StopSignal stop;
+  const auto start = Clock::now();
+  std::thread thread([&] { recorder.run(stop); });  // the daemon's default interval
+  for (uint64_t t = 0; t < 200; ++t) {              // a frame a millisecond, as the sampler at 1 ms
+    const int64_t queued = std::chrono::nanoseconds(Clock::now() - start).count();
+    REQUIRE(queue.push({t, queued, 0}, std::vector<int64_t>{1}));
+    std::this_thread::sleep_for(1ms);
+  }
+  stop.request();
+  thread.join();
+  REQUIRE(seen.size() == 200);
+  // A batch is the frames recorded at one wake-up, microseconds apart: ~200 ms / 25 ms of them
+  // (each frame alone, a millisecond after the last, when the recorder woke every 2 ms). Slack
+  // for a loaded machine.
+  size_t batches = 1;
+  for (size_t i = 1; i < seen.size(); ++i) {
+    if (seen[i].first - seen[i - 1].first > 300us) ++batches;
+  }
+  CHECK(batches <= 16);
+  // And no frame waited much longer than one interval.
+  int64_t worst_ns = 0;
+  for (const auto& [recorded, queued] : seen) {
+    worst_ns = std::max(worst_ns, std::chrono::nanoseconds(recorded - start).count() - queued);
+  }
+  CHECK(worst_ns < std::chrono::nanoseconds(200ms).count());
 }

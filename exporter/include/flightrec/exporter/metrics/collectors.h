@@ -5,13 +5,17 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "flightrec/exporter/exposition/format.h"
 #include "flightrec/exporter/metrics/collectable.h"
 #include "flightrec/exporter/metrics/process_metrics.h"
+#include "flightrec/exporter/metrics/thread_cpu.h"
 #include "flightrec/incidents/incident_store.h"
+#include "flightrec/network/bpf_run_stats.h"
 #include "flightrec/recorder/process_recorder_stats.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler_stats.h"
@@ -129,6 +133,29 @@ class ProcessTierCollector final : public Collectable {
  private:
   const recorder::ProcessRecorderStats& stats_;
   const store::ProcessRing& ring_;
+};
+
+// What flightrec itself costs: its CPU per thread group and its eBPF programs' kernel run time.
+// The BPF families appear only when the process holds BPF programs, and their run time only while
+// the kernel counts it (the collector turns counting on for its lifetime where permitted).
+class SelfCostCollector final : public Collectable {
+ public:
+  struct Settings {
+    std::filesystem::path procfs = "/proc";
+    network::BpfProgramReader bpf_reader = network::read_bpf_program;
+    bool enable_bpf_stats = true;  // tests leave the host's setting alone
+  };
+  explicit SelfCostCollector(Settings settings);
+  void collect(Families& out) const override;
+
+ private:
+  void collect_bpf(Families& out) const;
+  [[nodiscard]] bool bpf_stats_on() const;
+
+  Settings settings_;
+  mutable ThreadCpuReader threads_;
+  network::OwnBpfPrograms bpf_programs_;
+  std::unique_ptr<network::BpfStatsSwitch> bpf_stats_;  // null when not asked or no programs
 };
 
 // /metrics itself: the previous scrape's duration, the CPU of all earlier ones, and their count
