@@ -58,16 +58,20 @@ def memory_ramp(log):
     # bytes objects of repeated non-zero bytes are written in full, so every page is touched.
     step = MEMORY_BYTES // MEMORY_STEPS
     held = []
+    steps = []
     start = now()
     for _ in range(MEMORY_STEPS):
+        step_start = now()
         held.append(b"\x01" * step)
+        steps.append((step_start, now()))
         time.sleep(MEMORY_RAMP_S / MEMORY_STEPS)
     end = now()
     time.sleep(MEMORY_HOLD_S)
+    freeing = now()
+    held.clear()  # each 10 MiB object is its own mmap: this unmaps them all at once
     freed = now()
-    held.clear()
     log.append({"kind": "memory", "bytes": MEMORY_BYTES, "start": start, "end": end,
-                "freed": freed})
+                "steps": steps, "freeing": freeing, "freed": freed})
     time.sleep(MEMORY_HOLD_S)
 
 
