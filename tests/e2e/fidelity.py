@@ -13,7 +13,7 @@ source every 1 ms. Checks:
              where a daemon missed ticks right there, fall in overlapping spans between frames)
   memory     MemAvailable's drop over the ramp agrees within what B saw it move over A's step
   loopback   lo's byte counters rise by what was sent, in both, agreeing the same way
-  disk       the written bytes of the disk under the work dir, likewise (skipped on tmpfs)
+  disk       the written bytes of the disk written to, likewise (skipped on tmpfs)
   window max /metrics' cpu_busy_ratio{cpu="total"} window max, and the same ratio from /dump over
              each 50 ms burst, are at least what one busy CPU of N implies
 Exits 1 when a check fails, printing every figure it checked.
@@ -347,12 +347,12 @@ def disk(a, b, rates, events):
         device = disk_name(e["dev_major"], e["dev_minor"])
         name = f'disk_written_bytes_total{{device="{device}"}}'
         if device is None:
-            print(f"SKIP disk: the work dir is on no block device "
-                  f"({e['dev_major']}:{e['dev_minor']}: tmpfs or overlay), so its writes are in "
+            print(f"SKIP disk: {e['dir']} is on no block device "
+                  f"({e['dev_major']}:{e['dev_minor']}: tmpfs or overlay), so writes there are in "
                   "no diskstats line")
             continue
         if name not in a.series or name not in b.series:
-            print(f"SKIP disk: {device}, under the work dir, is not in both recordings' diskstats "
+            print(f"SKIP disk: {device}, under {e['dir']}, is not in both recordings' diskstats "
                   "(filtered, or a device-mapper volume)")
             continue
         rate = rates.get("diskstats", TICK)

@@ -4,6 +4,7 @@
 # 1 ms (the former sampler). fidelity.py then checks that every series of A lies within what B saw
 # over A's own read step, that every CPU burst, the memory ramp, the disk writes and the loopback
 # traffic show the same in both, and that /metrics' window max shows the bursts /dump holds.
+# FIDELITY_KEEP=DIR keeps the recordings, scrapes and load log there for a look afterwards.
 source "$(dirname "$0")/lib.sh"
 HERE=$(dirname "$0")
 PID_A=""
@@ -67,7 +68,9 @@ URL_A=$(url_of A)
 URL_B=$(url_of B)
 sleep 1  # both rings hold frames from before the load starts
 
-python3 "$HERE/fidelity_load.py" "$WORK" >"$WORK/load.json"
+# The disk writes go to the work dir, or to the current dir (ctest's: the build tree) when the work
+# dir is on tmpfs.
+python3 "$HERE/fidelity_load.py" "$WORK" "$PWD" >"$WORK/load.json"
 sleep 0.2  # the last reads after the load are in both rings
 # A's /metrics right after the load: its 30 s window covers the whole load.
 curl -sf -o "$WORK/metrics-A.txt" "${URL_A}metrics" || fail "GET /metrics from A"

@@ -3,7 +3,8 @@
 memory ramp, disk writes and loopback traffic, each logged with CLOCK_REALTIME nanoseconds (the
 clock of the recordings' time column). Prints the log as JSON on stdout.
 
-Usage: fidelity_load.py WORK_DIR
+Usage: fidelity_load.py DIR...: the disk writes go to the first DIR on a block device (a tmpfs
+work dir is in no diskstats line), else to the first DIR.
 """
 
 import json
@@ -75,8 +76,13 @@ def memory_ramp(log):
     time.sleep(MEMORY_HOLD_S)
 
 
-def disk_writes(log, work):
-    path = os.path.join(work, "fidelity-disk.bin")
+def on_block_device(path):
+    return os.major(os.stat(path).st_dev) != 0
+
+
+def disk_writes(log, dirs):
+    target = next((d for d in dirs if on_block_device(d)), dirs[0])
+    path = os.path.join(target, f"fidelity-disk-{os.getpid()}.bin")
     block = os.urandom(CHUNK)
     start = now()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -88,7 +94,7 @@ def disk_writes(log, work):
         os.close(fd)
     end = now()
     st = os.stat(path)
-    log.append({"kind": "disk", "bytes": DISK_BYTES, "start": start, "end": end,
+    log.append({"kind": "disk", "bytes": DISK_BYTES, "start": start, "end": end, "dir": target,
                 "dev_major": os.major(st.st_dev), "dev_minor": os.minor(st.st_dev)})
     os.unlink(path)
 
@@ -120,13 +126,13 @@ def loopback(log):
 
 
 def main():
-    work = sys.argv[1]
+    dirs = sys.argv[1:]
     log = []
     began = now()
     time.sleep(0.3)
     cpu_bursts(log)
     memory_ramp(log)
-    disk_writes(log, work)
+    disk_writes(log, dirs)
     time.sleep(0.3)
     loopback(log)
     time.sleep(0.3)
