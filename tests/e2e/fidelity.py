@@ -98,6 +98,18 @@ class Recording:
         i = bisect.bisect_right(self.times, t) - 1
         return self.series[name][max(i, 0)]
 
+    def before(self, name, t):
+        """(frame time, value) of a frame read before t. A frame's read may land after its time
+        stamp but ends before the next frame's: the frame before the last one at or before t."""
+        i = max(bisect.bisect_right(self.times, t) - 2, 0)
+        return self.times[i], self.series[name][i]
+
+    def after(self, name, t):
+        """(frame time, value) of the first frame at or after t (read no earlier than t, less the
+        source's step for a source slower than the tick)."""
+        i = min(bisect.bisect_left(self.times, t), len(self.times) - 1)
+        return self.times[i], self.series[name][i]
+
     def first_reaching(self, name, since, threshold):
         """(time of the frame before, time) of the first frame at or after since whose value is
         >= threshold, or (None, None)."""
@@ -272,7 +284,7 @@ def bursts(a, b, rates, events):
     for e in (e for e in events if e["kind"] == "cpu"):
         start, end = e["start"] / 1e9, e["end"] / 1e9
         # One tick of CPU over B's value just before the burst: both must reach it.
-        threshold = b.at(BURST_TRACE, start) + TICK
+        threshold = b.before(BURST_TRACE, start)[1] + TICK
         crossing_a = a.first_reaching(BURST_TRACE, start, threshold)
         crossing_b = b.first_reaching(BURST_TRACE, start, threshold)
         what = f"{e['ms']} ms burst at {start:.3f}"
@@ -294,17 +306,21 @@ def fmt_rel(t, ref):
 
 
 def change(a, b, rates, name, source, times, want_min, what, sign=1):
-    """The change of name over times (t0, t1) in A and B (times sign: -1 for a drop): each at
-    least want_min (None: any), and the two agreeing within what B saw the series move over A's
-    step at each end."""
+    """The change of name from a read before t0 to one after t1 (times) in A and B (times sign:
+    -1 for a drop): each at least want_min (None: any), and the two agreeing within what B saw
+    the series move over A's step around the frames used at each end (a daemon that missed ticks
+    there uses a frame further out)."""
     t0, t1 = times
     if name not in a.series or name not in b.series:
         check(False, f"{what}: {name} is not in both recordings")
         return
     rate = rates.get(source, max(rates.values()))
-    change_a = sign * (a.at(name, t1) - a.at(name, t0))
-    change_b = sign * (b.at(name, t1) - b.at(name, t0))
-    tolerance = PAGE + sum(b.moved(name, t - rate - SLACK, t + SLACK) for t in (t0, t1))
+    ends = [(a.before(name, t0), b.before(name, t0)), (a.after(name, t1), b.after(name, t1))]
+    (_, a0), (_, b0) = ends[0]
+    (_, a1), (_, b1) = ends[1]
+    change_a, change_b = sign * (a1 - a0), sign * (b1 - b0)
+    tolerance = PAGE + sum(b.moved(name, min(ta, tb) - rate - SLACK, max(ta, tb) + SLACK)
+                           for (ta, _), (tb, _) in ends)
     if want_min is None:
         print(f"figure: {what}: A {change_a:.0f}, B {change_b:.0f}")
     else:
@@ -328,7 +344,7 @@ def memory(a, b, rates, events):
         # over the steps shrugs off a step where another process happened to exit.
         step = e["bytes"] / len(e["steps"])
         for label, rec in (("A", a), ("B", b)):
-            rises = sorted(rec.at(ANON, t / 1e9 + rate + SLACK) - rec.at(ANON, s / 1e9)
+            rises = sorted(rec.after(ANON, t / 1e9 + rate + SLACK)[1] - rec.before(ANON, s / 1e9)[1]
                            for s, t in e["steps"])
             median = rises[len(rises) // 2]
             check(median >= step / 2,

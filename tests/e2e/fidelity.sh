@@ -66,7 +66,7 @@ launch A
 launch B
 URL_A=$(url_of A)
 URL_B=$(url_of B)
-sleep 1  # both rings hold frames from before the load starts
+sleep 0.5  # both rings hold frames from before the load starts
 
 # The disk writes go to the work dir, or to the current dir (ctest's: the build tree) when the work
 # dir is on tmpfs.

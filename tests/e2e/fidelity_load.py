@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The scripted load of the fidelity test (tests/e2e/fidelity.sh): about 10 s of CPU bursts, a
+"""The scripted load of the fidelity test (tests/e2e/fidelity.sh): about 8 s of CPU bursts, a
 memory ramp, disk writes and loopback traffic, each logged with CLOCK_REALTIME nanoseconds (the
 clock of the recordings' time column). Prints the log as JSON on stdout.
 
@@ -16,11 +16,11 @@ import time
 
 BURSTS_MS = (5, 10, 20, 50)
 BURST_ROUNDS = 3
-BURST_SPACING_S = 0.3
+BURST_SPACING_S = 0.25
 MEMORY_BYTES = 200 << 20
 MEMORY_STEPS = 20
 MEMORY_RAMP_S = 2.0
-MEMORY_HOLD_S = 0.5
+MEMORY_HOLD_S = 0.2
 DISK_BYTES = 50 << 20
 LOOPBACK_BYTES = 8 << 20
 CHUNK = 1 << 20
