@@ -81,15 +81,17 @@ print("from=%.6f&to=%.6f" % (d["start"] / 1e9 - 0.5, d["end"] / 1e9 + 0.1))' "$W
 curl -sf -o "$WORK/A.csv" "${URL_A}dump?${range}&format=csv" || fail "GET /dump from A"
 curl -sf -o "$WORK/B.csv" "${URL_B}dump?${range}&format=csv" || fail "GET /dump from B"
 
+[ -z "${FIDELITY_KEEP:-}" ] || cp "$WORK"/*.csv "$WORK"/*.txt "$WORK/load.json" "$FIDELITY_KEEP"
 if python3 "$HERE/fidelity.py" --load "$WORK/load.json" --a "$WORK/A.csv" --b "$WORK/B.csv" \
   --metrics-a "$WORK/metrics-A.txt" --metrics-b "$WORK/metrics-B.txt"; then
-  [ -z "${FIDELITY_KEEP:-}" ] || cp "$WORK"/*.csv "$WORK"/*.txt "$WORK/load.json" "$FIDELITY_KEEP"
   pass "A (per-source rates) and B (all at 1 ms) agree on the scripted load"
 else
   fail "A and B disagree (fidelity.py above)"
 fi
 kill -TERM "$PID_A" "$PID_B"
-wait "$PID_A" "$PID_B" || fail "a daemon exited with an error: $(tail -3 "$WORK"/[AB].log)"
-PID_A=""
-PID_B=""
+for name in A B; do
+  pid_var="PID_$name"
+  wait "${!pid_var}" || fail "daemon $name exited with $?: $(tail -3 "$WORK/$name.log")"
+  printf -v "$pid_var" '%s' ""
+done
 finish
