@@ -58,7 +58,7 @@ start_daemon() {
 # directory has verified every stored file (it runs in the background: docs/INCIDENTS.md).
 wait_incident_scan() {
   for _ in $(seq $((${1:-60} * 20))); do
-    curl -sI "${URL}incidents" | grep -qi '^Flightrec-Incident-Scan: done' && return 0
+    curl -sI --max-time 2 "${URL}incidents" | grep -qi '^Flightrec-Incident-Scan: done' && return 0
     sleep 0.05
   done
   fail "the incident scan did not finish in ${1:-60} s"
