@@ -38,7 +38,8 @@ record_incident() {
   kill "$pid"
   wait "$pid" || true
   pid=""
-  ls "$work"/source/*.flightrec | head -1
+  local recorded=("$work"/source/*.flightrec)
+  echo "${recorded[0]}"
 }
 
 incident=${3:-$(record_incident)}
@@ -68,7 +69,7 @@ done
 metrics_ms=$(($(now_ms) - began))
 while true; do
   scan=$(curl -sI "$url/incidents" | tr -d '\r' | sed -n 's/^Flightrec-Incident-Scan: //Ip')
-  [ -z "$scan" ] || [ "${scan%%;*}" = done ] && break
+  if [ -z "$scan" ] || [ "${scan%%;*}" = "done" ]; then break; fi
   sleep 0.05
 done
 # When the log says the scan finished; a build that scans before serving logs no such line, and
