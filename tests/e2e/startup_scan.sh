@@ -4,7 +4,7 @@
 # say while that runs, and the scan still quarantines a corrupt file and removes a leftover
 # temporary (docs/INCIDENTS.md, "Start-up scan and quarantine").
 source "$(dirname "$0")/lib.sh"
-copies=${STARTUP_SCAN_COPIES:-600}
+copies=${STARTUP_SCAN_COPIES:-1500}
 
 # One valid recording of this machine (a raw dump: indexed like an incident), from a first run.
 printf 'incidents:\n  dir: %s/incidents\n  max_count: 10000\nprocesses:\n  enabled: false\nnetwork:\n  backend: "off"\n' \
@@ -42,6 +42,8 @@ now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }  # no process spaw
 # ready is kept ($WORK/at_ready.*): the scan has barely begun then, however fast this machine.
 timed_start() {
   local began codes elapsed
+  # Gone before the start: read too early, the previous daemon's log would give its dead URL.
+  rm -f "$WORK/daemon.log"
   began=$(now_ms)
   "$FLIGHTREC" daemon --web.listen-address=127.0.0.1:0 --config.file="$WORK/flightrec.yaml" \
     2>"$WORK/daemon.log" &
@@ -49,7 +51,7 @@ timed_start() {
   URL=""
   for _ in $(seq 1000); do
     # Up to the URL's closing slash: a line still being written gives no partial port.
-    [[ $(<"$WORK/daemon.log") =~ msg=listening\ url=(http://[0-9.]+:[0-9]+/) ]] && URL=${BASH_REMATCH[1]} && break
+    [ -e "$WORK/daemon.log" ] && [[ $(<"$WORK/daemon.log") =~ msg=listening\ url=(http://[0-9.]+:[0-9]+/) ]] && URL=${BASH_REMATCH[1]} && break
     kill -0 "$DAEMON_PID" 2>/dev/null || break
     sleep 0.01
   done
@@ -74,10 +76,12 @@ timed_start() {
     fi
     sleep 0.01
   done
+  echo "not ready in 10 s (last answers: $codes); the daemon's log:" >&2
+  cat "$WORK/daemon.log" >&2
 }
 # The best of three starts: on a loaded machine a start can lose a second to the scheduler before
 # the daemon runs at all, which says nothing of the store. A daemon that verifies the store before
-# it serves (about 1 s of CPU for this one) never makes it.
+# it serves never makes it: this store (~100 MB) takes it about 0.8 s on a quiet machine.
 for attempt in 1 2 3; do
   stored=$(find "$WORK/incidents" -name '*.flightrec' | wc -l)
   # A start given up on may have quarantined it already; then this one finds nothing to quarantine.
