@@ -10,7 +10,7 @@ copies=${STARTUP_SCAN_COPIES:-1500}
 printf 'incidents:\n  dir: %s/incidents\n  max_count: 10000\nprocesses:\n  enabled: false\nnetwork:\n  backend: "off"\n' \
   "$WORK" >"$WORK/flightrec.yaml"
 start_daemon --config.file="$WORK/flightrec.yaml"
-sleep 1
+sleep 2
 for _ in $(seq 100); do
   curl -sf --max-time 5 -o "$WORK/one.flightrec" "${URL}dump?format=raw" && [ -s "$WORK/one.flightrec" ] && break
   sleep 0.1
@@ -81,7 +81,7 @@ timed_start() {
 }
 # The best of three starts: on a loaded machine a start can lose a second to the scheduler before
 # the daemon runs at all, which says nothing of the store. A daemon that verifies the store before
-# it serves never makes it: this store (~100 MB) takes it about 0.8 s on a quiet machine.
+# it serves never makes it: this store (~150 MB) takes it over a second on a quiet machine.
 for attempt in 1 2 3; do
   stored=$(find "$WORK/incidents" -name '*.flightrec' | wc -l)
   # A start given up on may have quarantined it already; then this one finds nothing to quarantine.
