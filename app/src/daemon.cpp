@@ -163,7 +163,9 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       engine_(cfg_.triggers, recorder_.signals().signals(), sampler_.schema(), cfg_.sampler.rate),
       incident_store_({.dir = cfg_.incidents.dir,
                        .max_count = cfg_.incidents.max_count,
-                       .max_bytes = cfg_.incidents.max_bytes}),
+                       .max_bytes = cfg_.incidents.max_bytes,
+                       // Sample and serve at once, however much the store holds.
+                       .verify_in_background = true}),
       process_ring_({.duration = cfg_.buffer.duration, .max_bytes = cfg_.buffer.max_bytes / 4}),
       incident_sink_(
           incident_store_, [this] { return metadata_now(); },

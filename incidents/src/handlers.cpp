@@ -20,7 +20,8 @@ void send_list(const IncidentStore& store, const http::Request& request, http::R
     response.send(400, kText, error + "\n");
     return;
   }
-  response.send(200, "application/json", incidents_json(store.list()));
+  response.send(200, "application/json", incidents_json(store.list()),
+                {{std::string(kScanHeader), scan_header_value(store.scan_progress())}});
 }
 
 void send_raw(StoredFile& stored, const std::string& id, http::Response& response) {
@@ -88,6 +89,11 @@ void send_incident(const IncidentStore& store, std::string_view id, const http::
 
 }  // namespace
 
+std::string scan_header_value(const ScanProgress& scan) {
+  return std::string(scan.running ? "running" : "done") +
+         "; verified=" + std::to_string(scan.verified) + "; total=" + std::to_string(scan.total);
+}
+
 std::string incidents_json(const std::vector<IncidentEntry>& entries) {
   std::string out;
   snapshot::JsonWriter json(out);
@@ -95,6 +101,13 @@ std::string incidents_json(const std::vector<IncidentEntry>& entries) {
   for (const auto& entry : entries) {
     json.begin_object();
     json.key("id").string(entry.id);
+    if (entry.status == IncidentStatus::verifying) {
+      // Its description is inside the file, not read yet.
+      json.key("bytes").number(entry.bytes);
+      json.key("status").string(status_name(entry.status));
+      json.end_object();
+      continue;
+    }
     const model::IncidentDescription& incident = entry.incident;
     json.key("rule").string(incident.rule);
     json.key("condition").string(incident.condition);

@@ -6,7 +6,15 @@
 namespace flightrec::incidents {
 
 std::string_view status_name(IncidentStatus status) {
-  return status == IncidentStatus::written ? "written" : "failed";
+  switch (status) {
+    case IncidentStatus::written:
+      return "written";
+    case IncidentStatus::failed:
+      return "failed";
+    case IncidentStatus::verifying:
+      return "verifying";
+  }
+  return "failed";
 }
 
 std::string_view cause_name(FailureCause cause) {

@@ -21,7 +21,7 @@ uint64_t IncidentStats::failed_total() const noexcept {
 
 IncidentStore::IncidentStore(IncidentStoreOptions options) : options_(std::move(options)) {
   choose_directory();
-  recover();
+  start_scan();
 }
 
 void IncidentStore::choose_directory() {
@@ -50,52 +50,6 @@ void IncidentStore::choose_directory() {
               {"fallback_error", fallback_error ? fallback_error.message() : "not a directory"}});
 }
 
-void IncidentStore::recover() {
-  DirectoryScan scan = scan_incident_directory(dir_);
-  if (!scan.error.empty()) {
-    log::warn("cannot scan the incident directory", {{"error", scan.error}});
-    return;
-  }
-  std::error_code error;
-  for (const auto& temp : scan.temporaries) {
-    if (fs::remove(temp, error)) {
-      ++stats_.temporaries_removed;
-      log::info("removed a temporary file left by an interrupted incident write",
-                {{"file", temp.string()}});
-    } else {
-      log::warn("cannot remove a leftover temporary incident file",
-                {{"file", temp.string()}, {"error", error.message()}});
-    }
-  }
-  for (const auto& bad : scan.bad) {
-    fs::path aside = bad.path.string() + ".corrupt";
-    for (int n = 2; fs::exists(aside, error); ++n) {
-      aside = bad.path.string() + ".corrupt." + std::to_string(n);
-    }
-    fs::rename(bad.path, aside, error);
-    if (error) {
-      log::error(
-          "cannot quarantine a torn or corrupt incident file",
-          {{"file", bad.path.string()}, {"error", bad.error}, {"rename_error", error.message()}});
-      continue;
-    }
-    ++stats_.quarantined;
-    log::warn("quarantined a torn or corrupt incident file",
-              {{"file", bad.path.string()}, {"error", bad.error}, {"moved_to", aside.string()}});
-  }
-  for (const auto& ignored : scan.ignored) {
-    log::info("ignoring a file whose name is not an incident id", {{"file", ignored.string()}});
-  }
-  const std::lock_guard lock(mutex_);
-  for (auto& entry : scan.valid) {
-    written_bytes_ += entry.bytes;
-    stats_.last_fired_ns = std::max(stats_.last_fired_ns, entry.incident.fired_at_ns);
-    std::string id = entry.id;
-    written_.emplace(std::move(id), std::move(entry));
-  }
-  apply_retention({});
-}
-
 fs::path IncidentStore::path_of(const std::string& id) const {
   return dir_ / (id + std::string(kIncidentExtension));
 }
@@ -106,7 +60,7 @@ std::string IncidentStore::reserve_id(const model::IncidentDescription& incident
     std::string id = make_incident_id(incident.fired_at_ns, incident.rule, attempt);
     std::error_code error;
     if (written_.contains(id) || failed_.contains(id) || writing_.contains(id) ||
-        fs::exists(path_of(id), error)) {
+        unverified_.contains(id) || fs::exists(path_of(id), error)) {
       continue;
     }
     writing_.insert(id);
@@ -150,7 +104,7 @@ IncidentEntry IncidentStore::write(
     fs::remove(path, ignored);
   }
 
-  const std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   writing_.erase(entry.id);
   stats_.last_fired_ns = std::max(stats_.last_fired_ns, incident.fired_at_ns);
   if (cause) return record_failure(std::move(entry), *cause, std::move(error));
@@ -163,7 +117,7 @@ IncidentEntry IncidentStore::write(
                                  {"rule", incident.rule},
                                  {"bytes", std::to_string(entry.bytes)},
                                  {"file", path.string()}});
-  apply_retention(entry.id);
+  apply_retention(lock, entry.id);
   return entry;
 }
 
@@ -186,48 +140,84 @@ IncidentEntry IncidentStore::record_failure(IncidentEntry entry, FailureCause ca
   return entry;
 }
 
-void IncidentStore::apply_retention(const std::string& newest_id) {
-  auto over = [this] {
-    return written_.size() > options_.max_count || written_bytes_ > options_.max_bytes;
+bool IncidentStore::over_bounds() const {
+  // What is on disk: files the start-up scan has not verified yet count too.
+  return written_.size() + unverified_.size() > options_.max_count ||
+         written_bytes_ + unverified_bytes_ > options_.max_bytes;
+}
+
+std::optional<std::string> IncidentStore::oldest_deletable(
+    const std::string& newest_id, const std::set<std::string>& kept) const {
+  auto first_of = [&](const auto& by_id) -> const std::string* {
+    for (const auto& [id, value] : by_id) {
+      if (id != newest_id && !kept.contains(id)) return &id;
+    }
+    return nullptr;
   };
-  // The incident just written is never the one deleted, even when it alone exceeds max_bytes. A
-  // file that cannot be deleted (immutable, kept as evidence) is skipped but still counted, so the
-  // next oldest go instead and the directory stays within the bounds; it is tried again on every
-  // round, so that it goes as soon as it can.
-  auto it = written_.begin();
-  while (over() && it != written_.end()) {
-    if (it->first == newest_id) {
-      ++it;
+  const std::string* written = first_of(written_);
+  const std::string* unverified = first_of(unverified_);
+  if (written == nullptr && unverified == nullptr) return std::nullopt;
+  if (written == nullptr) return *unverified;
+  if (unverified == nullptr) return *written;
+  return std::min(*written, *unverified);
+}
+
+void IncidentStore::apply_retention(std::unique_lock<std::mutex>& lock,
+                                    const std::string& newest_id) {
+  // The oldest go first. The incident just written is never the one deleted, even when it alone
+  // exceeds max_bytes. A file that cannot be deleted (immutable, kept as evidence) is skipped but
+  // still counted, so the next oldest go instead and the directory stays within the bounds; it is
+  // tried again on every round, so that it goes as soon as it can. A file not verified yet is
+  // verified first (without the lock: it may take a while), so that a corrupt one is quarantined
+  // rather than deleted, as it would have been had the scan reached it first.
+  std::set<std::string> kept;
+  while (over_bounds()) {
+    const auto victim = oldest_deletable(newest_id, kept);
+    if (!victim) break;
+    if (unverified_.contains(*victim)) {
+      lock.unlock();
+      FileCheck check = check_incident_file(path_of(*victim));
+      lock.lock();
+      settle(*victim, std::move(check));
       continue;
     }
-    std::error_code error;
-    fs::remove(path_of(it->first), error);
-    if (error) {
-      if (undeletable_.insert(it->first).second) {
-        log::warn(
-            "cannot delete an incident for retention; it stays listed and the next oldest go "
-            "instead (not logged again for this file)",
-            {{"file", path_of(it->first).string()}, {"error", error.message()}});
-      }
-      ++it;
-      continue;
-    }
-    undeletable_.erase(it->first);
-    log::info("incident deleted by retention", {{"id", it->first},
-                                                {"count", std::to_string(written_.size())},
-                                                {"bytes", std::to_string(written_bytes_)}});
-    written_bytes_ -= it->second.bytes;
-    ++stats_.retention_deleted;
-    it = written_.erase(it);
+    if (!delete_for_retention(*victim)) kept.insert(*victim);
   }
+}
+
+bool IncidentStore::delete_for_retention(const std::string& id) {
+  const auto it = written_.find(id);
+  std::error_code error;
+  fs::remove(path_of(id), error);
+  if (error) {
+    if (undeletable_.insert(id).second) {
+      log::warn(
+          "cannot delete an incident for retention; it stays listed and the next oldest go "
+          "instead (not logged again for this file)",
+          {{"file", path_of(id).string()}, {"error", error.message()}});
+    }
+    return false;
+  }
+  undeletable_.erase(id);
+  log::info("incident deleted by retention",
+            {{"id", id},
+             {"count", std::to_string(written_.size() + unverified_.size())},
+             {"bytes", std::to_string(written_bytes_ + unverified_bytes_)}});
+  written_bytes_ -= it->second.bytes;
+  ++stats_.retention_deleted;
+  written_.erase(it);
+  return true;
 }
 
 std::vector<IncidentEntry> IncidentStore::list() const {
   const std::lock_guard lock(mutex_);
   std::vector<IncidentEntry> entries;
-  entries.reserve(written_.size() + failed_.size());
+  entries.reserve(written_.size() + failed_.size() + unverified_.size());
   for (const auto& [id, entry] : written_) entries.push_back(entry);
   for (const auto& [id, entry] : failed_) entries.push_back(entry);
+  for (const auto& [id, bytes] : unverified_) {
+    entries.push_back({.id = id, .bytes = bytes, .status = IncidentStatus::verifying});
+  }
   std::sort(entries.begin(), entries.end(),
             [](const IncidentEntry& a, const IncidentEntry& b) { return a.id > b.id; });
   return entries;
@@ -239,6 +229,9 @@ std::optional<IncidentEntry> IncidentStore::find(std::string_view id) const {
   const std::string key(id);
   if (const auto it = written_.find(key); it != written_.end()) return it->second;
   if (const auto it = failed_.find(key); it != failed_.end()) return it->second;
+  if (const auto it = unverified_.find(key); it != unverified_.end()) {
+    return IncidentEntry{.id = key, .bytes = it->second, .status = IncidentStatus::verifying};
+  }
   return std::nullopt;
 }
 
@@ -252,7 +245,9 @@ std::optional<fs::path> IncidentStore::file_of(std::string_view id) const {
 
 IncidentStats IncidentStore::stats() const {
   const std::lock_guard lock(mutex_);
-  return stats_;
+  IncidentStats stats = stats_;
+  stats.unverified = unverified_.size();
+  return stats;
 }
 
 }  // namespace flightrec::incidents

@@ -29,6 +29,11 @@ StoredFile open_stored_file(const IncidentStore& store, std::string_view id) {
   const std::string name(id);  // valid ids are printable ASCII: safe to echo as they are
   const auto entry = store.find(id);
   if (!entry) return answer(404, "no incident " + name);
+  if (entry->status == IncidentStatus::verifying) {
+    return answer(503, "incident " + name +
+                           " is not verified yet (the start-up scan is reading the stored "
+                           "incidents); try again shortly");
+  }
   const auto path = store.file_of(id);
   if (!path) return answer(404, "incident " + name + " was not written: " + entry->error);
 

@@ -145,6 +145,7 @@ file="$WORK/incidents/$mem_id.flightrec"
 size=$(stat -c %s "$file")
 printf '\xff\xff\xff\xff' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
 start_daemon --config.file="$WORK/flightrec.yaml"
+wait_incident_scan
 if [ -e "$file.corrupt" ] && [ ! -e "$file" ]; then pass "the corrupt file was quarantined"; else fail "corrupt file not quarantined"; fi
 expect_contains "$(cat "$WORK/daemon.log")" "$mem_id" "and the log names it"
 expect_contains "$(curl -s "${URL}metrics")" "flightrec_incidents_quarantined_total 1" "and /metrics counts it"

@@ -56,6 +56,16 @@ start_daemon() {
   exit 1
 }
 
+# wait_incident_scan [SECONDS]: waits (default 60 s) until the daemon's start-up scan of the incident
+# directory has verified every stored file (it runs in the background: docs/INCIDENTS.md).
+wait_incident_scan() {
+  for _ in $(seq $((${1:-60} * 20))); do
+    curl -sI --max-time 2 "${URL}incidents" | grep -qi '^Flightrec-Incident-Scan: done' && return 0
+    sleep 0.05
+  done
+  fail "the incident scan did not finish in ${1:-60} s"
+}
+
 # stop_daemon: SIGTERM, then the exit status and the milliseconds it took in STOP_STATUS/STOP_MS.
 stop_daemon() {
   local begin end

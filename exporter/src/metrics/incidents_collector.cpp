@@ -21,6 +21,9 @@ void IncidentsCollector::collect(Families& out) const {
   out.counter("flightrec_incidents_quarantined_total",
               "Torn or corrupt incident files renamed to *.corrupt at start-up.", "",
               as_double(incidents.quarantined));
+  out.gauge("flightrec_incidents_scan_pending",
+            "Incident files found at start-up that the background scan has not verified yet.", "",
+            as_double(incidents.unverified));
   out.counter("flightrec_incidents_retention_deleted_total",
               "Incident files deleted to keep within incidents.max_count and incidents.max_bytes.",
               "", as_double(incidents.retention_deleted));

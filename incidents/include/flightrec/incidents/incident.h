@@ -11,7 +11,8 @@
 
 namespace flightrec::incidents {
 
-enum class IncidentStatus { written, failed };
+// verifying: found on disk at start-up and not checked yet (only id and bytes are known).
+enum class IncidentStatus { written, failed, verifying };
 
 // Why a write failed. Each cause has its own counter and is logged once per episode.
 enum class FailureCause { no_space, read_only, permission, other };

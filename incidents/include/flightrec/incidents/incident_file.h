@@ -2,6 +2,7 @@
 // The incident file is a recording (flightrec/recording/recording_file.h) whose metadata carries
 // the incident's description as "incident.*" extras (model/incident_description.h). This
 // validates whole files and reads their descriptions back.
+#include <atomic>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -19,8 +20,10 @@ struct FileCheck {
 };
 
 // Reads the whole file a block at a time (memory stays at one block). A recording without incident
-// fields gets its window from its first and last frames.
-FileCheck check_incident_file(const std::filesystem::path& path);
+// fields gets its window from its first and last frames. When `cancel` turns true the check stops
+// between blocks with an error (the caller knows not to act on it).
+FileCheck check_incident_file(const std::filesystem::path& path,
+                              const std::atomic<bool>* cancel = nullptr);
 
 // What a directory holds, without changing anything in it (safe while a daemon writes there).
 struct BadFile {
@@ -28,6 +31,23 @@ struct BadFile {
   std::string error;  // the reader's
 };
 
+// A directory's names and sizes, nothing read from inside the files: cheap whatever the files hold.
+struct StoredName {
+  std::string id;
+  std::filesystem::path path;
+  uint64_t bytes = 0;
+};
+
+struct DirectoryListing {
+  std::vector<StoredName> incidents;               // "<id>.flightrec", sorted by id, oldest first
+  std::vector<std::filesystem::path> temporaries;  // "<id>.flightrec.tmp.*" from a write
+  std::vector<std::filesystem::path> ignored;      // "*.flightrec" whose name is not an id
+  std::string error;                               // the directory itself cannot be read
+};
+
+DirectoryListing list_incident_directory(const std::filesystem::path& dir);
+
+// The listing with every incident file checked (check_incident_file).
 struct DirectoryScan {
   std::vector<IncidentEntry> valid;                // sorted by id, oldest first
   std::vector<BadFile> bad;                        // torn or corrupt incident files

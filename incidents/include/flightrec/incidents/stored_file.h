@@ -22,8 +22,9 @@ struct StoredFile {
 };
 
 // 400 for an id outside the charset; 404 for an id not in the index, a failed incident (with its
-// error) or a file that is no longer there; 500 naming the path when something else is in its
-// place (a directory, say) or it cannot be opened (e.g. permission denied).
+// error) or a file that is no longer there; 503 for a file the start-up scan has not verified yet;
+// 500 naming the path when something else is in its place (a directory, say) or it cannot be opened
+// (e.g. permission denied).
 StoredFile open_stored_file(const IncidentStore& store, std::string_view id);
 
 }  // namespace flightrec::incidents
