@@ -74,6 +74,16 @@ ScalingTree::ScalingTree(const MachineShape& shape, const fs::path& fixture) : s
   std::string pattern = (fs::temp_directory_path() / "flightrec-scaling-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp " + pattern);
   dir_ = pattern;
+  try {
+    populate(fixture);
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);  // the destructor does not run for a constructor that throws
+    throw;
+  }
+}
+
+void ScalingTree::populate(const fs::path& fixture) {
   fs::create_directories(dir_ / "proc/net");
   fs::create_directories(dir_ / "proc/pressure");
   fs::create_directories(dir_ / "cgroup");

@@ -38,6 +38,8 @@ class ScalingTree {
   void add_processes(uint32_t count) const;
 
  private:
+  // Copies the fixture's files and writes the generated ones for tick 0.
+  void populate(const std::filesystem::path& fixture);
   [[nodiscard]] std::string stat_text(uint64_t tick) const;
   [[nodiscard]] std::string diskstats_text(uint64_t tick) const;
   [[nodiscard]] std::string netdev_text(uint64_t tick) const;
