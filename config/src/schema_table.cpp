@@ -74,7 +74,8 @@ const std::vector<KeySpec>& table() {  // NOLINT(readability-function-size)
        "Read `/proc/stat`: CPU times, context switches, forks."},
       {"sources.stat.rate", DurationRule{toggle_rate<&S::stat>, 100us, 10s},
        "How often `/proc/stat` is read. Its CPU times move once per scheduler tick (4 ms at "
-       "HZ=250); use 1ms on a HZ=1000 kernel."},
+       "HZ=250); per-CPU busy is derived over 100 ms, the machine's total comes from "
+       "`cgroup_cpu` at every tick."},
       {"sources.cgroup_cpu.enabled", BoolRule{toggle_enabled<&S::cgroup_cpu>},
        "Read `cpu.stat` of the root cgroup v2: CPU usage in microseconds."},
       {"sources.cgroup_cpu.rate", DurationRule{toggle_rate<&S::cgroup_cpu>, 100us, 10s},

@@ -80,16 +80,16 @@ struct Config {
 
   struct Sources {
     // Default rates measured on Debian 12's kernel (HZ=250): docs/PERFORMANCE.md, "Source steps".
-    SourceToggle stat{.rate = std::chrono::milliseconds(4)};        // /proc/stat
+    SourceToggle stat{.rate = std::chrono::milliseconds(8)};        // /proc/stat
     SourceToggle cgroup_cpu{.rate = std::chrono::milliseconds(4)};  // <cgroupfs>/cpu.stat (root)
     SourceToggle meminfo{.rate = std::chrono::milliseconds(8)};     // /proc/meminfo
     SourceToggle loadavg{.rate = std::chrono::milliseconds(20)};    // /proc/loadavg
-    SourceToggle pressure{.rate = std::chrono::milliseconds(4)};  // /proc/pressure/{cpu,memory,io}
+    SourceToggle pressure{.rate = std::chrono::milliseconds(8)};  // /proc/pressure/{cpu,memory,io}
     SourceToggle vmstat{.rate = std::chrono::milliseconds(20)};   // /proc/vmstat (selected)
-    KeyedSource diskstats{.rate = std::chrono::milliseconds(8),
+    KeyedSource diskstats{.rate = std::chrono::milliseconds(16),
                           .filter = {"", "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$"},
                           .max_keys = 16};
-    KeyedSource netdev{.rate = std::chrono::milliseconds(8), .filter = {"", ""}, .max_keys = 16};
+    KeyedSource netdev{.rate = std::chrono::milliseconds(16), .filter = {"", ""}, .max_keys = 16};
     bool operator==(const Sources&) const = default;
   } sources;
 
