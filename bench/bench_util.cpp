@@ -3,6 +3,8 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <exception>
 
 namespace flightrec::bench {
 namespace {
@@ -21,6 +23,15 @@ double quantile(std::vector<double>& values, double q) {
   std::sort(values.begin(), values.end());
   const auto index = static_cast<size_t>(q * static_cast<double>(values.size() - 1));
   return values[index];
+}
+
+int run_reporting_errors(const char* name, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 2;
+  }
 }
 
 }  // namespace flightrec::bench

@@ -277,10 +277,6 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(parse_options(argc, argv));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_process_vs_floor: %s\n", e.what());
-    return 2;
-  }
+  return flightrec::bench::run_reporting_errors("bench_process_vs_floor",
+                                                [&] { return run(parse_options(argc, argv)); });
 }

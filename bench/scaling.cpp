@@ -327,10 +327,6 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(parse_options(argc, argv));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_scaling: %s\n", e.what());
-    return 2;
-  }
+  return flightrec::bench::run_reporting_errors("bench_scaling",
+                                                [&] { return run(parse_options(argc, argv)); });
 }
