@@ -4,11 +4,11 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <system_error>
 
 #include "flightrec/common/log.h"
 #include "flightrec/network/sock_diag_backend.h"
+#include "flightrec/sampler/sampler.h"
 
 namespace flightrec::recorder {
 namespace {
@@ -38,13 +38,11 @@ int64_t monotonic_ns() {
 ProcessRecorder::ProcessRecorder(const config::Config& config, const sampler::ProcRoot& root,
                                  store::ProcessRing& ring)
     : period_(config.sampler.process_rate),
-
       sampler_(root, {.redact_cmdline = config.processes.redact_cmdline,
                       .max_count = config.processes.max_count}),
       backend_(open_backend(config.network.backend, root, backend_name_)),
-      socket_ticks_(static_cast<uint64_t>(
-          std::max<int64_t>(1, (config.processes.sockets_rate + config.sampler.process_rate / 2) /
-                                   config.sampler.process_rate))),
+      socket_ticks_(
+          sampler::whole_ticks(config.processes.sockets_rate, config.sampler.process_rate)),
       ring_(ring) {
   if (config.processes.short_lived) {
     std::string why_not;

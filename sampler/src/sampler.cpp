@@ -25,16 +25,15 @@ timespec to_timespec(int64_t ns) noexcept {
   return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
 }
 
-uint32_t ticks_per_read(std::chrono::nanoseconds source_rate,
-                        std::chrono::nanoseconds tick) noexcept {
-  const auto ticks = (source_rate.count() + tick.count() / 2) / tick.count();
-  return static_cast<uint32_t>(std::clamp<int64_t>(ticks, 1, UINT32_MAX));
-}
-
 // No tick has the index UINT64_MAX, so every source is due at the first tick whatever it is.
 constexpr uint64_t kNeverRead = UINT64_MAX;
 
 }  // namespace
+
+uint32_t whole_ticks(std::chrono::nanoseconds period, std::chrono::nanoseconds tick) noexcept {
+  const auto ticks = (period.count() + tick.count() / 2) / tick.count();
+  return static_cast<uint32_t>(std::clamp<int64_t>(ticks, 1, UINT32_MAX));
+}
 
 Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nanoseconds rate,
                  const std::vector<std::chrono::nanoseconds>& source_rates)
@@ -55,7 +54,7 @@ Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nano
     throw std::invalid_argument("the sampler needs one rate per source");
   }
   for (size_t i = 0; i < sources_.size(); ++i) {
-    read_every_.push_back(source_rates.empty() ? 1 : ticks_per_read(source_rates[i], rate_));
+    read_every_.push_back(source_rates.empty() ? 1 : whole_ticks(source_rates[i], rate_));
     stats_.sources[i]->rate_ns = source_rate(i).count();
   }
   read_period_.assign(sources_.size(), kNeverRead);

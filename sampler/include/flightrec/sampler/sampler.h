@@ -21,6 +21,11 @@
 
 namespace flightrec::sampler {
 
+// `period` as a whole number of `tick`s: the nearest, at least one. How a configured rate becomes
+// "every N ticks" (each source of the sampler, the socket tables of the process tier).
+[[nodiscard]] uint32_t whole_ticks(std::chrono::nanoseconds period,
+                                   std::chrono::nanoseconds tick) noexcept;
+
 class Sampler {
  public:
   // `source_rates` holds one rate per source (empty: every source every tick). Each is rounded to
