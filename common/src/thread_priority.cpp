@@ -57,4 +57,9 @@ bool make_calling_thread_batch() noexcept {
   return ::sched_setscheduler(0, SCHED_BATCH, &param) == 0;
 }
 
+bool make_calling_thread_lowest() noexcept {
+  constexpr int kLowestNice = 19;
+  return ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kLowestNice) == 0;
+}
+
 }  // namespace flightrec::priority

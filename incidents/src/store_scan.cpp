@@ -3,14 +3,13 @@
 // first, either in the constructor or on the store's own low-priority thread. See
 // docs/INCIDENTS.md, "Start-up scan and quarantine".
 #include <pthread.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <system_error>
 
 #include "flightrec/common/log.h"
+#include "flightrec/common/thread_priority.h"
 #include "flightrec/incidents/incident_store.h"
 
 namespace flightrec::incidents {
@@ -18,13 +17,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The verification is a one-off batch job: it yields to the workload and to the sampler. Raising
-// one's own nice value needs no privilege; if it fails anyway the scan just runs at normal
-// priority.
-void lower_this_threads_priority() {
+// The verification is a one-off batch job: it yields to the workload and to the sampler; if the
+// kernel refuses the lower priority, the scan just runs at normal priority.
+void become_scan_thread() {
   pthread_setname_np(pthread_self(), "incident-scan");
-  constexpr int kBackgroundNice = 19;
-  ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kBackgroundNice);
+  static_cast<void>(priority::make_calling_thread_lowest());
 }
 
 std::string seconds_text(double seconds) {
@@ -68,7 +65,7 @@ void IncidentStore::start_scan() {
              {"mode", options_.verify_in_background ? "background" : "inline"}});
   if (options_.verify_in_background) {
     scanner_ = std::thread([this] {
-      lower_this_threads_priority();
+      become_scan_thread();
       verify_stored();
     });
   } else {

@@ -37,4 +37,10 @@ RealtimeOutcome make_calling_thread_realtime();
 // privilege; returns false only if the kernel refused anyway (the thread then stays as it was).
 bool make_calling_thread_batch() noexcept;
 
+// Makes the calling thread nice 19: for a one-off job that may take as long as it needs (the
+// incident store's start-up verification), unlike the threads above that must keep up. Raising
+// one's own nice value needs no privilege; returns false if the kernel refused anyway (the
+// thread then runs at its current priority).
+bool make_calling_thread_lowest() noexcept;
+
 }  // namespace flightrec::priority
