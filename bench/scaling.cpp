@@ -173,8 +173,8 @@ void record_and_scrape(const sampler::Schema& schema, const SampledFrames& frame
 
 config::Config::Sources sources_with_keys(uint32_t max_keys) {
   config::Config::Sources sources = config::Config{}.sources;
-  sources.diskstats.max_keys = max_keys;
-  sources.netdev.max_keys = max_keys;
+  sources.at("diskstats").keys->max_keys = max_keys;
+  sources.at("netdev").keys->max_keys = max_keys;
   return sources;
 }
 
@@ -253,7 +253,7 @@ struct SystemCosts {
 
 SystemCosts system_table(const Options& options, const std::filesystem::path& fixture,
                          double clock_ns) {
-  const uint32_t default_keys = config::Config{}.sources.diskstats.max_keys;
+  const uint32_t default_keys = config::Config{}.sources.at("diskstats").keys->max_keys;
   print_system_header();
   SystemCosts costs;
   costs.host = system_cost({}, nullptr, sources_with_keys(default_keys), options, clock_ns);
@@ -274,7 +274,7 @@ SystemCosts system_table(const Options& options, const std::filesystem::path& fi
       // What a lower per-CPU rate would buy: /proc/stat (the per-CPU lines) read every 20 ms;
       // the root cgroup's cpu.stat keeps the machine's total CPU at 4 ms.
       config::Config::Sources slower = sources_with_keys(kKeysForAll);
-      slower.stat.rate = std::chrono::milliseconds(20);
+      slower.at("stat").rate = std::chrono::milliseconds(20);
       print_system_row(shape.name + ", stat at 20 ms", kKeysForAll,
                        system_cost(tree.root(), &tree, slower, options, clock_ns));
     }

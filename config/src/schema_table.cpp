@@ -1,5 +1,6 @@
 // The key table itself: one row per config key. See schema.h for how to add one.
 #include <array>
+#include <deque>
 
 #include "flightrec/config/schema.h"
 
@@ -13,40 +14,58 @@ constexpr std::array<std::string_view, 4> kNetworkBackends{"auto", "ebpf", "sock
 constexpr uint64_t kMiB = 1ull << 20;
 constexpr uint64_t kGiB = 1ull << 30;
 
-// The per-source rows differ only in the member they reach; these build their accessors.
-template <SourceToggle Config::Sources::*source>
-bool& toggle_enabled(Config& config) {
-  return (config.sources.*source).enabled;
-}
-template <KeyedSource Config::Sources::*source>
-bool& keyed_enabled(Config& config) {
-  return (config.sources.*source).enabled;
-}
-template <SourceToggle Config::Sources::*source>
-Duration& toggle_rate(Config& config) {
-  return (config.sources.*source).rate;
-}
-template <KeyedSource Config::Sources::*source>
-Duration& keyed_rate(Config& config) {
-  return (config.sources.*source).rate;
-}
-template <KeyedSource Config::Sources::*source>
-std::string& keyed_include(Config& config) {
-  return (config.sources.*source).filter.include;
-}
-template <KeyedSource Config::Sources::*source>
-std::string& keyed_exclude(Config& config) {
-  return (config.sources.*source).filter.exclude;
-}
-template <KeyedSource Config::Sources::*source>
-uint32_t& keyed_max_keys(Config& config) {
-  return (config.sources.*source).max_keys;
+// Paths of the generated rows: a deque, so the views KeySpec keeps stay valid as it grows.
+std::deque<std::string>& generated_paths() {
+  static std::deque<std::string> paths;
+  return paths;
 }
 
-// One row per key: a table, not logic, so its length is the number of keys.
-const std::vector<KeySpec>& table() {  // NOLINT(readability-function-size)
-  using S = Config::Sources;
-  static const std::vector<KeySpec> keys{
+std::string_view own_path(const std::string& source, std::string_view field) {
+  return generated_paths().emplace_back("sources." + source + "." + std::string(field));
+}
+
+// `sources.<name>.*` for every source the embedded defaults declare: each source's rows differ only
+// in the source they reach, and keyed sources (those with `max_keys`) have three more.
+void append_source_rows(std::vector<KeySpec>& keys) {
+  for (const auto& [source_name, defaults] : default_source_settings()) {
+    // Copied into the accessor: clang before 16 cannot capture a structured binding.
+    const std::string& name = source_name;
+    auto source = [name](Config& c) -> SourceSettings& { return c.sources.at(name); };
+    keys.push_back({own_path(name, "enabled"),
+                    BoolRule{[source](Config& c) -> bool& { return source(c).enabled; }},
+                    "Read this source. docs/SOURCES.md says what each one reads and records.",
+                    "sources.<name>.enabled"});
+    keys.push_back(
+        {own_path(name, "rate"),
+         DurationRule{[source](Config& c) -> Duration& { return source(c).rate; }, 100us, 10s},
+         "How often the source is read, rounded to a whole number of `sampler.rate` ticks; "
+         "between two reads its series repeat their last values. The defaults follow how often "
+         "each file's numbers change and what a read costs (docs/PERFORMANCE.md).",
+         "sources.<name>.rate"});
+    if (!defaults.keys) continue;
+    auto keys_of = [source](Config& c) -> KeySelection& { return *source(c).keys; };
+    keys.push_back(
+        {own_path(name, "include"),
+         RegexRule{[keys_of](Config& c) -> std::string& { return keys_of(c).filter.include; }},
+         "Keyed sources only: keep only the disks or interfaces whose name matches (empty: all).",
+         "sources.<name>.include"});
+    keys.push_back({own_path(name, "exclude"), RegexRule{[keys_of](Config& c) -> std::string& {
+                      return keys_of(c).filter.exclude;
+                    }},
+                    "Keyed sources only: drop the names that match (empty: none). The defaults are "
+                    "node_exporter's: for disks, partitions, RAM, loop and floppy devices.",
+                    "sources.<name>.exclude"});
+    keys.push_back(
+        {own_path(name, "max_keys"),
+         CountRule{[keys_of](Config& c) -> uint32_t& { return keys_of(c).max_keys; }, 1, 1024},
+         "Keyed sources only: most names recorded, counting names that appear after start-up.",
+         "sources.<name>.max_keys"});
+  }
+}
+
+// The rows before `sources`, in the order of the docs and the defaults file: a table, not logic.
+std::vector<KeySpec> sampler_and_buffer_keys() {
+  return {
       {"sampler.rate",
        DurationRule{[](Config& c) -> Duration& { return c.sampler.rate; }, 100us, 10s},
        "The tick: how often a frame of every system-wide series is recorded. Each source under "
@@ -70,51 +89,12 @@ const std::vector<KeySpec>& table() {  // NOLINT(readability-function-size)
        SizeRule{[](Config& c) -> uint64_t& { return c.buffer.max_bytes; }, kMiB, 64 * kGiB},
        "Upper bound on the ring's compressed size; when reached, the oldest data is dropped even "
        "if it is younger than `buffer.duration`."},
-      {"sources.stat.enabled", BoolRule{toggle_enabled<&S::stat>},
-       "Read `/proc/stat`: CPU times, context switches, forks."},
-      {"sources.stat.rate", DurationRule{toggle_rate<&S::stat>, 100us, 10s},
-       "How often `/proc/stat` is read. Its CPU times move once per scheduler tick (4 ms at "
-       "HZ=250); per-CPU busy is derived over 100 ms, the machine's total comes from "
-       "`cgroup_cpu` at every tick."},
-      {"sources.cgroup_cpu.enabled", BoolRule{toggle_enabled<&S::cgroup_cpu>},
-       "Read `cpu.stat` of the root cgroup v2: CPU usage in microseconds."},
-      {"sources.cgroup_cpu.rate", DurationRule{toggle_rate<&S::cgroup_cpu>, 100us, 10s},
-       "How often `cpu.stat` is read. The root cgroup's usage moves once per scheduler tick."},
-      {"sources.meminfo.enabled", BoolRule{toggle_enabled<&S::meminfo>}, "Read `/proc/meminfo`."},
-      {"sources.meminfo.rate", DurationRule{toggle_rate<&S::meminfo>, 100us, 10s},
-       "How often `/proc/meminfo` is read."},
-      {"sources.loadavg.enabled", BoolRule{toggle_enabled<&S::loadavg>}, "Read `/proc/loadavg`."},
-      {"sources.loadavg.rate", DurationRule{toggle_rate<&S::loadavg>, 100us, 10s},
-       "How often `/proc/loadavg` is read: its averages move every 5 s, its running-task count "
-       "at any time."},
-      {"sources.pressure.enabled", BoolRule{toggle_enabled<&S::pressure>},
-       "Read `/proc/pressure/{cpu,memory,io}`: pressure stall totals in microseconds."},
-      {"sources.pressure.rate", DurationRule{toggle_rate<&S::pressure>, 100us, 10s},
-       "How often the three pressure files are read."},
-      {"sources.vmstat.enabled", BoolRule{toggle_enabled<&S::vmstat>},
-       "Read selected counters of `/proc/vmstat`."},
-      {"sources.vmstat.rate", DurationRule{toggle_rate<&S::vmstat>, 100us, 10s},
-       "How often `/proc/vmstat` is read: the costliest file to read and parse."},
-      {"sources.diskstats.enabled", BoolRule{keyed_enabled<&S::diskstats>},
-       "Read `/proc/diskstats`."},
-      {"sources.diskstats.rate", DurationRule{keyed_rate<&S::diskstats>, 100us, 10s},
-       "How often `/proc/diskstats` is read."},
-      {"sources.diskstats.include", RegexRule{keyed_include<&S::diskstats>},
-       "Keep only disks whose name matches (empty: every disk)."},
-      {"sources.diskstats.exclude", RegexRule{keyed_exclude<&S::diskstats>},
-       "Drop disks whose name matches (empty: none). The default is node_exporter's: partitions, "
-       "RAM, loop and floppy devices."},
-      {"sources.diskstats.max_keys", CountRule{keyed_max_keys<&S::diskstats>, 1, 1024},
-       "Most disks recorded, counting disks that appear after start-up."},
-      {"sources.netdev.enabled", BoolRule{keyed_enabled<&S::netdev>}, "Read `/proc/net/dev`."},
-      {"sources.netdev.rate", DurationRule{keyed_rate<&S::netdev>, 100us, 10s},
-       "How often `/proc/net/dev` is read."},
-      {"sources.netdev.include", RegexRule{keyed_include<&S::netdev>},
-       "Keep only interfaces whose name matches (empty: every interface)."},
-      {"sources.netdev.exclude", RegexRule{keyed_exclude<&S::netdev>},
-       "Drop interfaces whose name matches (empty: none, as in node_exporter)."},
-      {"sources.netdev.max_keys", CountRule{keyed_max_keys<&S::netdev>, 1, 1024},
-       "Most interfaces recorded, counting interfaces that appear after start-up."},
+  };
+}
+
+// The rows after `sources`: a table, not logic, so its length is the number of keys.
+std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size)
+  return {
       {"processes.enabled", BoolRule{[](Config& c) -> bool& { return c.processes.enabled; }},
        "Run the process tier: every process's CPU, memory, I/O, cgroup and network at "
        "`sampler.process_rate`."},
@@ -173,6 +153,15 @@ const std::vector<KeySpec>& table() {  // NOLINT(readability-function-size)
       {"log.level", ChoiceRule{[](Config& c) -> std::string& { return c.log.level; }, kLogLevels},
        "Lowest level of the log lines written to stderr."},
   };
+}
+
+const std::vector<KeySpec>& table() {
+  static const std::vector<KeySpec> keys = [] {
+    std::vector<KeySpec> all = sampler_and_buffer_keys();
+    append_source_rows(all);
+    for (KeySpec& key : keys_after_sources()) all.push_back(std::move(key));
+    return all;
+  }();
   return keys;
 }
 

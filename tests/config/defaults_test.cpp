@@ -68,8 +68,9 @@ TEST_CASE("the example config loads and changes what it says it changes", "[defa
   REQUIRE(result.ok());
   CHECK(result.config->sampler.rate == std::chrono::milliseconds(2));
   CHECK(result.config->buffer.max_bytes == 1ull << 30);
-  CHECK_FALSE(result.config->sources.vmstat.enabled);
-  CHECK(result.config->sources.netdev.filter.exclude == "^(lo|veth.*|docker\\d+|br-.*)$");
+  CHECK_FALSE(result.config->sources.at("vmstat").enabled);
+  CHECK(result.config->sources.at("netdev").keys->filter.exclude ==
+        "^(lo|veth.*|docker\\d+|br-.*)$");
   CHECK(result.config->web.listen_address == "0.0.0.0:9717");
 }
 

@@ -77,6 +77,17 @@ TEST_CASE("unknown keys get a did-you-mean hint for typos", "[errors][unknown]")
         "\"sources.netdev.exclude\"?");
 }
 
+TEST_CASE("sources are the ones the embedded defaults declare; only keyed ones have filters",
+          "[errors][unknown]") {
+  CHECK(only_error("sources:\n  vmstats:\n    rate: 1s\n") ==
+        "flightrec.yaml:2: sources.vmstats: unknown key; did you mean \"sources.vmstat\"?");
+  CHECK(only_error("sources:\n  stat:\n    max_keys: 4\n") ==
+        "flightrec.yaml:3: sources.stat.max_keys: unknown key; did you mean "
+        "\"sources.diskstats.max_keys\"?");
+  CHECK(only_error("sources:\n  loadavg:\n    rate: 11s\n") ==
+        "flightrec.yaml:3: sources.loadavg.rate: \"11s\" is out of range (allowed: 100us..10s)");
+}
+
 TEST_CASE("a known key in the wrong section points to where it belongs", "[errors][unknown]") {
   CHECK(only_error("sampler:\n  max_bytes: 1GiB\n") ==
         "flightrec.yaml:2: sampler.max_bytes: unknown key; did you mean \"buffer.max_bytes\"?");
@@ -108,8 +119,8 @@ TEST_CASE("wrong node types are errors, not defaults", "[errors][types]") {
         "flightrec.yaml:1: sampler: expected a map of keys (rate, process_rate, realtime), got the "
         "value \"1ms\"");
   CHECK(only_error("sources:\n  - stat\n") ==
-        "flightrec.yaml:1: sources: expected a map of keys (stat, cgroup_cpu, meminfo, loadavg, "
-        "pressure, vmstat, diskstats, netdev), got a list");
+        "flightrec.yaml:1: sources: expected a map of keys (cgroup_cpu, diskstats, loadavg, "
+        "meminfo, netdev, pressure, stat, vmstat), got a list");
   CHECK(only_error("sources:\n  stat:\n    enabled: 1\n") ==
         "flightrec.yaml:3: sources.stat.enabled: \"1\" is not a boolean (allowed: true, false)");
 }
@@ -182,8 +193,7 @@ TEST_CASE("empty input, comments only and empty sections give the defaults", "[e
   }
 }
 
-TEST_CASE("a regex using what RE2 does not run (a back-reference) is refused at load",
-          "[errors]") {
+TEST_CASE("a regex using what RE2 does not run (a back-reference) is refused at load", "[errors]") {
   CHECK_THAT(only_error("processes:\n  redact_cmdline: '(x)\\1'\n"),
              Catch::StartsWith("flightrec.yaml:2: processes.redact_cmdline: ") &&
                  Catch::Contains("is not a valid regex (invalid escape sequence"));

@@ -172,15 +172,13 @@ log: {level: debug}
   expected.sampler.process_rate = std::chrono::seconds(1);
   expected.buffer.duration = std::chrono::hours(1);
   expected.buffer.max_bytes = 1'000'000'000;
-  expected.sources.stat.enabled = false;
-  expected.sources.stat.rate = std::chrono::milliseconds(2);
-  expected.sources.pressure.enabled = false;
-  expected.sources.diskstats.filter = {"^sd", ""};
-  expected.sources.diskstats.max_keys = 7;
-  expected.sources.netdev = {.enabled = false,
-                             .rate = std::chrono::milliseconds(50),
-                             .filter = {"^eth", "^lo$"},
-                             .max_keys = 9};
+  expected.sources.at("stat").enabled = false;
+  expected.sources.at("stat").rate = std::chrono::milliseconds(2);
+  expected.sources.at("pressure").enabled = false;
+  expected.sources.at("diskstats").keys = {.filter = {"^sd", ""}, .max_keys = 7};
+  expected.sources.at("netdev") = {.enabled = false,
+                                   .rate = std::chrono::milliseconds(50),
+                                   .keys = {{.filter = {"^eth", "^lo$"}, .max_keys = 9}}};
   expected.web.listen_address = "[::]:9100";
   expected.log.level = "debug";
   CHECK(*result.config == expected);

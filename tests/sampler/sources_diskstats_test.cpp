@@ -25,7 +25,7 @@ namespace {
 
 const std::filesystem::path kFixtures = FLIGHTREC_FIXTURES;
 // The default exclude filter from config.h: ram, loop, floppy devices and partitions.
-const KeyFilter kDefaultFilter = flightrec::config::Config{}.sources.diskstats.filter;
+const KeyFilter kDefaultFilter = flightrec::config::Config{}.sources.at("diskstats").keys->filter;
 
 std::string fixture_text(const std::string& relative) {
   return flightrec::sampler::read_file(kFixtures / relative);

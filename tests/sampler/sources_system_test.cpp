@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
@@ -49,9 +50,9 @@ TEST_CASE("open_system_sources opens every enabled source in a fixed order", "[s
 
 TEST_CASE("open_system_sources skips what the host lacks and what the config disables",
           "[sources][system]") {
-  Config::Sources config;
-  config.vmstat.enabled = false;
-  config.netdev.enabled = false;
+  Config::Sources config = Config{}.sources;
+  config.at("vmstat").enabled = false;
+  config.at("netdev").enabled = false;
   ProcRoot root = fixture_root("proc-nopsi");
   root.cgroupfs = "/nonexistent/cgroup";
 
@@ -62,6 +63,40 @@ TEST_CASE("open_system_sources skips what the host lacks and what the config dis
   CHECK_THAT(opened.skipped[0], Catch::Matchers::StartsWith("cgroup_cpu: "));
   CHECK_THAT(opened.skipped[1], Catch::Matchers::StartsWith("pressure: ") &&
                                     Catch::Matchers::EndsWith("proc-nopsi/pressure not present"));
+}
+
+TEST_CASE("every source the sampler builds is declared in the embedded defaults, and only those",
+          "[sources][system]") {
+  std::vector<std::string> built;
+  for (std::string_view name : flightrec::sampler::system_source_names()) built.emplace_back(name);
+  std::vector<std::string> declared;
+  for (const auto& [name, settings] : flightrec::config::default_source_settings()) {
+    declared.push_back(name);
+  }
+  std::sort(built.begin(), built.end());
+  CHECK(built == declared);
+}
+
+TEST_CASE("a keyed source's settings reach it: max_keys bounds the disks recorded",
+          "[sources][system]") {
+  Config::Sources config = Config{}.sources;
+  for (auto& [name, settings] : config) settings.enabled = name == "diskstats";
+  config.at("diskstats").keys->filter = {};
+  config.at("diskstats").keys->max_keys = 1;
+
+  const auto opened =
+      flightrec::sampler::open_system_sources(fixture_root("proc-many-disks"), config);
+
+  REQUIRE(opened.sources.size() == 1);
+  Schema schema;
+  opened.sources[0]->describe(schema);
+  Config::Sources wider = config;
+  wider.at("diskstats").keys->max_keys = 2;
+  Schema wider_schema;
+  flightrec::sampler::open_system_sources(fixture_root("proc-many-disks"), wider)
+      .sources[0]
+      ->describe(wider_schema);
+  CHECK(wider_schema.size() > schema.size());
 }
 
 TEST_CASE("open_system_sources names the source whose file is missing", "[sources][system]") {

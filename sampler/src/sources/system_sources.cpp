@@ -3,6 +3,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string_view>
+#include <vector>
 
 #include "flightrec/sampler/sources/cgroup_cpu.h"
 #include "flightrec/sampler/sources/diskstats.h"
@@ -16,45 +17,62 @@
 namespace flightrec::sampler {
 namespace {
 
-struct Candidate {
-  std::string_view name;
-  bool enabled;
-  config::Duration rate;
-  std::function<std::unique_ptr<Source>()> make;
+using Settings = config::SourceSettings;
+
+struct SourceFactory {
+  std::string_view name;  // its key under `sources:`
+  std::function<std::unique_ptr<Source>(const ProcRoot&, const Settings&)> make;
 };
+
+// Every system source, in the order the sampler opens them. Adding one: its factory here and its
+// defaults under `sources:` in config/defaults.yaml (a test checks both list the same names).
+const std::vector<SourceFactory>& factories() {
+  static const std::vector<SourceFactory> all{
+      {"stat", [](const ProcRoot& root, const Settings&) { return make_stat_source(root); }},
+      {"cgroup_cpu",
+       [](const ProcRoot& root, const Settings&) { return make_cgroup_cpu_source(root); }},
+      {"meminfo", [](const ProcRoot& root, const Settings&) { return make_meminfo_source(root); }},
+      {"loadavg", [](const ProcRoot& root, const Settings&) { return make_loadavg_source(root); }},
+      {"pressure",
+       [](const ProcRoot& root, const Settings&) { return make_pressure_source(root); }},
+      {"vmstat", [](const ProcRoot& root, const Settings&) { return make_vmstat_source(root); }},
+      {"diskstats",
+       [](const ProcRoot& root, const Settings& settings) {
+         return make_diskstats_source(root, settings.keys.value().filter,
+                                      settings.keys.value().max_keys);
+       }},
+      {"netdev",
+       [](const ProcRoot& root, const Settings& settings) {
+         return make_netdev_source(root, settings.keys.value().filter,
+                                   settings.keys.value().max_keys);
+       }},
+  };
+  return all;
+}
 
 }  // namespace
 
+std::vector<std::string_view> system_source_names() {
+  std::vector<std::string_view> names;
+  for (const SourceFactory& factory : factories()) names.push_back(factory.name);
+  return names;
+}
+
 OpenedSources open_system_sources(const ProcRoot& root, const config::Config::Sources& config) {
-  const Candidate candidates[] = {
-      {"stat", config.stat.enabled, config.stat.rate, [&] { return make_stat_source(root); }},
-      {"cgroup_cpu", config.cgroup_cpu.enabled, config.cgroup_cpu.rate,
-       [&] { return make_cgroup_cpu_source(root); }},
-      {"meminfo", config.meminfo.enabled, config.meminfo.rate,
-       [&] { return make_meminfo_source(root); }},
-      {"loadavg", config.loadavg.enabled, config.loadavg.rate,
-       [&] { return make_loadavg_source(root); }},
-      {"pressure", config.pressure.enabled, config.pressure.rate,
-       [&] { return make_pressure_source(root); }},
-      {"vmstat", config.vmstat.enabled, config.vmstat.rate,
-       [&] { return make_vmstat_source(root); }},
-      {"diskstats", config.diskstats.enabled, config.diskstats.rate,
-       [&] {
-         return make_diskstats_source(root, config.diskstats.filter, config.diskstats.max_keys);
-       }},
-      {"netdev", config.netdev.enabled, config.netdev.rate,
-       [&] { return make_netdev_source(root, config.netdev.filter, config.netdev.max_keys); }},
-  };
   OpenedSources opened;
-  for (const Candidate& candidate : candidates) {
-    if (!candidate.enabled) continue;
+  for (const SourceFactory& factory : factories()) {
+    const auto settings = config.find(factory.name);
+    if (settings == config.end()) {
+      throw std::logic_error(std::string(factory.name) + ": not declared in config/defaults.yaml");
+    }
+    if (!settings->second.enabled) continue;
     try {
-      opened.sources.push_back(candidate.make());
-      opened.rates.push_back(candidate.rate);
+      opened.sources.push_back(factory.make(root, settings->second));
+      opened.rates.push_back(settings->second.rate);
     } catch (const SourceUnavailable& e) {
-      opened.skipped.push_back(std::string(candidate.name) + ": " + e.what());
+      opened.skipped.push_back(std::string(factory.name) + ": " + e.what());
     } catch (const std::exception& e) {
-      throw std::runtime_error(std::string(candidate.name) + ": " + e.what());
+      throw std::runtime_error(std::string(factory.name) + ": " + e.what());
     }
   }
   return opened;

@@ -4,6 +4,8 @@
 // (a test checks it).
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,21 +23,30 @@ struct KeyFilter {
   bool operator==(const KeyFilter&) const = default;
 };
 
-// How often a system source is read. Its information changes no faster than its step (CPU times
-// move at the scheduler tick, load averages every 5 s), so reading it faster only costs CPU.
-struct SourceToggle {
-  bool enabled = true;
-  Duration rate = std::chrono::milliseconds(1);
-  bool operator==(const SourceToggle&) const = default;
-};
-
-struct KeyedSource {
-  bool enabled = true;
-  Duration rate = std::chrono::milliseconds(1);
+// One system source's settings, `sources.<name>` in YAML. Keyed sources record one series set per
+// disk or interface and also choose which names to keep; `keys` is set exactly for them.
+struct KeySelection {
   KeyFilter filter;
   uint32_t max_keys = 32;  // slots reserved for keys seen at start-up or appearing later
-  bool operator==(const KeyedSource&) const = default;
+  bool operator==(const KeySelection&) const = default;
 };
+
+// `rate`: how often the source is read. Its information changes no faster than its step (CPU times
+// move at the scheduler tick, load averages every 5 s), so reading it faster only costs CPU.
+struct SourceSettings {
+  bool enabled = true;
+  Duration rate = std::chrono::milliseconds(1);
+  std::optional<KeySelection> keys;
+  bool operator==(const SourceSettings&) const = default;
+};
+
+// Every system source by name. The known names and their defaults are those of the `sources:`
+// section of config/defaults.yaml: a new source is declared there, not here.
+using SourceSettingsMap = std::map<std::string, SourceSettings, std::less<>>;
+
+// The embedded defaults' `sources:` section, read once. The embedded file is part of the build and
+// a test loads it, so a malformed section is a build defect: it throws std::logic_error.
+[[nodiscard]] const SourceSettingsMap& default_source_settings();
 
 // Which signal (or raw series) a trigger watches: `cpu_busy_ratio{cpu="total"}` is the name
 // "cpu_busy_ratio" with one label matcher. Labels not named match anything, so a selector may
@@ -78,20 +89,9 @@ struct Config {
     bool operator==(const Buffer&) const = default;
   } buffer;
 
-  struct Sources {
-    // Default rates measured on Debian 12's kernel (HZ=250): docs/PERFORMANCE.md, "Source steps".
-    SourceToggle stat{.rate = std::chrono::milliseconds(8)};        // /proc/stat
-    SourceToggle cgroup_cpu{.rate = std::chrono::milliseconds(4)};  // <cgroupfs>/cpu.stat (root)
-    SourceToggle meminfo{.rate = std::chrono::milliseconds(8)};     // /proc/meminfo
-    SourceToggle loadavg{.rate = std::chrono::milliseconds(20)};    // /proc/loadavg
-    SourceToggle pressure{.rate = std::chrono::milliseconds(8)};  // /proc/pressure/{cpu,memory,io}
-    SourceToggle vmstat{.rate = std::chrono::milliseconds(20)};   // /proc/vmstat (selected)
-    KeyedSource diskstats{.rate = std::chrono::milliseconds(16),
-                          .filter = {"", "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$"},
-                          .max_keys = 16};
-    KeyedSource netdev{.rate = std::chrono::milliseconds(16), .filter = {"", ""}, .max_keys = 16};
-    bool operator==(const Sources&) const = default;
-  } sources;
+  // Default rates measured on Debian 12's kernel (HZ=250): docs/PERFORMANCE.md, "Source steps".
+  using Sources = SourceSettingsMap;
+  Sources sources = default_source_settings();
 
   struct Processes {
     bool enabled = true;

@@ -6,8 +6,10 @@
 // Adding a key: add its field to Config (config.h), one KeySpec row in src/schema_table.cpp, the
 // key to config/defaults.yaml, then paste the new render_key_table_markdown() output into
 // docs/CONFIG.md. A new section (e.g. "export") needs nothing more: sections are the path prefixes
-// of the keys.
+// of the keys. The `sources.<name>.*` rows are generated, one set per source that the embedded
+// defaults declare (default_source_settings()): a new source needs only its defaults there.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -20,9 +22,9 @@
 namespace flightrec::config {
 
 // Each rule reaches its field through an accessor, so the table needs no knowledge of Config's
-// nesting.
+// nesting. A function object rather than a pointer: the generated source rows capture the source.
 template <typename T>
-using FieldAccessor = T& (*)(Config&);
+using FieldAccessor = std::function<T&(Config&)>;
 
 struct DurationRule {
   FieldAccessor<Duration> field;
@@ -47,7 +49,8 @@ struct CountRule {
   uint32_t max;
 };
 
-// An RE2 regular expression (common/regex.h) that must compile; "" is allowed and means "no pattern".
+// An RE2 regular expression (common/regex.h) that must compile; "" is allowed and means "no
+// pattern".
 struct RegexRule {
   FieldAccessor<std::string> field;
 };
@@ -73,6 +76,9 @@ struct KeySpec {
   std::string_view path;  // dotted, e.g. "sampler.rate"
   KeyRule rule;
   std::string_view help;
+  // For a generated row, the one row docs/CONFIG.md shows for all of its kind, e.g.
+  // "sources.<name>.rate"; empty for a key documented by itself.
+  std::string_view family = {};
 };
 
 // Longest accepted regex: RE2 compiles it into an automaton whose size grows with the pattern.
@@ -105,7 +111,8 @@ struct RelationError {
 };
 [[nodiscard]] std::vector<RelationError> check_relations(const Config& config);
 
-// The markdown key table (header included) that docs/CONFIG.md must contain verbatim.
+// The markdown key table (header included) that docs/CONFIG.md must contain verbatim: one row per
+// key, one per family of generated keys, then the table of every source's defaults.
 [[nodiscard]] std::string render_key_table_markdown();
 
 }  // namespace flightrec::config

@@ -1,9 +1,11 @@
 #pragma once
 // Builds the fast-tier system sources the configuration enables, in a fixed order: stat,
-// cgroup_cpu, meminfo, loadavg, pressure, vmstat, diskstats, netdev.
+// cgroup_cpu, meminfo, loadavg, pressure, vmstat, diskstats, netdev. Each is found by its name
+// under `sources:` in the configuration.
 #include <chrono>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flightrec/config/config.h"
@@ -19,6 +21,9 @@ struct OpenedSources {
   // "pressure: /proc/pressure not present".
   std::vector<std::string> skipped;
 };
+
+// The names of every system source the sampler can build, in opening order.
+[[nodiscard]] std::vector<std::string_view> system_source_names();
 
 // Throws std::runtime_error "<name>: <what failed>" when an enabled source that every Linux host
 // has cannot be set up (its file is unreadable, a filter regex is invalid).
