@@ -180,6 +180,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                     log::warn("incident dropped: the writer is behind");
                   }
                 }),
+      // A manual request stays pending for the capture's post window (CaptureOptions).
+      manual_gate_(trigger::CaptureOptions{}.manual_post, cfg_.incidents.manual_interval),
       collectables_(start_real_ns_) {
   if (cfg_.processes.enabled) start_process_tier(command);
   recorder_.set_frame_hook(
@@ -228,7 +230,7 @@ void Daemon::add_collectors() {
                                   .export_window = recorder_.window_stats().window()});
   collectables_.emplace<SamplerCollector>(sampler_.stats());
   collectables_.emplace<RecorderCollector>(recorder_, ring_);
-  collectables_.emplace<IncidentsCollector>(incident_store_, incident_writer_);
+  collectables_.emplace<IncidentsCollector>(incident_store_, incident_writer_, manual_gate_);
   if (process_tier_) {
     collectables_.emplace<ProcessTierCollector>(process_tier_->stats(), process_ring_);
   }
@@ -252,7 +254,7 @@ http::Router Daemon::router() {
   router.add(http::dump_route(std::move(dump), {viewer::dump_page()}));
   router.add(incidents::incidents_routes(incident_store_));
   router.add(viewer::incident_view_route(incident_store_));
-  router.add(trigger::manual_trigger_route(engine_));
+  router.add(trigger::manual_trigger_route(engine_, manual_gate_));
   return router;
 }
 

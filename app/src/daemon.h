@@ -20,6 +20,7 @@
 #include "flightrec/store/ring.h"
 #include "flightrec/trigger/capturer.h"
 #include "flightrec/trigger/engine.h"
+#include "flightrec/trigger/manual_gate.h"
 #include "flightrec/trigger/writer.h"
 
 namespace flightrec::app {
@@ -60,6 +61,7 @@ class Daemon {
   incidents::IncidentFileSink incident_sink_;
   trigger::IncidentWriter incident_writer_;
   trigger::IncidentCapturer capturer_;
+  trigger::ManualTriggerGate manual_gate_;
   exporter::metrics::Collectables collectables_;
   exporter::metrics::ScrapeCollector* scrapes_ = nullptr;
   std::unique_ptr<http::Server> server_;  // last: destroyed first, before what it serves

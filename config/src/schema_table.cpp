@@ -137,10 +137,18 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        "created, `./incidents` is used instead and a warning is logged."},
       {"incidents.max_count",
        CountRule{[](Config& c) -> uint32_t& { return c.incidents.max_count; }, 1, 100000},
-       "Most incident files kept; the oldest are deleted first."},
+       "Most incident files kept; the oldest are deleted first (manual ones before rule-fired "
+       "ones)."},
       {"incidents.max_bytes",
        SizeRule{[](Config& c) -> uint64_t& { return c.incidents.max_bytes; }, kMiB, 1024 * kGiB},
-       "Most bytes of incident files kept; the oldest are deleted first."},
+       "Most bytes of incident files kept; the oldest are deleted first (manual ones before "
+       "rule-fired ones)."},
+      {"incidents.manual_interval",
+       DurationRule{[](Config& c) -> Duration& { return c.incidents.manual_interval; }, 0s, 24h},
+       "Least time between two manual incidents (`POST /-/trigger`): a request sooner is refused "
+       "with 429 and `Retry-After`, and one while a manual incident is still pending joins it. "
+       "Retention never deletes a rule-fired incident to make room for a manual one. 0: no "
+       "limit."},
       {"web.listen_address",
        ListenAddressRule{[](Config& c) -> std::string& { return c.web.listen_address; }},
        "Address of the HTTP server (`/metrics`, `/dump`, ...). Use `0.0.0.0:9717` or `[::]:9717` "

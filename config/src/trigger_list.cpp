@@ -71,6 +71,9 @@ std::optional<std::string> apply_rule_key(const std::string& name, const std::st
     if (!is_rule_name(text)) {
       return quote(text) + " is not a rule name (allowed: one or more of a-z, 0-9, _ and -)";
     }
+    // Incidents of manual requests carry this name; retention tells the two apart by it.
+    if (text == "manual")
+      return quote(text) + " is reserved for manual incidents (POST /-/trigger)";
   } else if (name == "signal") {
     auto selector = parse_signal_selector(text);
     if (!selector) {

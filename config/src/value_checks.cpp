@@ -12,6 +12,10 @@ std::string out_of_range(std::string_view scalar, const std::string& allowed) {
 std::optional<std::string> read_duration(std::string_view scalar, Duration min, Duration max,
                                          const std::string& allowed, Duration& out) {
   const auto value = parse_duration(scalar);
+  // A negative duration is one, just below every range: say so rather than "not a duration".
+  if (!value && scalar.starts_with('-') && parse_duration(scalar.substr(1))) {
+    return out_of_range(scalar, allowed);
+  }
   if (!value) return quote(scalar) + std::string(kNotADuration);
   if (*value < min || *value > max) return out_of_range(scalar, allowed);
   out = *value;

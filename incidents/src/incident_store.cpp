@@ -148,28 +148,42 @@ bool IncidentStore::over_bounds() const {
 
 std::optional<std::string> IncidentStore::oldest_deletable(
     const std::string& newest_id, const std::set<std::string>& kept) const {
-  auto first_of = [&](const auto& by_id) -> const std::string* {
-    for (const auto& [id, value] : by_id) {
-      if (id != newest_id && !kept.contains(id)) return &id;
+  // A file not verified yet goes through verification first: its class is in its metadata.
+  if (!unverified_.empty()) return unverified_.begin()->first;
+  const auto oldest = [&](auto&& wanted) -> std::optional<std::string> {
+    for (const auto& [id, entry] : written_) {
+      if (id != newest_id && !kept.contains(id) && wanted(entry)) return id;
     }
-    return nullptr;
+    return std::nullopt;
   };
-  const std::string* written = first_of(written_);
-  const std::string* unverified = first_of(unverified_);
-  if (written == nullptr && unverified == nullptr) return std::nullopt;
-  if (written == nullptr) return *unverified;
-  if (unverified == nullptr) return *written;
-  return std::min(*written, *unverified);
+  // Manual incidents go before rule-fired ones, so a flood of manual requests only displaces
+  // itself.
+  if (auto manual = oldest([](const IncidentEntry& entry) { return entry.incident.is_manual(); })) {
+    return manual;
+  }
+  const auto newest = written_.find(newest_id);
+  if (newest != written_.end() && newest->second.incident.is_manual()) {
+    // Only rule-fired incidents are left to delete: the new manual one is not kept instead.
+    if (kept.contains(newest_id)) return std::nullopt;
+    log::warn(
+        "manual incident not kept: the store is at its bounds with rule-fired incidents, "
+        "which a manual one never displaces",
+        {{"id", newest_id}});
+    return newest_id;
+  }
+  return oldest([](const IncidentEntry&) { return true; });
 }
 
 void IncidentStore::apply_retention(std::unique_lock<std::mutex>& lock,
                                     const std::string& newest_id) {
-  // The oldest go first. The incident just written is never the one deleted, even when it alone
-  // exceeds max_bytes. A file that cannot be deleted (immutable, kept as evidence) is skipped but
-  // still counted, so the next oldest go instead and the directory stays within the bounds; it is
-  // tried again on every round, so that it goes as soon as it can. A file not verified yet is
-  // verified first (without the lock: it may take a while), so that a corrupt one is quarantined
-  // rather than deleted, as it would have been had the scan reached it first.
+  // The oldest go first, manual incidents before rule-fired ones (oldest_deletable). A rule-fired
+  // incident just written is never the one deleted, even when it alone exceeds max_bytes; a manual
+  // one is, when only rule-fired incidents are left to make room. A file that cannot be deleted
+  // (immutable, kept as evidence) is skipped but still counted, so the next oldest go instead and
+  // the directory stays within the bounds; it is tried again on every round, so that it goes as
+  // soon as it can. A file not verified yet is verified first (without the lock: it may take a
+  // while), so that a corrupt one is quarantined rather than deleted, as it would have been had the
+  // scan reached it first.
   std::set<std::string> kept;
   while (over_bounds()) {
     const auto victim = oldest_deletable(newest_id, kept);

@@ -88,6 +88,14 @@ TEST_CASE("sources are the ones the embedded defaults declare; only keyed ones h
         "flightrec.yaml:3: sources.loadavg.rate: \"11s\" is out of range (allowed: 100us..10s)");
 }
 
+TEST_CASE("a rule may not be named manual: incidents of POST /-/trigger carry that name",
+          "[errors][triggers]") {
+  CHECK_THAT(
+      only_error("triggers:\n  - name: manual\n    signal: memory_used_bytes\n    op: \">\"\n"
+                 "    value: 1\n"),
+      Catch::Matchers::Contains("\"manual\" is reserved for manual incidents"));
+}
+
 TEST_CASE("a known key in the wrong section points to where it belongs", "[errors][unknown]") {
   CHECK(only_error("sampler:\n  max_bytes: 1GiB\n") ==
         "flightrec.yaml:2: sampler.max_bytes: unknown key; did you mean \"buffer.max_bytes\"?");

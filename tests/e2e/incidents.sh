@@ -73,8 +73,16 @@ reason='during the deploy of v2.3 (canary: 10%, "eu-west" & <b>)'
 encoded=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=''))" "$reason")
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/trigger?reason=$encoded")" 202 \
   "POST /-/trigger is accepted"
+expect_contains "$(curl -s -X POST "${URL}-/trigger?reason=again")" "already pending; this request joins it" \
+  "a second request while the first is pending joins it"
 manual_id=$(wait_incident manual)
 if [ -n "$manual_id" ]; then pass "the request made incident $manual_id"; else fail "no manual incident after 20 s"; fi
+# Its post window is over; the next request is within incidents.manual_interval (60 s) of it.
+refused=$(curl -s -i -X POST "${URL}-/trigger?reason=flood")
+expect_contains "$refused" "HTTP/1.1 429" "a request within incidents.manual_interval is refused"
+expect_contains "$refused" "Retry-After: " "the refusal says when to retry"
+manual_count=$(list | python3 -c "import json, sys; print(sum(i['rule'] == 'manual' for i in json.load(sys.stdin)))")
+expect_eq "$manual_count" 1 "three requests made one manual incident"
 # field_of ID FIELD: that field of the incident in GET /incidents.
 field_of() {
   list | python3 -c "import json, sys
@@ -111,6 +119,10 @@ case "$traversal" in
 esac
 expect_contains "$(curl -s "${URL}metrics")" 'flightrec_incidents_total{rule="cpu_burst",status="written"} 1' \
   "/metrics counts the incident"
+for result in accepted coalesced refused; do
+  expect_contains "$(curl -s "${URL}metrics")" "flightrec_manual_trigger_requests_total{result=\"$result\"} 1" \
+    "/metrics counts one $result manual request"
+done
 stop_daemon
 expect_eq "$STOP_STATUS" 0 "daemon exits 0"
 

@@ -42,6 +42,7 @@ struct World {
   incidents::IncidentStore incident_store{{.dir = dir.path()}};
   DiscardingSink sink;
   trigger::IncidentWriter incident_writer{sink};
+  trigger::ManualTriggerGate manual_gate{std::chrono::seconds(5), std::chrono::seconds(60)};
   ProcessMetrics processes{15s, 5, "off"};
   testing::FakeProcTree proc;
   recorder::ProcessRecorderStats process_stats;
@@ -74,7 +75,7 @@ struct World {
         InstanceCollector::Settings{.start_real_ns = 1, .sampler_rate = 1ms, .export_window = 15s});
     collectables.emplace<SamplerCollector>(sampler.stats());
     collectables.emplace<RecorderCollector>(recorder, ring);
-    collectables.emplace<IncidentsCollector>(incident_store, incident_writer);
+    collectables.emplace<IncidentsCollector>(incident_store, incident_writer, manual_gate);
     collectables.emplace<ProcessTierCollector>(process_stats, process_ring);
     collectables.emplace<SelfCostCollector>(self_cost());
     return collectables.emplace<ScrapeCollector>();
@@ -127,8 +128,9 @@ TEST_CASE("shouldLetEachCollectorContributeOnlyItsOwnFamilies", "[exporter][coll
                        {"flightrec_sampler_", "flightrec_source_"}));
   CHECK(all_start_with(names_of(RecorderCollector(w.recorder, w.ring)),
                        {"flightrec_recorder_", "flightrec_ring_"}));
-  CHECK(all_start_with(names_of(IncidentsCollector(w.incident_store, w.incident_writer)),
-                       {"flightrec_incident"}));
+  CHECK(all_start_with(
+      names_of(IncidentsCollector(w.incident_store, w.incident_writer, w.manual_gate)),
+      {"flightrec_incident", "flightrec_manual_trigger_"}));
   CHECK(all_start_with(names_of(ProcessTierCollector(w.process_stats, w.process_ring)),
                        {"flightrec_process_tier_", "flightrec_process_ring_"}));
   CHECK(names_of(SelfCostCollector(w.self_cost())) ==

@@ -184,3 +184,45 @@ TEST_CASE("Retention skips an immutable incident file (chattr +i)", "[incidents]
   CHECK(log.count("cannot delete an incident for retention") == 1);
   CHECK_THAT(logged, Catch::Matchers::Contains("Operation not permitted"));
 }
+
+TEST_CASE("A flood of manual incidents never deletes a rule-fired one", "[incidents][manual]") {
+  TempDir dir;
+  StderrCapture log;
+  IncidentStore store({.dir = dir.path(), .max_count = 3});
+  const auto cpu = write_incident(store, "cpu_hot", 1000);
+  const auto mem = write_incident(store, "mem_high", 2000);
+  std::vector<IncidentEntry> manual;
+  for (int64_t offset_ms = 3000; offset_ms < 8000; offset_ms += 1000) {
+    manual.push_back(write_incident(store, "manual", offset_ms));
+  }
+  // The two rule-fired incidents stay; the manual ones share the one place left, newest kept.
+  CHECK(ids_newest_first(store) == std::vector<std::string>{manual.back().id, mem.id, cpu.id});
+  CHECK(store.stats().retention_deleted == 4);
+}
+
+TEST_CASE("A manual incident is not kept when only rule-fired incidents fill the store",
+          "[incidents][manual]") {
+  TempDir dir;
+  StderrCapture log;
+  IncidentStore store({.dir = dir.path(), .max_count = 2});
+  const auto a = write_incident(store, "cpu_hot", 1000);
+  const auto b = write_incident(store, "cpu_hot", 2000);
+  const auto manual = write_incident(store, "manual", 3000);
+  CHECK(ids_newest_first(store) == std::vector<std::string>{b.id, a.id});
+  CHECK_FALSE(fs::exists(dir.path() / (manual.id + ".flightrec")));
+  CHECK_THAT(log.text(), Catch::Matchers::Contains("manual incident not kept"));
+}
+
+TEST_CASE("A rule-fired incident makes room by deleting manual incidents first",
+          "[incidents][manual]") {
+  TempDir dir;
+  StderrCapture log;
+  IncidentStore store({.dir = dir.path(), .max_count = 3});
+  const auto a = write_incident(store, "cpu_hot", 1000);
+  const auto b = write_incident(store, "manual", 2000);
+  const auto c = write_incident(store, "manual", 3000);
+  const auto d = write_incident(store, "cpu_hot", 4000);
+  // b goes although a is older: a was captured by a rule.
+  CHECK(ids_newest_first(store) == std::vector<std::string>{d.id, c.id, a.id});
+  CHECK_FALSE(fs::exists(dir.path() / (b.id + ".flightrec")));
+}

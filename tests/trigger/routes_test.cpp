@@ -14,11 +14,18 @@ using flightrec::testing::curl;
 
 namespace {
 
-// The engine behind a real server on loopback; `take` reads what the next frame would fire.
+// The engine behind a real server on loopback; `take` reads what the next frame would fire. The
+// gate admits every request unless a test gives it a pending window or an interval.
 struct TriggerServer {
+  explicit TriggerServer(std::chrono::nanoseconds pending_for = 0ns,
+                         std::chrono::nanoseconds min_interval = 0ns)
+      : gate(pending_for, min_interval) {}
+
   trigger::testing::Host host;
   trigger::TriggerEngine engine{{}, host.signals, host.schema, 1ms};
-  http::Server server{{.listen_address = "127.0.0.1:0"}, {trigger::manual_trigger_route(engine)}};
+  trigger::ManualTriggerGate gate;
+  http::Server server{{.listen_address = "127.0.0.1:0"},
+                      {trigger::manual_trigger_route(engine, gate)}};
 
   std::string post(const std::string& query) {
     return curl("-o /dev/null -w '%{http_code}' -X POST '" + server.url() + "-/trigger" + query +
@@ -60,4 +67,26 @@ TEST_CASE("theTriggerRouteTakesOnlyPost", "[trigger][routes]") {
   TriggerServer s;
   CHECK(curl("-o /dev/null -w '%{http_code}' '" + s.server.url() + "-/trigger'") == "405");
   CHECK(s.take().empty());
+}
+
+TEST_CASE("aRequestWhileAManualIncidentIsPendingJoinsItAndFiresNothingMore", "[trigger][routes]") {
+  TriggerServer s(60s, 60s);
+  CHECK(s.post("?reason=first") == "202");
+  const std::string joined = curl("-X POST '" + s.server.url() + "-/trigger?reason=second'");
+  CHECK_THAT(joined, Catch::Matchers::StartsWith("a manual incident is already pending"));
+  CHECK(s.take() == std::vector<std::string>{"first"});
+  CHECK(s.gate.count(trigger::ManualAdmission::accepted) == 1);
+  CHECK(s.gate.count(trigger::ManualAdmission::coalesced) == 1);
+}
+
+TEST_CASE("aRequestWithinTheIntervalIsRefusedWith429AndRetryAfter", "[trigger][routes]") {
+  TriggerServer s(0ns, 60s);
+  CHECK(s.post("") == "202");
+  const std::string refused = curl("-i -X POST '" + s.server.url() + "-/trigger'");
+  CHECK_THAT(refused, Catch::Matchers::StartsWith("HTTP/1.1 429"));
+  CHECK_THAT(refused, Catch::Matchers::Contains("Retry-After: 60") ||
+                          Catch::Matchers::Contains("Retry-After: 59"));
+  CHECK_THAT(refused, Catch::Matchers::Contains("incidents.manual_interval"));
+  CHECK(s.take().size() == 1);
+  CHECK(s.gate.count(trigger::ManualAdmission::refused) == 1);
 }

@@ -33,7 +33,7 @@ void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& h
   std::chrono::nanoseconds pre = options_.buffer_duration;
   std::chrono::nanoseconds post = options_.manual_post;
   if (firing.rule == Firing::kManual) {
-    incident.rule = "manual";
+    incident.rule = model::kManualRule;
     incident.reason = std::string(engine_.manual_reason(firing.match));
   } else {
     const config::TriggerRule& rule = engine_.rules()[firing.rule];

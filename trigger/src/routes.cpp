@@ -12,8 +12,13 @@ constexpr std::string_view kText = "text/plain; charset=utf-8";
 // on one line, so a client cannot make each file megabytes larger with it.
 constexpr size_t kMaxReasonBytes = 1024;
 
-void request_manual_incident(TriggerEngine& engine, const http::Request& request,
-                             http::Response& response) {
+// Whole seconds, rounded up, as Retry-After wants them.
+std::string whole_seconds(std::chrono::nanoseconds wait) {
+  return std::to_string(std::chrono::ceil<std::chrono::seconds>(wait).count());
+}
+
+void request_manual_incident(TriggerEngine& engine, ManualTriggerGate& gate,
+                             const http::Request& request, http::Response& response) {
   if (const auto error = http::check_query_names(request.query(), {"reason"}); !error.empty()) {
     response.send(400, kText, error + "\n");
     return;
@@ -24,6 +29,24 @@ void request_manual_incident(TriggerEngine& engine, const http::Request& request
     response.send(400, kText,
                   "reason: " + std::to_string(reason.size()) + " bytes, at most " +
                       std::to_string(kMaxReasonBytes) + "\n");
+    return;
+  }
+  const ManualDecision decision = gate.admit(ManualTriggerGate::Clock::now());
+  if (decision.admission == ManualAdmission::coalesced) {
+    log::info("manual incident request joins the one pending", {{"reason", reason}});
+    response.send(202, kText,
+                  "a manual incident is already pending; this request joins it (it appears at "
+                  "/incidents in " +
+                      whole_seconds(decision.wait) + " s)\n");
+    return;
+  }
+  if (decision.admission == ManualAdmission::refused) {
+    const std::string wait = whole_seconds(decision.wait);
+    response.send(429, kText,
+                  "manual incidents are limited to one per incidents.manual_interval; try again "
+                  "in " +
+                      wait + " s\n",
+                  {{"Retry-After", wait}});
     return;
   }
   if (!engine.fire_manual(reason)) {
@@ -37,11 +60,11 @@ void request_manual_incident(TriggerEngine& engine, const http::Request& request
 
 }  // namespace
 
-http::Route manual_trigger_route(TriggerEngine& engine) {
+http::Route manual_trigger_route(TriggerEngine& engine, ManualTriggerGate& gate) {
   return {.path = "/-/trigger",
           .handler =
-              [&engine](const http::Request& request, http::Response& response) {
-                request_manual_incident(engine, request, response);
+              [&engine, &gate](const http::Request& request, http::Response& response) {
+                request_manual_incident(engine, gate, request, response);
               },
           .methods = {"POST"},
           .right = http::Right::capture};

@@ -33,6 +33,13 @@ void IncidentsCollector::collect(Families& out) const {
   out.counter("flightrec_incidents_dropped_total",
               "Incidents dropped because the incident writer was behind.", "",
               as_double(writer_.dropped()));
+  for (const auto admission : trigger::kManualAdmissions) {
+    out.counter("flightrec_manual_trigger_requests_total",
+                "POST /-/trigger requests by outcome: accepted (a new incident), coalesced (joined "
+                "the one pending) or refused (within incidents.manual_interval).",
+                "", as_double(manual_gate_.count(admission)),
+                {{"result", std::string(trigger::admission_name(admission))}});
+  }
 }
 
 }  // namespace flightrec::exporter::metrics

@@ -136,6 +136,9 @@ struct Config {
     std::string dir = "/var/lib/flightrec/incidents";
     uint32_t max_count = 100;
     uint64_t max_bytes = 1ull << 30;
+    // Least time between two manual incidents (POST /-/trigger), so a looping client cannot fill
+    // the store; requests while one is pending join it. 0: no limit.
+    Duration manual_interval = std::chrono::seconds(60);
     bool operator==(const Incidents&) const = default;
   } incidents;
 

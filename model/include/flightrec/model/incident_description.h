@@ -8,10 +8,14 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "flightrec/recording/metadata.h"
 
 namespace flightrec::model {
+
+// The rule name of incidents asked for with POST /-/trigger.
+inline constexpr std::string_view kManualRule = "manual";
 
 struct IncidentDescription {
   std::string rule;       // the rule's name from the config, or "manual"
@@ -24,6 +28,8 @@ struct IncidentDescription {
   // [fired - pre, fired + post] in Unix ns; `from` may precede the oldest recorded frame.
   int64_t window_from_ns = 0;
   int64_t window_to_ns = 0;
+  // Asked for with POST /-/trigger rather than fired by a rule (config reserves the name).
+  [[nodiscard]] bool is_manual() const noexcept { return rule == kManualRule; }
   bool operator==(const IncidentDescription&) const = default;
 };
 

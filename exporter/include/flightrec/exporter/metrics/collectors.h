@@ -22,6 +22,7 @@
 #include "flightrec/sampler/series.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
+#include "flightrec/trigger/manual_gate.h"
 #include "flightrec/trigger/writer.h"
 
 namespace flightrec::exporter::metrics {
@@ -114,13 +115,15 @@ class RecorderCollector final : public Collectable {
 // Incidents by rule and outcome, write failures, retention, and those the writer dropped.
 class IncidentsCollector final : public Collectable {
  public:
-  IncidentsCollector(const incidents::IncidentStore& store, const trigger::IncidentWriter& writer)
-      : store_(store), writer_(writer) {}
+  IncidentsCollector(const incidents::IncidentStore& store, const trigger::IncidentWriter& writer,
+                     const trigger::ManualTriggerGate& manual_gate)
+      : store_(store), writer_(writer), manual_gate_(manual_gate) {}
   void collect(Families& out) const override;
 
  private:
   const incidents::IncidentStore& store_;
   const trigger::IncidentWriter& writer_;
+  const trigger::ManualTriggerGate& manual_gate_;
 };
 
 // The process tier's own health (ticks, reads, drops) and its ring.

@@ -1,0 +1,50 @@
+#pragma once
+// Admission of manual incident requests (POST /-/trigger), so that a client looping on it cannot
+// fill the incident store. A request while a manual incident is still pending (its post window
+// has not ended) joins that incident; a request within `min_interval` of the last accepted one is
+// refused with the time to wait; any other is accepted. The store's retention then never deletes a
+// rule-fired incident for a manual one (IncidentStore::apply_retention).
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string_view>
+
+namespace flightrec::trigger {
+
+enum class ManualAdmission : uint8_t { accepted, coalesced, refused };
+inline constexpr std::array<ManualAdmission, 3> kManualAdmissions{
+    ManualAdmission::accepted, ManualAdmission::coalesced, ManualAdmission::refused};
+[[nodiscard]] std::string_view admission_name(ManualAdmission admission) noexcept;
+
+struct ManualDecision {
+  ManualAdmission admission;
+  // Refused: how long until a request would be accepted. Coalesced: until the pending incident's
+  // post window ends.
+  std::chrono::nanoseconds wait{0};
+};
+
+class ManualTriggerGate {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // `pending_for`: how long an accepted request stays pending (the manual post window);
+  // `min_interval`: least time between two accepted requests (incidents.manual_interval; 0: none).
+  ManualTriggerGate(std::chrono::nanoseconds pending_for, std::chrono::nanoseconds min_interval);
+
+  // Any thread. Decides and counts one request arriving at `now`.
+  ManualDecision admit(Clock::time_point now);
+
+  // Requests so far by admission, for /metrics.
+  [[nodiscard]] uint64_t count(ManualAdmission admission) const;
+
+ private:
+  const std::chrono::nanoseconds pending_for_;
+  const std::chrono::nanoseconds min_interval_;
+  mutable std::mutex mutex_;
+  std::optional<Clock::time_point> last_accepted_;
+  std::array<uint64_t, kManualAdmissions.size()> counts_{};
+};
+
+}  // namespace flightrec::trigger

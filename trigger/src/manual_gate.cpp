@@ -1,0 +1,42 @@
+#include "flightrec/trigger/manual_gate.h"
+
+namespace flightrec::trigger {
+
+std::string_view admission_name(ManualAdmission admission) noexcept {
+  switch (admission) {
+    case ManualAdmission::accepted:
+      return "accepted";
+    case ManualAdmission::coalesced:
+      return "coalesced";
+    case ManualAdmission::refused:
+      return "refused";
+  }
+  return "unknown";
+}
+
+ManualTriggerGate::ManualTriggerGate(std::chrono::nanoseconds pending_for,
+                                     std::chrono::nanoseconds min_interval)
+    : pending_for_(pending_for), min_interval_(min_interval) {}
+
+ManualDecision ManualTriggerGate::admit(Clock::time_point now) {
+  const std::lock_guard lock(mutex_);
+  ManualDecision decision{ManualAdmission::accepted};
+  if (last_accepted_) {
+    const auto since = now - *last_accepted_;
+    if (since < pending_for_) {
+      decision = {ManualAdmission::coalesced, pending_for_ - since};
+    } else if (since < min_interval_) {
+      decision = {ManualAdmission::refused, min_interval_ - since};
+    }
+  }
+  if (decision.admission == ManualAdmission::accepted) last_accepted_ = now;
+  ++counts_[static_cast<size_t>(decision.admission)];
+  return decision;
+}
+
+uint64_t ManualTriggerGate::count(ManualAdmission admission) const {
+  const std::lock_guard lock(mutex_);
+  return counts_[static_cast<size_t>(admission)];
+}
+
+}  // namespace flightrec::trigger
