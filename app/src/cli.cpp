@@ -48,6 +48,12 @@ std::vector<Flag> global_flags(Command& c) {
 
 std::vector<Flag> no_flags(Command&) { return {}; }
 
+std::vector<Flag> daemon_flags(Command& c) {
+  return {{"--web.enable-lifecycle", "", "",
+           "Serve POST /-/reload (re-read the configuration, as SIGHUP does).",
+           flags::enable(c.web_enable_lifecycle)}};
+}
+
 std::vector<Flag> snapshot_flags(Command& c) {
   return {{"--output", "", "FILE", "Write atomically to FILE instead of standard output.",
            store(c.output)},
@@ -82,7 +88,7 @@ struct CommandSpec {
 
 const std::array<CommandSpec, 7>& commands() {
   static const std::array<CommandSpec, 7> specs{{
-      {"daemon", CommandKind::daemon, "", "Sample, record and serve HTTP (default).", no_flags},
+      {"daemon", CommandKind::daemon, "", "Sample, record and serve HTTP (default).", daemon_flags},
       {"snapshot", CommandKind::snapshot, "",
        "Print one detailed snapshot of the system and every process.", snapshot_flags},
       {"check-config", CommandKind::check_config, "[FILE]",

@@ -27,6 +27,7 @@
 #include "flightrec/exporter/metrics/collectors.h"
 #include "flightrec/exporter/metrics/metrics_route.h"
 #include "flightrec/http/dump_handler.h"
+#include "flightrec/http/request.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
@@ -63,6 +64,13 @@ std::string config_text(const std::string& origin) {
   std::ostringstream text;
   text << file.rdbuf();
   return file ? text.str() : "(" + origin + " could not be read again)";
+}
+
+// The metadata that says how a recording was made: the configuration as loaded, and from where.
+recording::Labels provenance_of(const std::string& origin) {
+  return {{"config.origin", origin},
+          {"config.yaml", config_text(origin)},
+          {"flightrec.revision", std::string(kRevision)}};
 }
 
 std::string host_name() {
@@ -105,18 +113,25 @@ void set_sampler_priority(bool realtime_wanted, sampler::SamplerStats& stats) {
 // SCHED_BATCH); a refusal only leaves the thread at SCHED_OTHER, so it is not worth a warning.
 void set_background_priority() { static_cast<void>(priority::make_calling_thread_batch()); }
 
-// Blocks until SIGINT/SIGTERM arrives or `stop` was requested; returns the signal's name.
-std::string wait_for_stop(int signal_fd, const StopSignal& stop) {
+// Blocks until SIGINT, SIGTERM or SIGHUP arrives or `stop` was requested; returns the signal's
+// name.
+std::string wait_for_signal(int signal_fd, const StopSignal& stop) {
   pollfd fds[2] = {{signal_fd, POLLIN, 0}, {stop.fd(), POLLIN, 0}};
   while (::poll(fds, 2, -1) < 0 && errno == EINTR) {
   }
   if (fds[0].revents != 0) {
     signalfd_siginfo info{};
     if (::read(signal_fd, &info, sizeof info) == sizeof info) {
-      return info.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
+      return info.ssi_signo == SIGINT ? "SIGINT" : info.ssi_signo == SIGHUP ? "SIGHUP" : "SIGTERM";
     }
   }
   return "internal stop";
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& word : words) out += (out.empty() ? "" : " ") + word;
+  return out;
 }
 
 sampler::OpenedSources open_sources(const Command& command, const config::Config& cfg) {
@@ -145,12 +160,11 @@ int64_t real_now_ns() {
 }  // namespace
 
 Daemon::Daemon(const Command& command, const Setup& setup)
-    : cfg_(*setup.config),
+    : command_(command),
+      cfg_(*setup.config),
       start_real_ns_(real_now_ns()),
       host_(host_name()),
-      provenance_{{"config.origin", setup.config_origin},
-                  {"config.yaml", config_text(setup.config_origin)},
-                  {"flightrec.revision", std::string(kRevision)}},
+      provenance_(provenance_of(setup.config_origin)),
       sampler_(open_sources(command, cfg_), cfg_.sampler.rate),
       queue_(sampler_.schema().size(), queue_capacity_frames(cfg_.sampler.rate)),
       ring_({.series = static_cast<uint32_t>(sampler_.schema().size()),
@@ -182,7 +196,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                 }),
       // A manual request stays pending for the capture's post window (CaptureOptions).
       manual_gate_(trigger::CaptureOptions{}.manual_post, cfg_.incidents.manual_interval),
-      collectables_(start_real_ns_) {
+      collectables_(start_real_ns_),
+      running_(*setup.config) {
   if (cfg_.processes.enabled) start_process_tier(command);
   recorder_.set_frame_hook(
       [this](const sampler::FrameHeader& header, std::span<const int64_t> raw,
@@ -197,7 +212,11 @@ Daemon::Daemon(const Command& command, const Setup& setup)
 }
 
 recording::Metadata Daemon::metadata_now() const {
-  recording::Labels extra = provenance_;
+  recording::Labels extra;
+  {
+    const std::lock_guard lock(provenance_mutex_);
+    extra = provenance_;
+  }
   // Each source's read rate: a reader can tell a repeated value from a quiet one.
   extra.emplace_back("sampler.source_rates", source_rates_text(sampler_));
   extra.emplace_back("sampler.realtime", sampler_.stats().realtime.load() ? "true" : "false");
@@ -238,6 +257,7 @@ void Daemon::add_collectors() {
   // process tier has loaded its BPF programs, whose run time it counts.
   collectables_.emplace<SelfCostCollector>(SelfCostCollector::Settings{});
   scrapes_ = &collectables_.emplace<ScrapeCollector>();
+  reload_status_ = &collectables_.emplace<ReloadStatus>(start_real_ns_);
 }
 
 // Every route the daemon serves, each from the component that owns it; the router picks the most
@@ -255,6 +275,8 @@ http::Router Daemon::router() {
   router.add(incidents::incidents_routes(incident_store_));
   router.add(viewer::incident_view_route(incident_store_));
   router.add(trigger::manual_trigger_route(engine_, manual_gate_));
+  // As Prometheus: an HTTP reload only when the operator asked for lifecycle endpoints.
+  if (command_.web_enable_lifecycle) router.add(reload_route());
   return router;
 }
 
@@ -277,7 +299,8 @@ int Daemon::run(int signal_fd) {
     });
   }
 
-  const std::string reason = wait_for_stop(signal_fd, stop);
+  std::string reason;
+  while ((reason = wait_for_signal(signal_fd, stop)) == "SIGHUP") reload("SIGHUP");
   log::info("stopping", {{"reason", reason}});
   stop.request();
   sampler_.wake();
@@ -293,6 +316,70 @@ int Daemon::run(int signal_fd) {
   return failed ? 1 : 0;
 }
 
+std::string Daemon::reload(std::string_view cause) {
+  const std::lock_guard lock(reload_mutex_);
+  Setup loaded = load_setup(command_);  // on success it has set the log level already
+  if (!loaded.config) return reload_failed(cause, loaded.errors);
+  ReloadPlan plan;
+  try {
+    plan = plan_reload(running_, *loaded.config);
+    // Resolved here, so rules naming signals this host lacks fail the reload before any change.
+    engine_.replace_rules(plan.effective.triggers);
+  } catch (const std::exception& e) {
+    return reload_failed(cause, {e.what()});
+  }
+  apply_live(plan.effective, loaded.config_origin);
+  running_ = std::move(plan.effective);
+  reload_status_->succeeded(real_now_ns());
+  log::info("configuration reloaded", {{"cause", std::string(cause)},
+                                       {"config", loaded.config_origin},
+                                       {"changed", joined(plan.applied)}});
+  if (!plan.kept.empty()) {
+    log::warn("configuration reload: these settings change only at a restart; the old values stay",
+              {{"keys", joined(plan.kept)}});
+  }
+  return {};
+}
+
+std::string Daemon::reload_failed(std::string_view cause, const std::vector<std::string>& errors) {
+  // load_setup sets the log level only on success, but a rule error comes after that.
+  log::set_level(*log::parse_level(running_.log.level));
+  reload_status_->failed();
+  std::string text;
+  for (const auto& error : errors) {
+    log::error("configuration reload failed; the running configuration stays",
+               {{"cause", std::string(cause)}, {"error", error}});
+    text += error + "\n";
+  }
+  return text;
+}
+
+// Every live setting, each through the setter of the component that reads it (config_reload.h
+// lists them); the triggers were handed to the engine already.
+void Daemon::apply_live(const config::Config& effective, const std::string& origin) {
+  incident_store_.set_bounds(effective.incidents.max_count, effective.incidents.max_bytes);
+  manual_gate_.set_min_interval(effective.incidents.manual_interval);
+  if (process_metrics_) process_metrics_->set_top_n(effective.export_.top_processes);
+  log::set_level(*log::parse_level(effective.log.level));
+  const std::lock_guard lock(provenance_mutex_);
+  provenance_ = provenance_of(origin);
+}
+
+http::Route Daemon::reload_route() {
+  return {.path = "/-/reload",
+          .handler =
+              [this](const http::Request&, http::Response& response) {
+                const std::string error = reload("POST /-/reload");
+                if (error.empty()) {
+                  response.send(200, "text/plain; charset=utf-8", "configuration reloaded\n");
+                } else {
+                  response.send(500, "text/plain; charset=utf-8", error);
+                }
+              },
+          .methods = {"POST"},
+          .right = http::Right::capture};
+}
+
 int run_daemon(const Command& command) {
   // Signals are taken through a signalfd by this thread only, so every thread started below
   // (ours and civetweb's) must inherit them blocked.
@@ -300,6 +387,7 @@ int run_daemon(const Command& command) {
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGHUP);  // a reload, not the default action's termination
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   ::signal(SIGPIPE, SIG_IGN);
   Fd signal_fd(::signalfd(-1, &stop_signals, SFD_CLOEXEC));

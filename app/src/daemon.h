@@ -4,9 +4,13 @@
 // knows them all; each component contributes its own routes and metric families.
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "flightrec/app/cli.h"
+#include "flightrec/app/config_reload.h"
 #include "flightrec/app/setup.h"
 #include "flightrec/exporter/metrics/collectors.h"
 #include "flightrec/http/server.h"
@@ -34,20 +38,32 @@ class Daemon {
   Daemon& operator=(const Daemon&) = delete;
 
   // Samples and records until SIGINT/SIGTERM arrives on `signal_fd` or a thread fails; returns
-  // the exit status (1 when a thread failed).
+  // the exit status (1 when a thread failed). SIGHUP reloads the configuration.
   int run(int signal_fd);
+
+  // Re-reads the configuration as it was found at start-up (the --config.file, or the lookup
+  // again) and applies what can change live (config_reload.h). An invalid file, or rules naming
+  // signals this host lacks, change nothing. Returns "" or what was wrong; either is logged and
+  // shown in /metrics. Any thread; reloads run one at a time.
+  std::string reload(std::string_view cause);
 
  private:
   [[nodiscard]] recording::Metadata metadata_now() const;
+  std::string reload_failed(std::string_view cause, const std::vector<std::string>& errors);
+  void apply_live(const config::Config& effective, const std::string& origin);
   void start_process_tier(const Command& command);
   void add_collectors();
   http::Router router();
+  http::Route reload_route();
 
-  const config::Config& cfg_;
+  const Command command_;
+  const config::Config& cfg_;  // as loaded at start-up: what the components were built with
   const int64_t start_real_ns_;
   const std::string host_;
-  // Every incident and raw dump says how it was recorded: the config as loaded, and its origin.
-  const recording::Labels provenance_;
+  // Every incident and raw dump says how it was recorded: the config as loaded (or last reloaded),
+  // and its origin.
+  mutable std::mutex provenance_mutex_;
+  recording::Labels provenance_;  // guarded by provenance_mutex_
   sampler::Sampler sampler_;
   sampler::FrameQueue queue_;
   store::Ring ring_;
@@ -64,6 +80,9 @@ class Daemon {
   trigger::ManualTriggerGate manual_gate_;
   exporter::metrics::Collectables collectables_;
   exporter::metrics::ScrapeCollector* scrapes_ = nullptr;
+  ReloadStatus* reload_status_ = nullptr;
+  std::mutex reload_mutex_;
+  config::Config running_;                // guarded by reload_mutex_: the settings in effect
   std::unique_ptr<http::Server> server_;  // last: destroyed first, before what it serves
 };
 

@@ -140,6 +140,13 @@ IncidentEntry IncidentStore::record_failure(IncidentEntry entry, FailureCause ca
   return entry;
 }
 
+void IncidentStore::set_bounds(uint64_t max_count, uint64_t max_bytes) {
+  std::unique_lock lock(mutex_);
+  options_.max_count = max_count;
+  options_.max_bytes = max_bytes;
+  apply_retention(lock, {});  // no incident is new here: the oldest go first
+}
+
 bool IncidentStore::over_bounds() const {
   // What is on disk: files the start-up scan has not verified yet count too.
   return written_.size() + unverified_.size() > options_.max_count ||

@@ -45,6 +45,8 @@ fi
 unit_caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$deploy/flightrec.service" | tr ' ' '\n' | sed 's/^CAP_//' | sort | xargs)
 expect_eq "$(sed -n 's/^AmbientCapabilities=//p' "$deploy/flightrec.service" | tr ' ' '\n' | sed 's/^CAP_//' | sort | xargs)" \
   "$unit_caps" "the unit's ambient capabilities are its bounding set"
+expect_contains "$(grep '^ExecReload=' "$deploy/flightrec.service")" 'kill -HUP $MAINPID' \
+  "systemctl reload sends SIGHUP"
 expect_contains "$(grep '^ExecStart=' "$deploy/flightrec.service")" "--config.file=/etc/flightrec/flightrec.yaml" \
   "the unit reads /etc/flightrec/flightrec.yaml"
 

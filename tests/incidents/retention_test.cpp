@@ -226,3 +226,15 @@ TEST_CASE("A rule-fired incident makes room by deleting manual incidents first",
   CHECK(ids_newest_first(store) == std::vector<std::string>{d.id, c.id, a.id});
   CHECK_FALSE(fs::exists(dir.path() / (b.id + ".flightrec")));
 }
+
+TEST_CASE("New bounds from a reload apply at once, oldest first", "[incidents][reload]") {
+  TempDir dir;
+  StderrCapture log;
+  IncidentStore store({.dir = dir.path(), .max_count = 10});
+  const auto a = write_incident(store, "cpu_hot", 1000);
+  const auto b = write_incident(store, "cpu_hot", 2000);
+  const auto c = write_incident(store, "cpu_hot", 3000);
+  store.set_bounds(2, 1ull << 30);
+  CHECK(ids_newest_first(store) == std::vector<std::string>{c.id, b.id});
+  CHECK_FALSE(fs::exists(dir.path() / (a.id + ".flightrec")));
+}

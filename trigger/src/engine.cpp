@@ -59,18 +59,33 @@ std::string rule_reference(const config::TriggerRule& rule) {
 
 }  // namespace
 
+// The same rule as configured, wherever it moved in the file.
+bool same_rule(const config::TriggerRule& a, const config::TriggerRule& b) {
+  config::TriggerRule moved = b;
+  moved.line = a.line;
+  return a == moved;
+}
+
 TriggerEngine::TriggerEngine(std::vector<config::TriggerRule> rules,
                              const std::vector<model::Signal>& signals,
                              const sampler::Schema& schema, std::chrono::nanoseconds rate)
-    : rules_(std::move(rules)) {
+    : signals_(signals), schema_(schema), rate_(rate) {
   if (rate.count() <= 0) throw std::invalid_argument("trigger engine: the tick rate must be > 0");
+  RuleSet resolved = resolve(std::move(rules));
+  rules_ = std::move(resolved.rules);
+  states_ = std::move(resolved.states);
+  firings_ = std::move(resolved.firings);
+}
+
+TriggerEngine::RuleSet TriggerEngine::resolve(std::vector<config::TriggerRule> rules) const {
+  RuleSet set{.rules = std::move(rules), .states = {}, .firings = {}, .carried_from = {}};
   std::string problems;
-  for (const config::TriggerRule& rule : rules_) {
+  for (const config::TriggerRule& rule : set.rules) {
     RuleState state;
-    state.required_ticks = std::max<uint64_t>(1, ticks_covering(rule.hold, rate));
-    state.cooldown_ticks = ticks_covering(rule.cooldown, rate);
+    state.required_ticks = std::max<uint64_t>(1, ticks_covering(rule.hold, rate_));
+    state.cooldown_ticks = ticks_covering(rule.cooldown, rate_);
     // Derived signals first: a raw series is used only when no signal has the name.
-    bool signal_named = std::any_of(signals.begin(), signals.end(), [&](const auto& signal) {
+    bool signal_named = std::any_of(signals_.begin(), signals_.end(), [&](const auto& signal) {
       return signal.desc.name == rule.selector.name;
     });
     auto add_matches = [&](bool derived, const SeriesDesc& desc, size_t index) {
@@ -80,11 +95,11 @@ TriggerEngine::TriggerEngine(std::vector<config::TriggerRule> rules,
                                     desc.key_label, key_value, name_prefix(desc)});
     };
     if (signal_named) {
-      for (size_t i = 0; i < signals.size(); ++i) add_matches(true, signals[i].desc, i);
+      for (size_t i = 0; i < signals_.size(); ++i) add_matches(true, signals_[i].desc, i);
     } else {
-      for (size_t i = 0; i < schema.size(); ++i) add_matches(false, schema[i], i);
+      for (size_t i = 0; i < schema_.size(); ++i) add_matches(false, schema_[i], i);
     }
-    bool name_known = signal_named || std::any_of(schema.begin(), schema.end(), [&](auto& s) {
+    bool name_known = signal_named || std::any_of(schema_.begin(), schema_.end(), [&](auto& s) {
                         return s.name == rule.selector.name;
                       });
     if (!name_known) {
@@ -94,13 +109,46 @@ TriggerEngine::TriggerEngine(std::vector<config::TriggerRule> rules,
       problems += rule_reference(rule) + ": no series of \"" + rule.selector.name +
                   "\" has the labels in " + rule.signal + "\n";
     }
-    states_.push_back(std::move(state));
+    set.states.push_back(std::move(state));
   }
   if (!problems.empty()) {
     problems.pop_back();
     throw std::invalid_argument(problems);
   }
-  firings_.reserve(rules_.size() + kMaxPendingManual);
+  // evaluate() never allocates: room for every rule and every manual request.
+  set.firings.reserve(set.rules.size() + kMaxPendingManual);
+  return set;
+}
+
+void TriggerEngine::replace_rules(std::vector<config::TriggerRule> rules) {
+  RuleSet resolved = resolve(std::move(rules));
+  const std::lock_guard lock(replacement_mutex_);
+  // rules_ changes only under this lock (take_replacement), so it can be read here.
+  resolved.carried_from.assign(resolved.rules.size(), kNotCarried);
+  for (size_t n = 0; n < resolved.rules.size(); ++n) {
+    for (size_t o = 0; o < rules_.size(); ++o) {
+      if (same_rule(resolved.rules[n], rules_[o])) resolved.carried_from[n] = o;
+    }
+  }
+  replacement_ = std::move(resolved);
+  replacement_waiting_.store(true, std::memory_order_release);
+}
+
+void TriggerEngine::take_replacement() noexcept {
+  const std::lock_guard lock(replacement_mutex_);
+  if (!replacement_) return;
+  RuleSet& next = *replacement_;
+  // A rule the reload left as it was keeps its state: a condition already holding goes on
+  // counting towards `for`, and a rule in its cooldown does not fire again because of the reload.
+  for (size_t n = 0; n < next.rules.size(); ++n) {
+    if (next.carried_from[n] != kNotCarried)
+      next.states[n] = std::move(states_[next.carried_from[n]]);
+  }
+  std::swap(rules_, next.rules);
+  std::swap(states_, next.states);
+  std::swap(firings_, next.firings);
+  replacement_.reset();  // frees the old rules: deallocation only, on this rare frame
+  replacement_waiting_.store(false, std::memory_order_release);
 }
 
 double TriggerEngine::value_of(const Match& match, std::span<const int64_t> raw,
@@ -118,6 +166,7 @@ double TriggerEngine::value_of(const Match& match, std::span<const int64_t> raw,
 std::span<const Firing> TriggerEngine::evaluate(const sampler::FrameHeader& header,
                                                 std::span<const int64_t> raw,
                                                 std::span<const double> derived) noexcept {
+  if (replacement_waiting_.load(std::memory_order_acquire)) take_replacement();
   firings_.clear();
   const uint64_t tick = header.tick;
   for (size_t r = 0; r < rules_.size(); ++r) {

@@ -34,6 +34,11 @@ ManualDecision ManualTriggerGate::admit(Clock::time_point now) {
   return decision;
 }
 
+void ManualTriggerGate::set_min_interval(std::chrono::nanoseconds min_interval) {
+  const std::lock_guard lock(mutex_);
+  min_interval_ = min_interval;
+}
+
 uint64_t ManualTriggerGate::count(ManualAdmission admission) const {
   const std::lock_guard lock(mutex_);
   return counts_[static_cast<size_t>(admission)];

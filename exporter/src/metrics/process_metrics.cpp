@@ -249,7 +249,8 @@ void ProcessMetrics::collect(std::vector<prometheus::MetricFamily>& families,
   const auto& [start, end] = window;
   const model::FrameRates rates = model::process_rates(&start, end);
   Families f(families, extras, created);
-  add_rankings(f, end, rates, model::rank_processes(end, rates, top_n_));
+  add_rankings(f, end, rates,
+               model::rank_processes(end, rates, top_n_.load(std::memory_order_relaxed)));
   add_counts(f, counts, backend_);
 }
 

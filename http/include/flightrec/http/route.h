@@ -26,7 +26,7 @@ enum class Right {
   anyone,        // the landing page and the health endpoints
   read_metrics,  // /metrics
   read_history,  // /dump, /incidents and their pages: command lines and the machine's history
-  capture,       // /-/trigger: writes an incident to disk
+  capture,       // acting: /-/trigger (writes an incident to disk), /-/reload
 };
 
 struct Route {

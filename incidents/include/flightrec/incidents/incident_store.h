@@ -92,6 +92,9 @@ class IncidentStore {
       std::span<const std::shared_ptr<const store::Block>> blocks,
       std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks = {});
 
+  // Any thread (a configuration reload): new retention bounds, applied at once.
+  void set_bounds(uint64_t max_count, uint64_t max_bytes);
+
   // Any thread. Newest first; files not verified yet have status "verifying", their id and size.
   [[nodiscard]] std::vector<IncidentEntry> list() const;
   [[nodiscard]] std::optional<IncidentEntry> find(std::string_view id) const;

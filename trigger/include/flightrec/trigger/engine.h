@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,6 +47,11 @@ class TriggerEngine {
   // Any thread (POST /-/trigger?reason=TEXT): fires on the next evaluate(). False when
   // kMaxPendingManual requests are already waiting.
   bool fire_manual(std::string reason);
+  // Any thread (a configuration reload): resolves `rules` as the constructor does, throwing
+  // std::invalid_argument the same way (then nothing changes), and hands them to the next
+  // evaluate(), which swaps them in between two frames. A rule whose definition is unchanged keeps
+  // its state (holding time, cooldown).
+  void replace_rules(std::vector<config::TriggerRule> rules);
   // The reason of a manual Firing (its `match`), valid until the next evaluate().
   [[nodiscard]] std::string_view manual_reason(size_t slot) const { return taken_[slot]; }
 
@@ -78,10 +84,24 @@ class TriggerEngine {
     uint64_t last_fired = 0;  // tick
   };
 
+  static constexpr size_t kNotCarried = std::numeric_limits<size_t>::max();
+  // Rules resolved against this host's signals, ready to be swapped in.
+  struct RuleSet {
+    std::vector<config::TriggerRule> rules;
+    std::vector<RuleState> states;
+    std::vector<Firing> firings;       // capacity for every rule and manual request
+    std::vector<size_t> carried_from;  // per rule: the running rule it equals, or kNotCarried
+  };
+
+  [[nodiscard]] RuleSet resolve(std::vector<config::TriggerRule> rules) const;
   double value_of(const Match& match, std::span<const int64_t> raw,
                   std::span<const double> derived) const noexcept;
   void take_manual_requests() noexcept;
+  void take_replacement() noexcept;
 
+  const std::vector<model::Signal>& signals_;
+  const sampler::Schema& schema_;
+  const std::chrono::nanoseconds rate_;
   std::vector<config::TriggerRule> rules_;
   std::vector<RuleState> states_;
   std::vector<Firing> firings_;  // capacity reserved up front
@@ -91,6 +111,10 @@ class TriggerEngine {
   std::array<std::string, kMaxPendingManual> pending_;
   size_t pending_count_ = 0;
   std::array<std::string, kMaxPendingManual> taken_;
+
+  std::mutex replacement_mutex_;
+  std::atomic<bool> replacement_waiting_{false};
+  std::optional<RuleSet> replacement_;
 };
 
 }  // namespace flightrec::trigger

@@ -36,12 +36,15 @@ class ManualTriggerGate {
   // Any thread. Decides and counts one request arriving at `now`.
   ManualDecision admit(Clock::time_point now);
 
+  // Any thread (a configuration reload): the interval from now on.
+  void set_min_interval(std::chrono::nanoseconds min_interval);
+
   // Requests so far by admission, for /metrics.
   [[nodiscard]] uint64_t count(ManualAdmission admission) const;
 
  private:
   const std::chrono::nanoseconds pending_for_;
-  const std::chrono::nanoseconds min_interval_;
+  std::chrono::nanoseconds min_interval_;  // guarded by mutex_
   mutable std::mutex mutex_;
   std::optional<Clock::time_point> last_accepted_;
   std::array<uint64_t, kManualAdmissions.size()> counts_{};

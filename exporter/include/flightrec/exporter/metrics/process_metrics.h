@@ -4,6 +4,7 @@
 // counts by state, and the network attribution totals that reconcile with /proc/net/dev.
 #include <prometheus/metric_family.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -29,6 +30,9 @@ class ProcessMetrics {
 
   // Each process-tier frame, in time order (process-tier thread).
   void observe(const sampler::process::ProcessFrame& frame);
+
+  // Any thread (a configuration reload): processes per ranking from the next scrape on.
+  void set_top_n(uint32_t top_n) { top_n_.store(top_n, std::memory_order_relaxed); }
 
   // Appends the families (any thread). `created` is the daemon's start, for the counters.
   void collect(std::vector<prometheus::MetricFamily>& families, exposition::ExtrasByFamily& extras,
@@ -70,7 +74,7 @@ class ProcessMetrics {
 
   const int64_t window_ns_;
   const int64_t bucket_ns_;
-  const uint32_t top_n_;
+  std::atomic<uint32_t> top_n_;
   const std::string backend_;
   mutable std::mutex mutex_;
   std::deque<Bucket> buckets_;  // oldest first; the oldest may start before the window

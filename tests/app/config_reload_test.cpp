@@ -1,0 +1,51 @@
+#include "flightrec/app/config_reload.h"
+
+#include <catch2/catch.hpp>
+
+#include "flightrec/config/loader.h"
+
+using flightrec::app::plan_reload;
+using flightrec::config::Config;
+
+namespace {
+
+Config load(const char* yaml) {
+  auto result = flightrec::config::load_from_string(yaml, "flightrec.yaml");
+  INFO((result.errors.empty() ? "" : result.errors.front()));
+  REQUIRE(result.ok());
+  return *result.config;
+}
+
+}  // namespace
+
+TEST_CASE("aReloadAppliesLiveKeysAndKeepsRestartOnlyOnes", "[reload]") {
+  const Config running;
+  const Config loaded = load(R"(
+sampler: {rate: 8ms}
+sources: {vmstat: {rate: 40ms}}
+incidents: {max_count: 7, manual_interval: 5s}
+export: {top_processes: 3}
+triggers:
+  - {name: hot, signal: 'cpu_busy_ratio{cpu="total"}', op: ">", value: 0.9}
+)");
+  const auto plan = plan_reload(running, loaded);
+  CHECK(plan.applied == std::vector<std::string>{"export.top_processes", "incidents.max_count",
+                                                 "incidents.manual_interval", "triggers"});
+  CHECK(plan.kept == std::vector<std::string>{"sampler.rate", "sources.vmstat.rate"});
+  CHECK(plan.effective.incidents.max_count == 7);
+  CHECK(plan.effective.export_.top_processes == 3);
+  REQUIRE(plan.effective.triggers.size() == 1);
+  CHECK(plan.effective.sampler.rate == running.sampler.rate);
+  CHECK(plan.effective.sources == running.sources);
+}
+
+TEST_CASE("aRuleThatOnlyMovedInTheFileIsNoChange", "[reload]") {
+  const Config before =
+      load("triggers:\n  - {name: m, signal: memory_used_bytes, op: '>', value: 1}\n");
+  const Config after = load(
+      "\n\n# moved down\ntriggers:\n  - {name: m, signal: memory_used_bytes, op: '>', value: 1}\n");
+  REQUIRE(before.triggers.front().line != after.triggers.front().line);
+  const auto plan = plan_reload(before, after);
+  CHECK(plan.applied.empty());
+  CHECK(plan.kept.empty());
+}

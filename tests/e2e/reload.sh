@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Live reload: SIGHUP and POST /-/reload (with --web.enable-lifecycle) re-read the config file;
+# live settings change without a restart (a new trigger fires, retention tightens), restart-only
+# ones keep their value with a warning, and an invalid file keeps the running configuration.
+source "$(dirname "$0")/lib.sh"
+
+config="$WORK/flightrec.yaml"
+log_of() { cat "$WORK/daemon.log"; }
+# metric NAME: its value, past the 100 ms for which /metrics reuses a rendered body.
+metric() { sleep 0.15; curl -s "${URL}metrics" | sed -n "s/^$1 //p"; }
+wait_log() {  # wait_log TEXT: up to 10 s for TEXT in the log
+  for _ in $(seq 200); do grep -qF -- "$1" "$WORK/daemon.log" && return 0; sleep 0.05; done
+  return 1
+}
+
+printf 'incidents:\n  dir: %s/incidents\n  max_count: 5\n' "$WORK" >"$config"
+start_daemon --config.file="$config" --web.enable-lifecycle
+pid=$DAEMON_PID
+expect_eq "$(metric flightrec_config_last_reload_successful)" 1 "the start-up load counts as successful"
+started_at=$(metric flightrec_config_last_reload_success_timestamp_seconds)
+
+# A rule that always holds, a tighter retention, and a restart-only key changed too.
+cat >"$config" <<YAML
+incidents:
+  dir: $WORK/incidents
+  max_count: 1
+sampler:
+  rate: 8ms
+triggers:
+  - name: always
+    signal: memory_used_bytes
+    op: ">"
+    value: 0
+    pre: 2s
+    post: 1s
+YAML
+kill -HUP "$pid"
+wait_log 'msg="configuration reloaded" cause=SIGHUP' && pass "SIGHUP reloads" || fail "no reload logged: $(log_of | tail -3)"
+expect_contains "$(log_of)" 'changed="incidents.max_count triggers"' "the log names what changed live"
+expect_contains "$(log_of)" 'keys=sampler.rate' "a restart-only key is named and kept"
+kill -0 "$pid" 2>/dev/null && pass "the daemon survives SIGHUP" || fail "SIGHUP stopped the daemon"
+expect_contains "$(curl -s "${URL}metrics")" 'flightrec_sampler_rate_seconds 0.004' \
+  "sampler.rate keeps its running value"
+for _ in $(seq 100); do
+  [ "$(curl -s "${URL}incidents" | grep -o '"rule":"always"' | wc -l)" -ge 1 ] && break
+  sleep 0.1
+done
+expect_contains "$(curl -s "${URL}incidents")" '"rule":"always"' "the rule added by the reload fires"
+later=$(metric flightrec_config_last_reload_success_timestamp_seconds)
+python3 -c "import sys; sys.exit(0 if float('$later') > float('$started_at') else 1)" &&
+  pass "the success timestamp moves" || fail "success timestamp $later not after $started_at"
+
+# An invalid file: the running configuration stays, the error names the line.
+printf 'incidents:\n  max_count: lots\n' >"$config"
+kill -HUP "$pid"
+wait_log 'msg="configuration reload failed' && pass "a bad file is reported" || fail "no failure logged"
+expect_contains "$(log_of)" 'incidents.max_count: \"lots\"' "the error names the key and value"
+expect_eq "$(metric flightrec_config_last_reload_successful)" 0 "/metrics shows the failed reload"
+kill -0 "$pid" 2>/dev/null && pass "the daemon keeps running" || fail "a bad reload stopped the daemon"
+
+# A rule naming a signal this host lacks fails the reload as a whole.
+printf 'triggers:\n  - name: typo\n    signal: cpu_bussy_ratio\n    op: ">"\n    value: 1\n' >"$config"
+answer=$(curl -s -w ' %{http_code}' -X POST "${URL}-/reload")
+expect_contains "$answer" 'unknown signal "cpu_bussy_ratio"' "POST /-/reload gives the error"
+expect_contains "$answer" " 500" "a failed reload is a 500"
+
+# Back to a valid file, over HTTP this time.
+always_firing_config "$WORK/incidents" 1s >"$config"
+expect_eq "$(curl -s -w ' %{http_code}' -X POST "${URL}-/reload")" "configuration reloaded
+ 200" "POST /-/reload reloads"
+expect_eq "$(metric flightrec_config_last_reload_successful)" 1 "/metrics shows the good reload"
+stop_daemon
+expect_eq "$STOP_STATUS" 0 "daemon exits 0"
+
+# Without --web.enable-lifecycle there is no reload endpoint.
+start_daemon
+expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/reload")" 404 \
+  "POST /-/reload needs --web.enable-lifecycle"
+stop_daemon
+finish
