@@ -1,7 +1,10 @@
 #include "flightrec/sampler/cpu_budget.h"
 
 #include <catch2/catch.hpp>
+#include <memory>
 #include <vector>
+
+#include "flightrec/sampler/sampler_stats.h"
 
 using namespace flightrec::sampler;
 using namespace std::chrono_literals;
@@ -137,4 +140,26 @@ TEST_CASE("The CPU window reports shares once it spans a whole window, then slid
   used = add_second(9);
   REQUIRE(used.has_value());
   CHECK(*used == Approx(0.05));
+}
+
+TEST_CASE("The rate change log keeps the newest changes in order and spells them for metadata",
+          "[budget]") {
+  SamplerStats stats;
+  for (const char* name : {"stat", "vmstat"}) {
+    stats.sources.push_back(std::make_unique<SourceStats>());
+    stats.sources.back()->name = name;
+  }
+  CHECK(rate_changes_text(stats).empty());
+  stats.rate_changes.add({.real_ns = 1'000, .source = 1, .rate_ns = 40'000'000});
+  stats.rate_changes.add({.real_ns = 2'000, .source = 0, .rate_ns = 1'000'000'000});
+  CHECK(rate_changes_text(stats) == "vmstat=40ms@1000 stat=1s@2000");
+
+  for (int64_t i = 0; i < 300; ++i) {
+    stats.rate_changes.add({.real_ns = 10'000 + i, .source = 0, .rate_ns = 8'000'000});
+  }
+  const auto kept = stats.rate_changes.newest();
+  REQUIRE(kept.size() == RateChangeLog::kKept);
+  CHECK(kept.front().real_ns == 10'000 + 300 - static_cast<int64_t>(RateChangeLog::kKept));
+  CHECK(kept.back().real_ns == 10'299);
+  CHECK(stats.rate_changes.total() == 302);
 }
