@@ -140,15 +140,20 @@ sampler::OpenedSources open_sources(const Command& command, const config::Config
   return opened;
 }
 
-// "stat=4ms cgroup_cpu=4ms ...": each source's real read rate, for the log and the metadata.
+// "stat=4ms cgroup_cpu=4ms ...": each source's configured read rate in whole ticks, for the log
+// and the metadata (sampler.rate_changes says when sampler.cpu_budget changed one since).
 std::string source_rates_text(const sampler::Sampler& sampler) {
   std::string text;
   for (size_t i = 0; i < sampler.sources().size(); ++i) {
     if (!text.empty()) text += ' ';
     text += std::string(sampler.sources()[i]->name()) + "=" +
-            config::format_duration(sampler.source_rate(i));
+            config::format_duration(sampler.configured_rate(i));
   }
   return text;
+}
+
+sampler::CpuBudgetSettings cpu_budget_settings(const config::Config& cfg) {
+  return {.budget = static_cast<double>(cfg.sampler.cpu_budget_ppm) * 1e-6};
 }
 
 int64_t real_now_ns() {
@@ -165,7 +170,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       start_real_ns_(real_now_ns()),
       host_(host_name()),
       provenance_(provenance_of(setup.config_origin)),
-      sampler_(open_sources(command, cfg_), cfg_.sampler.rate),
+      sampler_(open_sources(command, cfg_), cfg_.sampler.rate, cpu_budget_settings(cfg_)),
       queue_(sampler_.schema().size(), queue_capacity_frames(cfg_.sampler.rate)),
       ring_({.series = static_cast<uint32_t>(sampler_.schema().size()),
              .rate = cfg_.sampler.rate,
@@ -219,6 +224,8 @@ recording::Metadata Daemon::metadata_now() const {
   }
   // Each source's read rate: a reader can tell a repeated value from a quiet one.
   extra.emplace_back("sampler.source_rates", source_rates_text(sampler_));
+  // Every change sampler.cpu_budget made since, with its time ("" when none).
+  extra.emplace_back("sampler.rate_changes", sampler::rate_changes_text(sampler_.stats()));
   extra.emplace_back("sampler.realtime", sampler_.stats().realtime.load() ? "true" : "false");
   return recording::Metadata{.rate_ns = cfg_.sampler.rate.count(),
                              .host = host_,

@@ -83,6 +83,19 @@ struct Applier {
     rule.field(config) = std::string(scalar);
     return std::nullopt;
   }
+  std::optional<std::string> operator()(const PercentRule& rule) const {
+    const auto value = parse_percent_ppm(scalar);
+    if (!value) {
+      return quote(scalar) +
+             " is not a percentage (examples: 10%, 2.5%; allowed: " + allowed_values(key) + ")";
+    }
+    const bool off = *value == 0 && rule.zero_is_off;
+    if (!off && (*value < rule.min_ppm || *value > rule.max_ppm)) {
+      return out_of_range(scalar, allowed_values(key));
+    }
+    rule.field(config) = static_cast<uint32_t>(*value);
+    return std::nullopt;
+  }
   std::optional<std::string> operator()(const ChoiceRule& rule) const {
     for (std::string_view choice : rule.choices) {
       if (scalar == choice) {
@@ -105,6 +118,7 @@ std::string_view type_name(const KeySpec& key) {
     std::string_view operator()(const RegexRule&) const { return "regex"; }
     std::string_view operator()(const ListenAddressRule&) const { return "host:port"; }
     std::string_view operator()(const PathRule&) const { return "path"; }
+    std::string_view operator()(const PercentRule&) const { return "percent"; }
     std::string_view operator()(const ChoiceRule&) const { return "string"; }
   };
   return std::visit(Namer{}, key.rule);
@@ -132,6 +146,11 @@ std::string allowed_values(const KeySpec& key) {
       return "host:port or [ipv6]:port, port 0..65535";
     }
     std::string operator()(const PathRule&) const { return "a non-empty file system path"; }
+    std::string operator()(const PercentRule& rule) const {
+      std::string range =
+          range_text(format_percent_ppm(rule.min_ppm), format_percent_ppm(rule.max_ppm));
+      return rule.zero_is_off ? "0 (off) or " + range : range;
+    }
     std::string operator()(const ChoiceRule& rule) const { return join(rule.choices); }
   };
   return std::visit(Describer{}, key.rule);
@@ -155,6 +174,10 @@ std::string value_text(const KeySpec& key, const Config& config) {
     std::string operator()(const RegexRule& rule) const { return rule.field(config); }
     std::string operator()(const ListenAddressRule& rule) const { return rule.field(config); }
     std::string operator()(const PathRule& rule) const { return rule.field(config); }
+    std::string operator()(const PercentRule& rule) const {
+      const uint32_t ppm = rule.field(config);
+      return ppm == 0 && rule.zero_is_off ? "0" : format_percent_ppm(ppm);
+    }
     std::string operator()(const ChoiceRule& rule) const { return rule.field(config); }
   };
   return std::visit(Reader{copy}, key.rule);

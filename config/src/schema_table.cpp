@@ -82,6 +82,13 @@ std::vector<KeySpec> sampler_and_buffer_keys() {
        "ticks. Needs CAP_SYS_NICE (or RLIMIT_RTPRIO >= 10); without it a warning names what is "
        "missing and the sampler runs at normal priority. `flightrec_sampler_realtime` shows "
        "which."},
+      {"sampler.cpu_budget",
+       PercentRule{[](Config& c) -> uint32_t& { return c.sampler.cpu_budget_ppm; }, 1'000,
+                   4'000'000, true},
+       "The daemon's CPU time, as a share of one core over 10 s, above which the sampler halves "
+       "the read rate of its costliest source (one source a window, never slower than 1s) and "
+       "restores them once well under; each change is logged, counted in /metrics and kept in "
+       "recordings (`sampler.rate_changes`). docs/PERFORMANCE.md \"CPU budget\"."},
       {"buffer.duration",
        DurationRule{[](Config& c) -> Duration& { return c.buffer.duration; }, 1s, 24h},
        "History kept in the in-memory ring; older data is dropped first."},

@@ -145,6 +145,18 @@ std::optional<uint64_t> parse_size(std::string_view text) {
   return scale_exactly(*number, factor, std::numeric_limits<uint64_t>::max());
 }
 
+std::optional<uint64_t> parse_percent_ppm(std::string_view text) {
+  if (text == "0") return 0;
+  if (!text.ends_with('%')) return std::nullopt;
+  text.remove_suffix(1);
+  auto number = take_decimal(text);
+  if (!number || !text.empty()) return std::nullopt;
+  constexpr uint64_t kPpmPerPercent = 10'000;
+  return scale_exactly(*number, kPpmPerPercent, std::numeric_limits<uint32_t>::max());
+}
+
+std::string format_percent_ppm(uint64_t ppm) { return format_decimal(ppm, 10'000) + "%"; }
+
 std::string format_duration(Duration duration) {
   if (duration < Duration::zero()) {
     // Negate in unsigned arithmetic so the most negative value does not overflow.

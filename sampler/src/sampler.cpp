@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <system_error>
 
 #include "flightrec/common/fd.h"
+#include "flightrec/common/log.h"
+#include "flightrec/config/units.h"
 
 namespace flightrec::sampler {
 namespace {
@@ -28,6 +31,12 @@ timespec to_timespec(int64_t ns) noexcept {
 // No tick has the index UINT64_MAX, so every source is due at the first tick whatever it is.
 constexpr uint64_t kNeverRead = UINT64_MAX;
 
+// A share of one core as the config writes it: 0.051234 -> "5.1234%".
+std::string percent_text(double share) {
+  return config::format_percent_ppm(
+      static_cast<uint64_t>(std::llround(std::max(share, 0.0) * 1e6)));
+}
+
 }  // namespace
 
 uint32_t whole_ticks(std::chrono::nanoseconds period, std::chrono::nanoseconds tick) noexcept {
@@ -36,8 +45,10 @@ uint32_t whole_ticks(std::chrono::nanoseconds period, std::chrono::nanoseconds t
 }
 
 Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nanoseconds rate,
-                 const std::vector<std::chrono::nanoseconds>& source_rates)
+                 const std::vector<std::chrono::nanoseconds>& source_rates,
+                 const CpuBudgetSettings& budget)
     : sources_(std::move(sources)),
+      budget_(budget),
       rate_(rate),
       timer_(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) {
   if (!timer_) throw std::system_error(errno, std::generic_category(), "timerfd_create");
@@ -54,10 +65,23 @@ Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nano
     throw std::invalid_argument("the sampler needs one rate per source");
   }
   for (size_t i = 0; i < sources_.size(); ++i) {
-    read_every_.push_back(source_rates.empty() ? 1 : whole_ticks(source_rates[i], rate_));
-    stats_.sources[i]->rate_ns = source_rate(i).count();
+    configured_every_.push_back(source_rates.empty() ? 1 : whole_ticks(source_rates[i], rate_));
+    stats_.sources[i]->configured_rate_ns = configured_rate(i).count();
+    stats_.sources[i]->rate_ns = configured_rate(i).count();
   }
+  read_every_ = configured_every_;
   read_period_.assign(sources_.size(), kNeverRead);
+  if (budget_.budget > 0) {
+    stats_.cpu_budget = budget_.budget;
+    budget_window_.emplace(budget_, sources_.size());
+    budget_read_ns_.assign(sources_.size(), 0);
+    budget_read_shares_.assign(sources_.size(), 0);
+    const uint32_t slowest = whole_ticks(budget_.slowest, rate_);
+    for (const uint32_t every : configured_every_) {
+      budget_costs_.push_back(
+          {.configured_every = every, .slowest_every = std::max(slowest, every)});
+    }
+  }
 }
 
 void Sampler::read_source(size_t index, std::span<int64_t> values) noexcept {
@@ -91,6 +115,58 @@ void Sampler::sample_due(uint64_t tick, std::span<int64_t> values) noexcept {
   }
 }
 
+void Sampler::check_budget(int64_t mono_ns) {
+  // On the grid of check_every from the first check; after a stall, from now.
+  next_budget_check_ns_ = std::max(next_budget_check_ns_ + budget_.check_every.count(),
+                                   mono_ns + budget_.check_every.count() / 2);
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    budget_read_ns_[i] = stats_.sources[i]->duration_ns_total.load(std::memory_order_relaxed);
+  }
+  const auto used = budget_window_->add(mono_ns, now_ns(CLOCK_PROCESS_CPUTIME_ID), budget_read_ns_,
+                                        budget_read_shares_);
+  if (!used) return;
+  stats_.cpu_used.store(*used, std::memory_order_relaxed);
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    budget_costs_[i].read_share = budget_read_shares_[i];
+    budget_costs_[i].every = read_every_[i];
+  }
+  const auto step = next_rate_step(*used, budget_, budget_costs_);
+  if (step) {
+    apply_rate_step(*step, *used);
+    budget_window_->restart();
+    return;
+  }
+  const bool exhausted = *used > budget_.budget;
+  if (exhausted && !budget_exhausted_logged_) {
+    log::warn("sampler.cpu_budget: over budget with every source at its slowest rate",
+              {{"cpu", percent_text(*used)}, {"budget", percent_text(budget_.budget)}});
+  }
+  budget_exhausted_logged_ = exhausted;
+}
+
+void Sampler::apply_rate_step(const RateStep& step, double used) {
+  const size_t i = step.source;
+  const std::chrono::nanoseconds from = source_rate(i);
+  read_every_[i] = step.to_every;
+  const std::chrono::nanoseconds to = source_rate(i);
+  SourceStats& s = *stats_.sources[i];
+  s.rate_ns.store(to.count(), std::memory_order_relaxed);
+  (step.lowers() ? s.rate_lowerings : s.rate_restorings).fetch_add(1, std::memory_order_relaxed);
+  stats_.rate_changes.add({.real_ns = now_ns(CLOCK_REALTIME), .source = i, .rate_ns = to.count()});
+  const std::initializer_list<log::Field> fields{
+      {"source", s.name},
+      {"from", config::format_duration(from)},
+      {"to", config::format_duration(to)},
+      {"cpu", percent_text(used)},
+      {"budget", percent_text(budget_.budget)},
+      {"source_cpu", percent_text(budget_costs_[i].read_share)}};
+  if (step.lowers()) {
+    log::warn("sampler.cpu_budget: over budget, reading the costliest source less often", fields);
+  } else {
+    log::info("sampler.cpu_budget: under budget again, restoring a source's rate", fields);
+  }
+}
+
 void Sampler::wake() noexcept {
   // A one-shot expiry 1 ns from now ends the blocking read; run() then sees the stop request.
   const itimerspec soon{{0, 0}, {0, 1}};
@@ -108,6 +184,11 @@ void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks)
 
   // A stop requested before the timer was armed had its wake() overwritten by the arming above.
   if (stop.requested()) return;
+  if (budget_window_) {
+    // The window's first reading: from here on the process's CPU is the running daemon's.
+    next_budget_check_ns_ = armed;
+    check_budget(armed);
+  }
 
   uint64_t next_tick = 0;  // index of the first deadline not yet consumed
   uint64_t sampled = 0;
@@ -139,6 +220,8 @@ void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks)
     }
     stats_.ticks.fetch_add(1, std::memory_order_relaxed);
     ++sampled;
+    // After the frame is handed on, so a check (and a rare log line) never delays one.
+    if (budget_window_ && mono >= next_budget_check_ns_) check_budget(mono);
   }
 }
 

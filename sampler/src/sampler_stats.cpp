@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "flightrec/config/units.h"
+
 namespace flightrec::sampler {
 
 void LatenessHistogram::observe(int64_t lateness_ns) noexcept {
@@ -26,6 +28,37 @@ int64_t LatenessHistogram::quantile_upper_bound_ns(double q) const noexcept {
     }
   }
   return INT64_MAX;
+}
+
+void RateChangeLog::add(const RateChange& change) noexcept {
+  const std::lock_guard lock(mutex_);
+  ring_[total_ % kKept] = change;
+  ++total_;
+}
+
+std::vector<RateChange> RateChangeLog::newest() const {
+  const std::lock_guard lock(mutex_);
+  const uint64_t kept = std::min<uint64_t>(total_, kKept);
+  std::vector<RateChange> out;
+  out.reserve(kept);
+  for (uint64_t i = total_ - kept; i < total_; ++i) out.push_back(ring_[i % kKept]);
+  return out;
+}
+
+uint64_t RateChangeLog::total() const noexcept {
+  const std::lock_guard lock(mutex_);
+  return total_;
+}
+
+std::string rate_changes_text(const SamplerStats& stats) {
+  std::string text;
+  for (const RateChange& change : stats.rate_changes.newest()) {
+    if (!text.empty()) text += ' ';
+    text += stats.sources[change.source]->name + "=" +
+            config::format_duration(std::chrono::nanoseconds(change.rate_ns)) + "@" +
+            std::to_string(change.real_ns);
+  }
+  return text;
 }
 
 }  // namespace flightrec::sampler

@@ -56,6 +56,7 @@ TEST_CASE("Config equality notices a change in any field", "[defaults]") {
       value = choice->choices.back().data();  // never a default: defaults come first
     }
     if (std::holds_alternative<PathRule>(key.rule)) value = "/tmp/changed";
+    if (std::holds_alternative<PercentRule>(key.rule)) value = "55.5%";
     REQUIRE(value != nullptr);
     REQUIRE_FALSE(apply_value(key, value, changed).has_value());
     CHECK_FALSE(changed == Config{});

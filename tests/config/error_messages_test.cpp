@@ -113,7 +113,7 @@ TEST_CASE("an unknown key with no close match lists the keys known there", "[err
         "processes, network, export, incidents, web, log, triggers, thresholds)");
   CHECK(only_error("sampler:\n  frequency: 1ms\n") ==
         "flightrec.yaml:2: sampler.frequency: unknown key (known here: rate, process_rate, "
-        "realtime)");
+        "realtime, cpu_budget)");
 }
 
 TEST_CASE("wrong node types are errors, not defaults", "[errors][types]") {
@@ -124,8 +124,8 @@ TEST_CASE("wrong node types are errors, not defaults", "[errors][types]") {
   CHECK(only_error("sampler:\n  rate:\n") ==
         "flightrec.yaml:2: sampler.rate: expected a duration (allowed: 100us..10s), got no value");
   CHECK(only_error("sampler: 1ms\n") ==
-        "flightrec.yaml:1: sampler: expected a map of keys (rate, process_rate, realtime), got the "
-        "value \"1ms\"");
+        "flightrec.yaml:1: sampler: expected a map of keys (rate, process_rate, realtime, "
+        "cpu_budget), got the value \"1ms\"");
   CHECK(only_error("sources:\n  - stat\n") ==
         "flightrec.yaml:1: sources: expected a map of keys (cgroup_cpu, diskstats, loadavg, "
         "meminfo, netdev, pressure, stat, vmstat), got a list");
@@ -205,4 +205,25 @@ TEST_CASE("a regex using what RE2 does not run (a back-reference) is refused at 
   CHECK_THAT(only_error("processes:\n  redact_cmdline: '(x)\\1'\n"),
              Catch::StartsWith("flightrec.yaml:2: processes.redact_cmdline: ") &&
                  Catch::Contains("is not a valid regex (invalid escape sequence"));
+}
+
+TEST_CASE("a CPU budget is a percentage within its range, or 0 for off", "[errors]") {
+  CHECK(only_error("sampler:\n  cpu_budget: 0.1\n") ==
+        "flightrec.yaml:2: sampler.cpu_budget: \"0.1\" is not a percentage (examples: 10%, 2.5%; "
+        "allowed: 0 (off) or 0.1%..400%)");
+  CHECK(only_error("sampler:\n  cpu_budget: 0.05%\n") ==
+        "flightrec.yaml:2: sampler.cpu_budget: \"0.05%\" is out of range (allowed: 0 (off) or "
+        "0.1%..400%)");
+  CHECK(only_error("sampler:\n  cpu_budget: 500%\n") ==
+        "flightrec.yaml:2: sampler.cpu_budget: \"500%\" is out of range (allowed: 0 (off) or "
+        "0.1%..400%)");
+  CHECK(only_error("sampler:\n  cpu_budget: ten%\n") ==
+        "flightrec.yaml:2: sampler.cpu_budget: \"ten%\" is not a percentage (examples: 10%, 2.5%; "
+        "allowed: 0 (off) or 0.1%..400%)");
+  LoadResult off = load_from_string("sampler:\n  cpu_budget: 0\n", "flightrec.yaml");
+  REQUIRE(off.ok());
+  CHECK(off.config->sampler.cpu_budget_ppm == 0);
+  LoadResult quarter = load_from_string("sampler:\n  cpu_budget: 2.25%\n", "flightrec.yaml");
+  REQUIRE(quarter.ok());
+  CHECK(quarter.config->sampler.cpu_budget_ppm == 22'500);
 }

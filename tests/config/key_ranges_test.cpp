@@ -96,6 +96,12 @@ TEST_CASE("every key accepts its range edges and rejects one step beyond", "[sch
     } else if (std::holds_alternative<PathRule>(key.rule)) {
       require_accepted(key, "/var/lib/flightrec/x y");
       require_rejected(key, "");
+    } else if (const auto* percent = std::get_if<PercentRule>(&key.rule)) {
+      require_accepted(key, format_percent_ppm(percent->min_ppm));
+      require_accepted(key, format_percent_ppm(percent->max_ppm));
+      require_rejected(key, format_percent_ppm(percent->min_ppm - 1));
+      require_rejected(key, format_percent_ppm(percent->max_ppm + 1));
+      if (percent->zero_is_off) require_accepted(key, "0");
     } else if (const auto* choice = std::get_if<ChoiceRule>(&key.rule)) {
       for (std::string_view allowed : choice->choices) require_accepted(key, std::string(allowed));
       require_rejected(key, "verbose");
@@ -118,6 +124,7 @@ TEST_CASE("key ranges match the ones the issue specifies", "[schema][ranges]") {
            Pinned{"sampler.rate", "100us", "10s", "99us", "11s", {{"sampler.process_rate", "10s"}}},
            Pinned{
                "sampler.process_rate", "100us", "60s", "99us", "61s", {{"sampler.rate", "100us"}}},
+           Pinned{"sampler.cpu_budget", "0.1%", "400%", "0.0999%", "400.0001%"},
            Pinned{"buffer.duration", "1s", "24h", "999ms", "25h"},
            Pinned{"buffer.max_bytes", "1MiB", "64GiB", "1023KiB", "65GiB"},
            Pinned{"sources.stat.rate", "100us", "10s", "99us", "11s"},

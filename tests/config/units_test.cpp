@@ -4,8 +4,10 @@
 
 using flightrec::config::Duration;
 using flightrec::config::format_duration;
+using flightrec::config::format_percent_ppm;
 using flightrec::config::format_size;
 using flightrec::config::parse_duration;
+using flightrec::config::parse_percent_ppm;
 using flightrec::config::parse_size;
 using namespace std::chrono_literals;
 
@@ -103,5 +105,30 @@ TEST_CASE("formatted durations and sizes parse back to the same value", "[units]
                          uint64_t{3} << 40, uint64_t{999'999'999'999}, ~uint64_t{0}}) {
     INFO("bytes: " << bytes);
     CHECK(parse_size(format_size(bytes)) == bytes);
+  }
+}
+
+TEST_CASE("parse_percent_ppm keeps percentages exactly in millionths", "[units]") {
+  CHECK(parse_percent_ppm("10%") == 100'000u);
+  CHECK(parse_percent_ppm("0.1%") == 1'000u);
+  CHECK(parse_percent_ppm("2.5%") == 25'000u);
+  CHECK(parse_percent_ppm("0.0001%") == 1u);
+  CHECK(parse_percent_ppm("400%") == 4'000'000u);
+  CHECK(parse_percent_ppm("0") == 0u);
+  CHECK(parse_percent_ppm("0%") == 0u);
+  for (const char* bad :
+       {"", "%", "10", "0.1", "10 %", "10%%", "-1%", "1.%", "0.00001%", "1e3%", "500000%"}) {
+    INFO("text: " << bad);
+    CHECK_FALSE(parse_percent_ppm(bad).has_value());
+  }
+}
+
+TEST_CASE("formatted percentages parse back to the same value", "[units]") {
+  CHECK(format_percent_ppm(100'000) == "10%");
+  CHECK(format_percent_ppm(2'500) == "0.25%");
+  CHECK(format_percent_ppm(0) == "0%");
+  for (uint64_t ppm : {uint64_t{1}, uint64_t{999}, uint64_t{10'000}, uint64_t{123'457}}) {
+    INFO("ppm: " << ppm);
+    CHECK(parse_percent_ppm(format_percent_ppm(ppm)) == ppm);
   }
 }

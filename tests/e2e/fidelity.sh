@@ -17,8 +17,12 @@ trap 'stop_both; cleanup' EXIT
 
 # write_config NAME [RATE]: a config without the process tier or network backend (neither is
 # compared), a window spanning the whole load, and with RATE every source and the tick at RATE.
+# No CPU budget: B at 1 ms costs more than the default one, and would slow its sources.
 write_config() {
   cat <<YAML >"$WORK/$1.yaml"
+sampler:
+  cpu_budget: 0
+${2:+  rate: $2}
 incidents:
   dir: $WORK/incidents-$1
 processes:
@@ -29,7 +33,7 @@ export:
   window: 30s
 YAML
   if [ $# -ge 2 ]; then
-    printf 'sampler:\n  rate: %s\nsources:\n' "$2" >>"$WORK/$1.yaml"
+    printf 'sources:\n' >>"$WORK/$1.yaml"
     for source in stat cgroup_cpu meminfo loadavg pressure vmstat diskstats netdev; do
       printf '  %s:\n    rate: %s\n' "$source" "$2" >>"$WORK/$1.yaml"
     done

@@ -196,3 +196,51 @@ TEST_CASE("shouldExposeWhetherTheSamplerIsRealtimeAndItsElapsedTime", "[exporter
   CHECK(gauge("flightrec_sampler_realtime") == 1);
   CHECK(gauge("flightrec_sampler_elapsed_seconds") == Approx(2.5));
 }
+
+TEST_CASE("shouldExposeTheCpuBudgetWhatItIsComparedWithAndEachSourcesRateChanges",
+          "[exporter][collectors]") {
+  sampler::SamplerStats stats;
+  auto source = std::make_unique<sampler::SourceStats>();
+  source->name = "vmstat";
+  source->configured_rate_ns = 20'000'000;
+  source->rate_ns = 80'000'000;  // lowered twice
+  source->rate_lowerings = 2;
+  stats.sources.push_back(std::move(source));
+  stats.cpu_budget = 0.1;
+  const auto collect = [&stats] {
+    std::vector<prometheus::MetricFamily> families;
+    exporter::exposition::ExtrasByFamily extras;
+    Families out(families, extras, 0, 9'000'000);
+    SamplerCollector(stats).collect(out);
+    return families;
+  };
+  const auto find = [](const std::vector<prometheus::MetricFamily>& families,
+                       const std::string& name) -> const prometheus::MetricFamily* {
+    for (const auto& family : families) {
+      if (family.name == name) return &family;
+    }
+    return nullptr;
+  };
+
+  auto families = collect();
+  REQUIRE(find(families, "flightrec_sampler_cpu_budget_ratio") != nullptr);
+  CHECK(find(families, "flightrec_sampler_cpu_budget_ratio")->metric[0].gauge.value == 0.1);
+  // Nothing measured yet: no value rather than a made-up 0.
+  CHECK(find(families, "flightrec_sampler_cpu_budget_used_ratio") == nullptr);
+  // The rate now, not the configured one.
+  REQUIRE(find(families, "flightrec_source_rate_seconds") != nullptr);
+  CHECK(find(families, "flightrec_source_rate_seconds")->metric[0].gauge.value == Approx(0.08));
+  const auto* changes = find(families, "flightrec_source_rate_changes_total");
+  REQUIRE(changes != nullptr);
+  REQUIRE(changes->metric.size() == 2);
+  CHECK(changes->metric[0].label[1].value == "lowered");
+  CHECK(changes->metric[0].counter.value == 2);
+  CHECK(changes->metric[1].label[1].value == "restored");
+  CHECK(changes->metric[1].counter.value == 0);
+
+  stats.cpu_used = 0.123;
+  families = collect();
+  REQUIRE(find(families, "flightrec_sampler_cpu_budget_used_ratio") != nullptr);
+  CHECK(find(families, "flightrec_sampler_cpu_budget_used_ratio")->metric[0].gauge.value ==
+        Approx(0.123));
+}

@@ -7,6 +7,41 @@ namespace flightrec::exporter::metrics {
 
 using prometheus::ClientMetric;
 
+namespace {
+
+// sampler.cpu_budget: the budget, what it is compared with, and each source's rate and changes.
+void add_budget(Families& out, const sampler::SamplerStats& stats) {
+  out.gauge("flightrec_sampler_cpu_budget_ratio",
+            "sampler.cpu_budget: the daemon's CPU, as a share of one core, above which the "
+            "sampler reads its costliest sources less often (0: off).",
+            "ratio", stats.cpu_budget);
+  if (const double used = stats.cpu_used.load(); used >= 0) {
+    out.gauge("flightrec_sampler_cpu_budget_used_ratio",
+              "The daemon's CPU over the newest full budget window (10 s), as a share of one "
+              "core: what flightrec_sampler_cpu_budget_ratio is compared with.",
+              "ratio", used);
+  }
+  for (const auto& s : stats.sources) {
+    out.gauge("flightrec_source_rate_seconds",
+              "How often each source is read now: sources.<name>.rate in whole sampler ticks, "
+              "or slower while sampler.cpu_budget holds it back.",
+              "seconds", seconds(s->rate_ns.load()), {{"source", s->name}});
+  }
+  const std::string changes_help =
+      "Changes of each source's rate by sampler.cpu_budget: lowered when over budget, restored "
+      "(towards the configured rate) when well under.";
+  for (const auto& s : stats.sources) {
+    out.counter("flightrec_source_rate_changes_total", changes_help, "",
+                as_double(s->rate_lowerings.load()),
+                {{"source", s->name}, {"direction", "lowered"}});
+    out.counter("flightrec_source_rate_changes_total", changes_help, "",
+                as_double(s->rate_restorings.load()),
+                {{"source", s->name}, {"direction", "restored"}});
+  }
+}
+
+}  // namespace
+
 void SamplerCollector::collect(Families& out) const {
   out.counter("flightrec_sampler_ticks_total", "Ticks the sampler read every source in.", "",
               as_double(stats_.ticks.load()));
@@ -41,11 +76,7 @@ void SamplerCollector::collect(Families& out) const {
   out.histogram("flightrec_sampler_tick_lateness_seconds",
                 "How long after its deadline each tick started.", "seconds", std::move(lateness));
 
-  for (const auto& s : stats_.sources) {
-    out.gauge("flightrec_source_rate_seconds",
-              "How often each source is read (sources.<name>.rate in whole sampler ticks).",
-              "seconds", seconds(s->rate_ns), {{"source", s->name}});
-  }
+  add_budget(out, stats_);
   for (const auto& s : stats_.sources) {
     out.counter("flightrec_source_reads_total", "Reads of each source.", "",
                 as_double(s->reads.load()), {{"source", s->name}});

@@ -80,6 +80,9 @@ struct Config {
     Duration rate = std::chrono::milliseconds(4);
     Duration process_rate = std::chrono::milliseconds(250);
     bool realtime = true;  // SCHED_FIFO for the sampler thread when permitted
+    // The daemon's CPU, in millionths of one core, above which the sampler slows its costliest
+    // sources (sampler.cpu_budget, e.g. "10%"); 0 turns the budget off.
+    uint32_t cpu_budget_ppm = 100'000;
     bool operator==(const Sampler&) const = default;
   } sampler;
 

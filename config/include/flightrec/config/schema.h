@@ -64,13 +64,22 @@ struct PathRule {
   FieldAccessor<std::string> field;
 };
 
+// A share written as a percentage ("10%"), stored in millionths; `zero_is_off` also accepts "0"
+// below `min` and means the feature is off.
+struct PercentRule {
+  FieldAccessor<uint32_t> field;
+  uint32_t min_ppm;
+  uint32_t max_ppm;
+  bool zero_is_off = false;
+};
+
 struct ChoiceRule {
   FieldAccessor<std::string> field;
   std::span<const std::string_view> choices;
 };
 
 using KeyRule = std::variant<DurationRule, SizeRule, BoolRule, CountRule, RegexRule,
-                             ListenAddressRule, PathRule, ChoiceRule>;
+                             ListenAddressRule, PathRule, PercentRule, ChoiceRule>;
 
 struct KeySpec {
   std::string_view path;  // dotted, e.g. "sampler.rate"
@@ -88,7 +97,7 @@ inline constexpr size_t kMaxRegexLength = 1024;
 [[nodiscard]] std::span<const KeySpec> schema();
 [[nodiscard]] const KeySpec* find_key(std::string_view path);
 
-// Short type name for docs and messages: "duration", "size", "bool", "integer", "regex", ...
+// Short type name for docs and messages: "duration", "size", "bool", "integer", "percent", ...
 [[nodiscard]] std::string_view type_name(const KeySpec& key);
 // What may be written, e.g. "100us..10s", "1..1024", "debug, info, warn, error".
 [[nodiscard]] std::string allowed_values(const KeySpec& key);

@@ -8,6 +8,9 @@
 //
 // Sizes: <number>[unit] with units B, KiB, MiB, GiB, TiB (powers of 1024) or KB, MB, GB, TB (powers
 // of 1000); a bare number is bytes. Fractions are allowed when they give whole bytes ("1.5KiB").
+//
+// Percentages: <number>% with at most four decimals, kept exactly in millionths ("10%" = 100000,
+// "0.25%" = 2500); "0" alone is zero.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,10 +22,14 @@ namespace flightrec::config {
 
 [[nodiscard]] std::optional<Duration> parse_duration(std::string_view text);
 [[nodiscard]] std::optional<uint64_t> parse_size(std::string_view text);
+[[nodiscard]] std::optional<uint64_t> parse_percent_ppm(std::string_view text);
 
 // Canonical, exact spellings that parse back to the same value: "1ms", "1m30s", "1.5s", "256MiB",
-// "1MB", "1000001B". Negative durations get a leading '-' (they never parse).
+// "1MB", "1000001B" (and the percentages below). Negative durations get a leading '-' (they never
+// parse).
 [[nodiscard]] std::string format_duration(Duration duration);
 [[nodiscard]] std::string format_size(uint64_t bytes);
+// "10%", "0.25%", "0%".
+[[nodiscard]] std::string format_percent_ppm(uint64_t ppm);
 
 }  // namespace flightrec::config

@@ -5,14 +5,21 @@
 // values in the frame: its information has not changed at a finer step than its rate.
 // In steady state it never allocates, throws or blocks on anything but its timer (a test counts
 // allocations). Late and missed ticks are counted, never caught up by bursts of reads.
+//
+// With a CPU budget (sampler.cpu_budget) the thread also checks, about once a second, the
+// process's CPU over the last window and slows its costliest source while over budget, restoring
+// it once well under (cpu_budget.h). The rates are the thread's own: it changes them between two
+// ticks, and other threads see them only through the atomics of SamplerStats.
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "flightrec/common/fd.h"
 #include "flightrec/common/stop_signal.h"
+#include "flightrec/sampler/cpu_budget.h"
 #include "flightrec/sampler/frame_queue.h"
 #include "flightrec/sampler/sampler_stats.h"
 #include "flightrec/sampler/series.h"
@@ -29,12 +36,14 @@ namespace flightrec::sampler {
 class Sampler {
  public:
   // `source_rates` holds one rate per source (empty: every source every tick). Each is rounded to
-  // the nearest whole number of ticks, at least one; read_every() says what it became.
+  // the nearest whole number of ticks, at least one; read_every() says what it became. A budget
+  // of 0 (the default) leaves the rates as configured.
   Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nanoseconds rate,
-          const std::vector<std::chrono::nanoseconds>& source_rates = {});
+          const std::vector<std::chrono::nanoseconds>& source_rates = {},
+          const CpuBudgetSettings& budget = {});
   // The system sources as opened from the config, each at its configured rate.
-  Sampler(OpenedSources opened, std::chrono::nanoseconds rate)
-      : Sampler(std::move(opened.sources), rate, opened.rates) {}
+  Sampler(OpenedSources opened, std::chrono::nanoseconds rate, const CpuBudgetSettings& budget = {})
+      : Sampler(std::move(opened.sources), rate, opened.rates, budget) {}
 
   [[nodiscard]] const Schema& schema() const noexcept { return schema_; }
   [[nodiscard]] std::chrono::nanoseconds rate() const noexcept { return rate_; }
@@ -44,11 +53,17 @@ class Sampler {
     return sources_;
   }
 
-  // Ticks between two reads of source `index` (sources() order).
+  // Ticks between two reads of source `index` (sources() order). The budget changes it while
+  // run() runs: call it from the sampler thread, or once run() returned; other threads read
+  // stats().sources[index]->rate_ns.
   [[nodiscard]] uint32_t read_every(size_t index) const noexcept { return read_every_[index]; }
-  // The period at which source `index` is really read: read_every(index) ticks.
+  // The period at which source `index` is really read: read_every(index) ticks (same caveat).
   [[nodiscard]] std::chrono::nanoseconds source_rate(size_t index) const noexcept {
     return rate_ * read_every_[index];
+  }
+  // The period source `index` was configured with, in whole ticks; never changes (any thread).
+  [[nodiscard]] std::chrono::nanoseconds configured_rate(size_t index) const noexcept {
+    return rate_ * configured_every_[index];
   }
 
   // Reads every source once into `values` (schema().size() of them), timing each source.
@@ -71,11 +86,22 @@ class Sampler {
 
  private:
   void read_source(size_t index, std::span<int64_t> values) noexcept;
+  // The budget's check, at most once per check_every: measures, decides, applies one change.
+  void check_budget(int64_t mono_ns);
+  void apply_rate_step(const RateStep& step, double used);
 
   std::vector<std::unique_ptr<Source>> sources_;
-  std::vector<size_t> offsets_;        // first value index of each source in a frame
-  std::vector<uint32_t> read_every_;   // ticks between two reads, per source
-  std::vector<uint64_t> read_period_;  // tick / read_every of the newest read, per source
+  std::vector<size_t> offsets_;             // first value index of each source in a frame
+  std::vector<uint32_t> configured_every_;  // ticks between two reads as configured, per source
+  std::vector<uint32_t> read_every_;        // ticks between two reads now, per source
+  std::vector<uint64_t> read_period_;       // tick / read_every of the newest read, per source
+  CpuBudgetSettings budget_;
+  std::optional<CpuWindow> budget_window_;  // only with a budget
+  std::vector<uint64_t> budget_read_ns_;    // each source's read time at the check; sized once
+  std::vector<double> budget_read_shares_;  // each source's share over the window; sized once
+  std::vector<SourceCost> budget_costs_;    // what the policy sees; sized once
+  int64_t next_budget_check_ns_ = 0;
+  bool budget_exhausted_logged_ = false;  // over budget with nothing left to slow, said once
   Schema schema_;
   std::chrono::nanoseconds rate_;
   SamplerStats stats_;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,13 +27,45 @@ struct LatenessHistogram {
 
 struct SourceStats {
   std::string name;
-  int64_t rate_ns = 0;  // how often it is read: its configured rate in whole sampler ticks
+  int64_t configured_rate_ns = 0;  // its configured rate in whole sampler ticks
+  // How often it is read now: the configured rate, or slower while sampler.cpu_budget holds it
+  // back. Written by the sampler thread only.
+  std::atomic<int64_t> rate_ns{0};
+  std::atomic<uint64_t> rate_lowerings{0};   // changes to a slower rate (sampler.cpu_budget)
+  std::atomic<uint64_t> rate_restorings{0};  // changes back towards the configured rate
   std::atomic<uint64_t> reads{0};
   std::atomic<uint64_t> failures{0};  // ticks where the source read nothing
   std::atomic<uint64_t> partials{0};  // ticks where some of its values were absent
   std::atomic<uint64_t> duration_ns_total{0};
   std::atomic<int64_t> last_duration_ns{0};
   std::atomic<bool> last_ok{false};  // the newest read was not a failure
+};
+
+// One change of a source's rate by sampler.cpu_budget: from `real_ns` (Unix ns) on, source
+// number `source` (SamplerStats::sources order) is read every `rate_ns`.
+struct RateChange {
+  int64_t real_ns = 0;
+  size_t source = 0;
+  int64_t rate_ns = 0;
+};
+
+// The newest kKept rate changes, for recordings' metadata. Written by the sampler thread at most
+// once per budget window (10 s), read when a recording is written: a mutex held for a copy of a
+// few hundred bytes is never contended in practice, and add() never allocates.
+class RateChangeLog {
+ public:
+  // At one change per 10 s window, 256 changes span 42 minutes: the default ring (10 min) whole.
+  static constexpr size_t kKept = 256;
+
+  void add(const RateChange& change) noexcept;
+  // Oldest first; and how many changes ever happened (more than returned once some fell out).
+  [[nodiscard]] std::vector<RateChange> newest() const;
+  [[nodiscard]] uint64_t total() const noexcept;
+
+ private:
+  mutable std::mutex mutex_;
+  std::array<RateChange, kKept> ring_{};
+  uint64_t total_ = 0;
 };
 
 struct SamplerStats {
@@ -47,6 +80,16 @@ struct SamplerStats {
   std::atomic<bool> realtime{false};  // the sampler thread runs SCHED_FIFO (sampler.realtime)
   LatenessHistogram lateness;
   std::vector<std::unique_ptr<SourceStats>> sources;  // one per source, fixed at start-up
+  double cpu_budget = 0;  // sampler.cpu_budget as a share of one core (0: off); set at start-up
+  // The daemon's CPU over the newest full budget window, as a share of one core; negative until
+  // the first window is complete (or with the budget off).
+  std::atomic<double> cpu_used{-1};
+  RateChangeLog rate_changes;
 };
+
+// "vmstat=8ms@1764621663123456789 vmstat=4ms@...": the kept rate changes, oldest first, each the
+// source's new rate from that Unix ns on; "" when there were none. Recordings carry it as
+// sampler.rate_changes beside sampler.source_rates (the configured rates).
+[[nodiscard]] std::string rate_changes_text(const SamplerStats& stats);
 
 }  // namespace flightrec::sampler
