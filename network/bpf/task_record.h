@@ -7,11 +7,16 @@
 
 #define FLIGHTREC_TASK_COMM_LEN 16
 
+/* kind: a process record (the group leader: the group's signal-struct totals plus its own) or a
+ * thread record (another thread's own counters, for the reader to add to its process's). */
+#define FLIGHTREC_TASK_PROCESS 0
+#define FLIGHTREC_TASK_THREAD 1
+
 struct flightrec_task_record {
   __u64 start_boottime_ns; /* the group leader's start, CLOCK_BOOTTIME */
-  /* The group's CPU time, summed as thread_group_cputime() does: the signal struct's totals of
-   * released threads plus every thread still listed. utime/stime are tick-sampled; runtime is the
-   * scheduler's precise sum that /proc scales them to (cputime_adjust). */
+  /* CPU time. Summed over a process's records, as thread_group_cputime() does: the signal
+   * struct's totals of released threads plus every live thread. utime/stime are tick-sampled;
+   * runtime is the scheduler's precise sum that /proc scales them to (cputime_adjust). */
   __u64 utime_ns;
   __u64 stime_ns;
   __u64 runtime_ns;
@@ -23,7 +28,7 @@ struct flightrec_task_record {
   __u64 rss_pages;      /* file + anon + shmem, each counter clamped at 0 as get_mm_rss() does */
   __u64 io_read_bytes;  /* storage I/O of the group, as /proc/<pid>/io sums it */
   __u64 io_write_bytes;
-  __s32 tgid;
+  __s32 tgid; /* the process; a thread record's own id is not needed */
   __s32 ppid; /* tgid of the real parent */
   __s32 pgrp;
   __s32 session;
@@ -36,7 +41,7 @@ struct flightrec_task_record {
   __u32 tty_major; /* the controlling terminal's driver major and minor_start, and its index */
   __u32 tty_minor_start;
   __s32 tty_index;
-  __u32 threads_truncated; /* 1 when the thread walk stopped at its bound before the list's end */
+  __u32 kind; /* FLIGHTREC_TASK_PROCESS or FLIGHTREC_TASK_THREAD */
   char comm[FLIGHTREC_TASK_COMM_LEN]; /* the leader's task->comm */
 };
 

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -84,6 +85,27 @@ class TaskIterator final : public sampler::process::TaskCounterReader {
     tasks_bpf::destroy(skeleton_);
   }
 
+  // A process's threads, in its counters: the iterator gave them as records of their own.
+  void add_threads(std::vector<TaskCounters>& processes) const {
+    const auto by_pid = [](const TaskCounters& a, const TaskCounters& b) { return a.pid < b.pid; };
+    if (!std::is_sorted(processes.begin(), processes.end(), by_pid)) {
+      std::sort(processes.begin(), processes.end(), by_pid);
+    }
+    for (const flightrec_task_record& thread : threads_) {
+      const auto it = std::lower_bound(processes.begin(), processes.end(),
+                                       TaskCounters{.pid = thread.tgid}, by_pid);
+      // A thread whose leader the iterator did not show is counted with it by /proc, not here.
+      if (it == processes.end() || it->pid != thread.tgid) continue;
+      it->utime_ns += thread.utime_ns;
+      it->stime_ns += thread.stime_ns;
+      it->runtime_ns += thread.runtime_ns;
+      it->minor_faults += thread.min_flt;
+      it->major_faults += thread.maj_flt;
+      it->io_read_bytes += thread.io_read_bytes;
+      it->io_write_bytes += thread.io_write_bytes;
+    }
+  }
+
   bool read(std::vector<TaskCounters>& out, std::string& error) override {
     out.clear();
     const Fd iterator(bpf_iter_create(bpf_link__fd(link_)));
@@ -109,12 +131,17 @@ class TaskIterator final : public sampler::process::TaskCounterReader {
       return false;
     }
     const size_t records = used / sizeof(flightrec_task_record);
-    out.reserve(records);
+    threads_.clear();
     for (size_t i = 0; i < records; ++i) {
       flightrec_task_record record{};
       std::memcpy(&record, bytes_.data() + i * sizeof record, sizeof record);
-      out.push_back(to_counters(record));
+      if (record.kind == FLIGHTREC_TASK_PROCESS) {
+        out.push_back(to_counters(record));
+      } else {
+        threads_.push_back(record);
+      }
     }
+    add_threads(out);
     return true;
   }
 
@@ -122,6 +149,7 @@ class TaskIterator final : public sampler::process::TaskCounterReader {
   tasks_bpf* skeleton_;
   bpf_link* link_;
   std::vector<char> bytes_;  // kept across reads: sized once for the machine's processes
+  std::vector<flightrec_task_record> threads_;  // this read's thread records
 };
 
 }  // namespace

@@ -28,8 +28,10 @@ uint64_t ticks_to_ns(uint64_t ticks, int64_t user_hz) {
 }
 
 uint64_t ns_to_ticks(uint64_t ns, int64_t user_hz) {
-  return static_cast<uint64_t>(static_cast<Wide>(ns) *
-                               static_cast<uint64_t>(user_hz) / kNanosPerSecond);
+  const auto hz = static_cast<uint64_t>(user_hz);
+  // USER_HZ divides a second everywhere Linux runs (100): one 64-bit division, as the kernel's.
+  if (kNanosPerSecond % hz == 0) return ns / (kNanosPerSecond / hz);
+  return static_cast<uint64_t>(static_cast<Wide>(ns) * hz / kNanosPerSecond);
 }
 
 // include/linux/kdev_t.h: MKDEV's kernel layout to new_encode_dev's user-visible one.
