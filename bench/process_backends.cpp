@@ -76,8 +76,8 @@ struct Backend {
 };
 
 size_t children_in(const ProcessFrame& frame, const std::vector<pid_t>& sorted_children) {
-  return static_cast<size_t>(std::count_if(
-      frame.processes.begin(), frame.processes.end(), [&](const auto& row) {
+  return static_cast<size_t>(
+      std::count_if(frame.processes.begin(), frame.processes.end(), [&](const auto& row) {
         return !row.exited &&
                std::binary_search(sorted_children.begin(), sorted_children.end(), row.pid);
       }));

@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "bench_util.h"
-#include "idle_children.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/config/config.h"
 #include "flightrec/sampler/process/pid_lister.h"
 #include "flightrec/sampler/process/process_sampler.h"
+#include "idle_children.h"
 
 using namespace flightrec;
 using sampler::process::ProcessFrame;

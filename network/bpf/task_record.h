@@ -41,7 +41,7 @@ struct flightrec_task_record {
   __u32 tty_major; /* the controlling terminal's driver major and minor_start, and its index */
   __u32 tty_minor_start;
   __s32 tty_index;
-  __u32 kind; /* FLIGHTREC_TASK_PROCESS or FLIGHTREC_TASK_THREAD */
+  __u32 kind;                         /* FLIGHTREC_TASK_PROCESS or FLIGHTREC_TASK_THREAD */
   char comm[FLIGHTREC_TASK_COMM_LEN]; /* the leader's task->comm */
 };
 

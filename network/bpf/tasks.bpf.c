@@ -39,8 +39,7 @@ static __always_inline __u64 positive(__s64 count) { return count > 0 ? (__u64)c
 /* get_mm_rss(): each counter clamped at zero (its per-CPU remainders are not summed), added up. */
 static __always_inline __u64 rss_pages(const struct mm_struct* mm) {
   if (bpf_core_field_exists(mm->rss_stat[0].count)) {
-    return positive(mm->rss_stat[MM_FILEPAGES].count) +
-           positive(mm->rss_stat[MM_ANONPAGES].count) +
+    return positive(mm->rss_stat[MM_FILEPAGES].count) + positive(mm->rss_stat[MM_ANONPAGES].count) +
            positive(mm->rss_stat[MM_SHMEMPAGES].count);
   }
   const struct mm_struct___atomic_rss* old = (const void*)mm;

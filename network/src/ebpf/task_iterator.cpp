@@ -172,8 +172,8 @@ std::unique_ptr<sampler::process::TaskCounterReader> make_task_iterator(std::str
   }
   bpf_link* link = bpf_program__attach_iter(skeleton->progs.dump_process, nullptr);
   if (link == nullptr) {
-    why_not = ebpf::describe_libbpf_failure("attaching BPF iterator dump_process (iter/task)",
-                                            errno);
+    why_not =
+        ebpf::describe_libbpf_failure("attaching BPF iterator dump_process (iter/task)", errno);
     tasks_bpf::destroy(skeleton);
     return nullptr;
   }

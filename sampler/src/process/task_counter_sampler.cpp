@@ -72,8 +72,8 @@ void TaskCounterSampler::sample(ProcessFrame& out) {
 
 void TaskCounterSampler::find_hidden(const std::vector<int32_t>& listed) {
   for (const int32_t pid : listed) {
-    const bool seen = std::binary_search(counters_.begin(), counters_.end(), TaskCounters{.pid = pid},
-                                         by_pid);
+    const bool seen =
+        std::binary_search(counters_.begin(), counters_.end(), TaskCounters{.pid = pid}, by_pid);
     PidDir dir;
     // Listed before the read and still there after it: the reader cannot see it.
     if (!seen && table_.open(pid, dir) == 0) hidden_.push_back(pid);
@@ -111,10 +111,9 @@ void TaskCounterSampler::merge(ProcessFrame& out) {
   while (t < tracked_.size() || c < counters_.size()) {
     const bool has_tracked = t < tracked_.size();
     const bool has_counters = c < counters_.size();
-    const int32_t pid =
-        has_tracked && (!has_counters || tracked_[t]->row.pid <= counters_[c].pid)
-            ? tracked_[t]->row.pid
-            : counters_[c].pid;
+    const int32_t pid = has_tracked && (!has_counters || tracked_[t]->row.pid <= counters_[c].pid)
+                            ? tracked_[t]->row.pid
+                            : counters_[c].pid;
     const TaskCounters* live = has_counters && counters_[c].pid == pid ? &counters_[c++] : nullptr;
     std::unique_ptr<Tracked>* known =
         has_tracked && tracked_[t]->row.pid == pid ? &tracked_[t++] : nullptr;

@@ -116,8 +116,8 @@ uint64_t whole_ticks_ns(uint64_t ns, int64_t user_hz) {
   return ticks_to_ns(ns_to_ticks(ns, user_hz), user_hz);
 }
 
-void apply_task_counters(const TaskCounters& counters, CpuSplit& reported,
-                         const KernelUnits& units, ProcessRow& row) {
+void apply_task_counters(const TaskCounters& counters, CpuSplit& reported, const KernelUnits& units,
+                         ProcessRow& row) {
   row.pid = counters.pid;
   row.ppid = counters.ppid;
   row.pgrp = counters.pgrp;

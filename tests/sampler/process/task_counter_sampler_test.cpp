@@ -117,7 +117,7 @@ TEST_CASE("TaskCounterSampler: counters from the reader, identity from /proc") {
   CHECK(row->cmdline == "sleep 1000");
   CHECK(row->container_id == "4f6c2b1e9a8d7c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b");
   CHECK(row->start_time_unix_ns == kBootTimeNs + 43810 * static_cast<int64_t>(kTickNs));
-  CHECK(row->rss_bytes == 500 * 4096);  // the reader's, not the stat file's 410 pages
+  CHECK(row->rss_bytes == 500 * 4096);      // the reader's, not the stat file's 410 pages
   CHECK(row->cpu_user_ns == 30 * kTickNs);  // 3:4 of 70 ticks
   CHECK(row->cpu_system_ns == 40 * kTickNs);
   CHECK(row->state == 'S');
@@ -176,8 +176,9 @@ TEST_CASE("TaskCounterSampler: a reused PID ends the old process, the new one co
     CHECK(f.sampler.stats().vanished_total == 2);
   }
   SECTION("once /proc agrees, it is a new process") {
-    const std::string stat = "5195 (sleep) S 1 5192 3159 0 -1 4194304 134 0 0 0 0 0 0 0 20 0 1 0 "
-                             "50000 2990080 410 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0\n";
+    const std::string stat =
+        "5195 (sleep) S 1 5192 3159 0 -1 4194304 134 0 0 0 0 0 0 0 20 0 1 0 "
+        "50000 2990080 410 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0\n";
     f.tree.file("5195/stat", stat);
     frame = f.sample();
     REQUIRE(find_pid(frame, 5195) != nullptr);

@@ -38,7 +38,7 @@ TEST_CASE("task_state_letter: the kernel's state bits as /proc/<pid>/stat's lett
   CHECK(task_state_letter(0x0, 0x10) == 'X');
   CHECK(task_state_letter(0x0, 0x20) == 'Z');
   CHECK(task_state_letter(0x40, 0) == 'P');
-  CHECK(task_state_letter(0x402, 0) == 'I');  // TASK_IDLE: uninterruptible without load
+  CHECK(task_state_letter(0x402, 0) == 'I');   // TASK_IDLE: uninterruptible without load
   CHECK(task_state_letter(0x1000, 0) == 'D');  // waiting on an RT lock shows as uninterruptible
   CHECK(task_state_letter(0x8000, 0) == 'D');  // frozen too
   CHECK(task_state_letter(0x1 | 0x800, 0) == 'S');  // bits outside TASK_REPORT are not shown

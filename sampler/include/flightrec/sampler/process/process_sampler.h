@@ -45,7 +45,6 @@ struct ProcessSamplerOptions {
   bool always_list = false;
 };
 
-
 class ProcessSampler final : public ProcessSource {
  public:
   // Opens <procfs>, reads the boot time, compiles the redaction regex and raises RLIMIT_NOFILE's

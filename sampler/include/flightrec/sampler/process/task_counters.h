@@ -81,8 +81,8 @@ uint64_t whole_ticks_ns(uint64_t ns, int64_t user_hz);
 // Fills the fields of `row` that change while a process runs (everything /proc/<pid>/stat and io
 // give except comm, which the caller keeps from /proc: kernel threads' names are longer there).
 // `reported` as for adjust_cpu_split.
-void apply_task_counters(const TaskCounters& counters, CpuSplit& reported,
-                         const KernelUnits& units, ProcessRow& row);
+void apply_task_counters(const TaskCounters& counters, CpuSplit& reported, const KernelUnits& units,
+                         ProcessRow& row);
 
 // The counters of a process the reader cannot see, from its /proc/<pid>/stat and io, such that
 // apply_task_counters gives what /proc says (the task iterator of some kernels skips PID 1).
