@@ -8,17 +8,11 @@
 // The children are killed and reaped on every exit path; they also die with this process
 // (PR_SET_PDEATHSIG) if it is killed.
 #include <fcntl.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -29,6 +23,7 @@
 #include "flightrec/config/config.h"
 #include "flightrec/sampler/process/pid_lister.h"
 #include "flightrec/sampler/process/process_sampler.h"
+#include "idle_children.h"
 
 using namespace flightrec;
 using sampler::process::ProcessFrame;
@@ -67,53 +62,6 @@ Options parse_options(int argc, char** argv) {
   if (options.rounds < 1) throw std::invalid_argument("--rounds must be at least 1");
   return options;
 }
-
-// N children in one process group, killed and reaped when this goes out of scope.
-class Children {
- public:
-  explicit Children(long count) {
-    pids_.reserve(static_cast<size_t>(count));
-    const pid_t parent = ::getpid();
-    for (long i = 0; i < count; ++i) {
-      const pid_t pid = ::fork();
-      if (pid < 0) {
-        const int error = errno;
-        kill_all();  // the destructor does not run for a constructor that throws
-        throw std::runtime_error("fork failed after " + std::to_string(i) +
-                                 " children: " + std::strerror(error));
-      }
-      if (pid == 0) {
-        // Die with the parent even if it is killed before it can clean up.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) ::_exit(1);
-        ::setpgid(0, group_);  // both sides set the group, so neither order races
-        for (;;) ::pause();
-      }
-      ::setpgid(pid, group_ == 0 ? pid : group_);
-      if (group_ == 0) group_ = pid;
-      pids_.push_back(pid);
-    }
-  }
-  Children(const Children&) = delete;
-  Children& operator=(const Children&) = delete;
-  ~Children() { kill_all(); }
-
-  [[nodiscard]] const std::vector<pid_t>& pids() const { return pids_; }
-
- private:
-  void kill_all() {
-    if (group_ != 0) ::kill(-group_, SIGKILL);
-    for (const pid_t pid : pids_) {
-      ::kill(pid, SIGKILL);  // in case it was not in the group yet
-      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-      }
-    }
-    pids_.clear();
-  }
-
-  pid_t group_ = 0;
-  std::vector<pid_t> pids_;
-};
 
 // The floor: stat and io of the same processes, opened once, one pread each per tick.
 class Floor {
@@ -160,18 +108,6 @@ size_t children_in(const ProcessFrame& frame, const std::vector<pid_t>& children
     if (!row.exited && std::binary_search(children.begin(), children.end(), row.pid)) ++found;
   }
   return found;
-}
-
-// Forking thousands of children needs the process limit to allow them.
-bool process_limit_allows(long processes) {
-  rlimit nproc{};
-  if (::getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY &&
-      nproc.rlim_cur < static_cast<rlim_t>(processes) + 100) {
-    std::fprintf(stderr, "RLIMIT_NPROC %lu is too low for %ld children\n",
-                 static_cast<unsigned long>(nproc.rlim_cur), processes);
-    return false;
-  }
-  return true;
 }
 
 // Medians over the rounds, in µs of CPU per process.
@@ -245,8 +181,8 @@ void report(const Options& options, const Medians& m, const ProcessFrame& frame,
 }
 
 int run(const Options& options) {
-  if (!process_limit_allows(options.processes)) return 2;
-  const Children children(options.processes);
+  if (!bench::process_limits_allow(options.processes)) return 2;
+  const bench::IdleChildren children(options.processes);
   std::vector<pid_t> sorted = children.pids();
   std::sort(sorted.begin(), sorted.end());
 

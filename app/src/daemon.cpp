@@ -258,7 +258,8 @@ void Daemon::add_collectors() {
   collectables_.emplace<RecorderCollector>(recorder_, ring_);
   collectables_.emplace<IncidentsCollector>(incident_store_, incident_writer_, manual_gate_);
   if (process_tier_) {
-    collectables_.emplace<ProcessTierCollector>(process_tier_->stats(), process_ring_);
+    collectables_.emplace<ProcessTierCollector>(process_tier_->stats(), process_ring_,
+                                                std::string(process_tier_->process_backend()));
   }
   // Our own process, under the real /proc even when the sampler reads a fixture tree; after the
   // process tier has loaded its BPF programs, whose run time it counts.

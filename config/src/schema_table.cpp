@@ -11,6 +11,7 @@ using namespace std::chrono_literals;
 
 constexpr std::array<std::string_view, 4> kLogLevels{"debug", "info", "warn", "error"};
 constexpr std::array<std::string_view, 4> kNetworkBackends{"auto", "ebpf", "sock_diag", "off"};
+constexpr std::array<std::string_view, 3> kProcessBackends{"auto", "ebpf", "procfs"};
 constexpr uint64_t kMiB = 1ull << 20;
 constexpr uint64_t kGiB = 1ull << 30;
 
@@ -105,6 +106,12 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
       {"processes.enabled", BoolRule{[](Config& c) -> bool& { return c.processes.enabled; }},
        "Run the process tier: every process's CPU, memory, I/O, cgroup and network at "
        "`sampler.process_rate`."},
+      {"processes.backend",
+       ChoiceRule{[](Config& c) -> std::string& { return c.processes.backend; }, kProcessBackends},
+       "How every process's counters are read each tick: `ebpf` (one read of a BPF task iterator "
+       "for all processes, needs CAP_BPF and CAP_PERFMON), `procfs` (`/proc/<pid>/stat` and `io` "
+       "of each process) or `auto` (eBPF when it loads, else procfs). Command lines and cgroups "
+       "come from `/proc` either way, once per process."},
       {"processes.redact_cmdline",
        RegexRule{[](Config& c) -> std::string& { return c.processes.redact_cmdline; }},
        "Every match of this regex in a command line is replaced by `<redacted>` before it is "

@@ -9,6 +9,7 @@
 #include "flightrec/common/log.h"
 #include "flightrec/network/sock_diag_backend.h"
 #include "flightrec/sampler/sampler.h"
+#include "process_backend.h"
 
 namespace flightrec::recorder {
 namespace {
@@ -38,8 +39,7 @@ int64_t monotonic_ns() {
 ProcessRecorder::ProcessRecorder(const config::Config& config, const sampler::ProcRoot& root,
                                  store::ProcessRing& ring)
     : period_(config.sampler.process_rate),
-      sampler_(root, {.redact_cmdline = config.processes.redact_cmdline,
-                      .max_count = config.processes.max_count}),
+      sampler_(open_process_source(config, root)),
       backend_(open_backend(config.network.backend, root, backend_name_)),
       socket_ticks_(
           sampler::whole_ticks(config.processes.sockets_rate, config.sampler.process_rate)),
@@ -93,7 +93,7 @@ void ProcessRecorder::run(const StopSignal& stop) {
 
 void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
   const int64_t started = monotonic_ns();
-  sampler_.sample(frame);
+  sampler_->sample(frame);
   if (exits_) {
     exited_.clear();
     exits_->drain(exited_);
@@ -115,7 +115,7 @@ void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
   }
   if (sockets_) read_socket_table(frame);
 
-  const auto& sampled = sampler_.stats();
+  const auto& sampled = sampler_->stats();
   stats_.processes.store(sampled.processes, std::memory_order_relaxed);
   stats_.vanished_total.store(sampled.vanished_total, std::memory_order_relaxed);
   stats_.read_errors_total.store(sampled.read_errors_total, std::memory_order_relaxed);

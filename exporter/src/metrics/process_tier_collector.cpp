@@ -4,6 +4,11 @@
 namespace flightrec::exporter::metrics {
 
 void ProcessTierCollector::collect(Families& out) const {
+  if (!backend_.empty()) {
+    out.gauge("flightrec_process_tier_backend_info",
+              "How the process tier reads every process's counters (processes.backend); always 1.",
+              "", 1, {{"backend", backend_}});
+  }
   out.counter("flightrec_process_tier_samples_total", "Process-tier ticks completed.", "",
               as_double(stats_.samples.load()));
   out.gauge("flightrec_process_tier_duration_seconds",

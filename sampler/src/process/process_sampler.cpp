@@ -11,8 +11,8 @@
 #include <limits>
 #include <utility>
 
-#include "flightrec/sampler/process/pid_cgroup.h"
 #include "flightrec/sampler/process/pid_io.h"
+#include "process_identity.h"
 
 namespace flightrec::sampler::process {
 namespace {
@@ -234,35 +234,14 @@ ProcessSampler::Refresh ProcessSampler::read_stat(Tracked& process, bool fresh, 
 }
 
 ReadOutcome ProcessSampler::read_identity(Tracked& process) {
-  ProcessInfo info;
-  std::string error;
-  const ReadOutcome outcome = table_.read(process.dir, info, error);
-  if (outcome == ReadOutcome::failed) {
+  IdentityRead read = read_process_identity(table_, process.dir, redactor_, process.row);
+  if (!read.error.empty()) {
     ++stats_.read_errors_total;
-    stats_.last_error = std::move(error);
+    stats_.last_error = std::move(read.error);
   }
-  if (outcome != ReadOutcome::ok) return outcome;
-  process.starttime = info.stat.starttime;
-  ProcessRow& row = process.row;
-  apply_stat(info.stat, row);
-  row.start_time_unix_ns = info.start_time_unix_ns;
-  row.uid = info.status.uid_real.value_or(0);
-  row.cmdline = redactor_.redact(info.cmdline.text);
-
-  row.cgroup.clear();
-  row.container_id.clear();
-  if (const int read_error = process.dir.read("cgroup", scratch_); read_error != 0) {
-    // Gone now: the next tick reports the exit. Absent (no cgroup support): nothing to report.
-    if (!process_vanished(read_error)) fail(process.pid(), "cgroup", std::strerror(read_error));
-    return ReadOutcome::ok;
-  }
-  ParseResult<PidCgroup> cgroup = parse_pid_cgroup(scratch_);
-  if (!cgroup.ok()) {
-    fail(process.pid(), "cgroup", cgroup.error);
-    return ReadOutcome::ok;
-  }
-  row.cgroup = std::move(cgroup.value->path);
-  row.container_id = std::move(cgroup.value->container_id);
+  if (read.outcome != ReadOutcome::ok) return read.outcome;
+  process.starttime = read.info.stat.starttime;
+  apply_stat(read.info.stat, process.row);
   return ReadOutcome::ok;
 }
 

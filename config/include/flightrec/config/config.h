@@ -98,6 +98,9 @@ struct Config {
 
   struct Processes {
     bool enabled = true;
+    // How each tick reads every process's counters: auto (eBPF task iterator, else procfs),
+    // ebpf or procfs.
+    std::string backend = "auto";
     // RE2 regex; every match in a command line is replaced by "<redacted>" before it is
     // recorded. The default hides the values of password/token/secret-style arguments.
     std::string redact_cmdline =

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -18,15 +19,16 @@
 #include "flightrec/network/socket_table.h"
 #include "flightrec/network/traffic_backend.h"
 #include "flightrec/recorder/process_recorder_stats.h"
-#include "flightrec/sampler/process/process_sampler.h"
+#include "flightrec/sampler/process/process_source.h"
 #include "flightrec/store/process_ring.h"
 
 namespace flightrec::recorder {
 
 class ProcessRecorder {
  public:
-  // Opens the process sampler and the network backend network.backend asks for (logging which
-  // one runs, or why none does). Throws when /proc cannot be read.
+  // Opens the process backend processes.backend asks for and the network backend network.backend
+  // asks for (logging which ones run, or why none does). Throws when /proc cannot be read or an
+  // explicitly chosen process backend cannot run.
   ProcessRecorder(const config::Config& config, const sampler::ProcRoot& root,
                   store::ProcessRing& ring);
 
@@ -39,6 +41,8 @@ class ProcessRecorder {
 
   [[nodiscard]] const ProcessRecorderStats& stats() const noexcept { return stats_; }
   [[nodiscard]] const std::string& backend_name() const noexcept { return backend_name_; }
+  // How every process's counters are read: "ebpf" or "procfs" (processes.backend).
+  [[nodiscard]] std::string_view process_backend() const noexcept { return sampler_->backend(); }
 
  private:
   void tick(sampler::process::ProcessFrame& frame);
@@ -46,7 +50,7 @@ class ProcessRecorder {
   void keep_exited_traffic(sampler::process::ProcessFrame& frame);
 
   std::chrono::nanoseconds period_;
-  sampler::process::ProcessSampler sampler_;
+  std::unique_ptr<sampler::process::ProcessSource> sampler_;
   std::string backend_name_;  // before backend_: opening the backend sets it
   std::unique_ptr<network::TrafficBackend> backend_;
   network::SockDiagBackend* sock_diag_ = nullptr;       // backend_ when it is sock_diag's

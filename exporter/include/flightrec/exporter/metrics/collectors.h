@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "flightrec/exporter/exposition/format.h"
@@ -129,13 +130,16 @@ class IncidentsCollector final : public Collectable {
 // The process tier's own health (ticks, reads, drops) and its ring.
 class ProcessTierCollector final : public Collectable {
  public:
-  ProcessTierCollector(const recorder::ProcessRecorderStats& stats, const store::ProcessRing& ring)
-      : stats_(stats), ring_(ring) {}
+  // `backend`: the process backend in use ("ebpf", "procfs"); "" leaves its info gauge out.
+  ProcessTierCollector(const recorder::ProcessRecorderStats& stats, const store::ProcessRing& ring,
+                       std::string backend = {})
+      : stats_(stats), ring_(ring), backend_(std::move(backend)) {}
   void collect(Families& out) const override;
 
  private:
   const recorder::ProcessRecorderStats& stats_;
   const store::ProcessRing& ring_;
+  std::string backend_;
 };
 
 // What flightrec itself costs: its CPU per thread group and its eBPF programs' kernel run time.

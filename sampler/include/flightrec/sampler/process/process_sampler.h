@@ -28,6 +28,7 @@
 #include "flightrec/sampler/process/pid_lister.h"
 #include "flightrec/sampler/process/pid_stat.h"
 #include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/sampler/process/process_source.h"
 #include "flightrec/sampler/process/process_table.h"
 
 namespace flightrec::sampler::process {
@@ -44,19 +45,7 @@ struct ProcessSamplerOptions {
   bool always_list = false;
 };
 
-struct ProcessSamplerStats {
-  uint32_t processes = 0;          // rows in the last frame, exited ones included
-  uint32_t held = 0;               // processes whose fds stay open between ticks
-  uint32_t fd_fallbacks = 0;       // processes read open-read-close last tick: no fds left to hold
-  uint64_t vanished_total = 0;     // processes found gone (exited rows + gone before first read)
-  uint64_t read_errors_total = 0;  // reads that failed for another reason than the process exiting
-  std::string last_error;          // the latest of those, naming the file
-  uint64_t listings_skipped_total = 0;  // ticks that reused the known PIDs: none was allocated
-  bool dropped_last_tick = false;       // max_count left processes out of the last frame
-  int64_t last_sample_duration_ns = 0;
-};
-
-class ProcessSampler {
+class ProcessSampler final : public ProcessSource {
  public:
   // Opens <procfs>, reads the boot time, compiles the redaction regex and raises RLIMIT_NOFILE's
   // soft limit to the hard limit. Throws (naming the path or config key) when any of that fails.
@@ -65,9 +54,10 @@ class ProcessSampler {
   // Fills the /proc part of `out`: time_unix_ns (CLOCK_REALTIME at the start), processes in
   // ascending PID order and processes_dropped; clears sockets and unattributed for the network
   // backend to fill. Reusing one frame across calls avoids most allocations.
-  void sample(ProcessFrame& out);
+  void sample(ProcessFrame& out) override;
 
-  [[nodiscard]] const ProcessSamplerStats& stats() const noexcept { return stats_; }
+  [[nodiscard]] const ProcessSamplerStats& stats() const noexcept override { return stats_; }
+  [[nodiscard]] std::string_view backend() const noexcept override { return "procfs"; }
 
  private:
   enum class IoAccess : uint8_t { unknown, held, denied, absent };
