@@ -18,6 +18,7 @@
 
 #include "fake_proc_tree.h"
 #include "flightrec/common/fd.h"
+#include "flightrec/network/sock_diag.h"
 #include "flightrec/network/sock_diag_backend.h"
 #include "flightrec/network/socket_table.h"
 
@@ -300,4 +301,31 @@ TEST_CASE("traffic of sockets no visible process holds is unattributed", "[sock_
   CHECK(reading.processes.empty());
   REQUIRE(reading.unattributed.has_value());
   CHECK(reading.unattributed->rx_bytes >= before + kBytes);
+}
+
+TEST_CASE("one read lists TCP listeners of both families and UDP sockets", "[sock_diag][live]") {
+  const Fd tcp4 = listener();
+  Fd tcp6(::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  REQUIRE(tcp6);
+  sockaddr_in6 any6{};
+  any6.sin6_family = AF_INET6;
+  any6.sin6_addr = in6addr_loopback;
+  REQUIRE(::bind(tcp6.get(), reinterpret_cast<const sockaddr*>(&any6), sizeof(any6)) == 0);
+  REQUIRE(::listen(tcp6.get(), 4) == 0);
+  socklen_t length = sizeof(any6);
+  REQUIRE(::getsockname(tcp6.get(), reinterpret_cast<sockaddr*>(&any6), &length) == 0);
+  const Fd udp = bound_socket(SOCK_DGRAM);
+
+  network::SockDiagReader reader;
+  std::vector<network::DiagSocket> sockets;
+  std::string error;
+  REQUIRE(reader.read(sockets, error));
+  auto has = [&](const std::string& local, uint8_t family) {
+    return std::any_of(sockets.begin(), sockets.end(), [&](const network::DiagSocket& s) {
+      return s.row.local == local && s.row.family == family;
+    });
+  };
+  CHECK(has(loopback(local_port(tcp4)), AF_INET));
+  CHECK(has("[::1]:" + std::to_string(ntohs(any6.sin6_port)), AF_INET6));
+  CHECK(has(loopback(local_port(udp)), AF_INET));
 }

@@ -105,6 +105,21 @@ TEST_CASE("an IPv6 listener's address is bracketed", "[sock_diag]") {
   CHECK(sockets[0].row.listening);
 }
 
+TEST_CASE("the answer to the request for TCP of both families holds IPv4 and IPv6 rows",
+          "[sock_diag]") {
+  const auto ports = captured_ports();
+  std::vector<DiagSocket> sockets;
+  const InetDiagParse parsed =
+      parse_inet_diag(fixture("tcp_both.bin"), SocketProtocol::tcp, sockets);
+  CHECK(parsed.error.empty());
+  CHECK(parsed.done);
+  REQUIRE(sockets.size() == 4);  // the tcp4 listener, both ends of its connection, the tcp6 one
+  CHECK(find_local(sockets, loopback(ports.at("tcp4_listener"))).row.family == AF_INET);
+  CHECK(find_local(sockets, loopback(ports.at("tcp4_client"))).row.tx_bytes == 1001U);
+  CHECK(find_local(sockets, "[::1]:" + std::to_string(ports.at("tcp6_listener"))).row.family ==
+        AF_INET6);
+}
+
 TEST_CASE("an unconnected UDP socket is listening and has no byte counters", "[sock_diag]") {
   const auto ports = captured_ports();
   std::vector<DiagSocket> sockets;

@@ -151,7 +151,8 @@ InetDiagParse parse_inet_diag(std::span<const uint8_t> bytes, SocketProtocol pro
       }
       case NLMSG_NOOP:
         break;
-      case SOCK_DIAG_BY_FAMILY: {
+      case SOCK_DIAG_BY_FAMILY:
+      case TCPDIAG_GETSOCK: {  // the answer to the request for TCP of both families
         DiagSocket socket;
         result.error = read_socket(bytes, payload, end, protocol, socket);
         if (!result.error.empty()) return result;

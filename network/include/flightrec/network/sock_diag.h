@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "flightrec/common/fd.h"
@@ -44,11 +45,11 @@ struct InetDiagParse {
   int netlink_errno = 0;  // the errno of an NLMSG_ERROR reply (then `error` is set too)
 };
 
-// Parses one datagram of a SOCK_DIAG_BY_FAMILY dump reply for `protocol` (the reply does not say)
-// and appends one DiagSocket per socket to `out`. A listening row is a TCP LISTEN socket or an
-// unconnected UDP socket; its `remote` is "". tcp_info is read by its length, so a shorter
-// struct from an older kernel yields empty counters instead of garbage. On error, the rows parsed
-// before the bad offset stay in `out`. Bytes in host order, as the kernel sends them.
+// Parses one datagram of a SOCK_DIAG_BY_FAMILY (or TCPDIAG_GETSOCK) dump reply for `protocol` (the
+// reply does not say) and appends one DiagSocket per socket to `out`. A listening row is a TCP
+// LISTEN socket or an unconnected UDP socket; its `remote` is "". tcp_info is read by its length,
+// so a shorter struct from an older kernel yields empty counters instead of garbage. On error, the
+// rows parsed before the bad offset stay in `out`. Bytes in host order, as the kernel sends them.
 InetDiagParse parse_inet_diag(std::span<const uint8_t> netlink_bytes, SocketProtocol protocol,
                               std::vector<DiagSocket>& out);
 
@@ -76,6 +77,10 @@ class SockDiagReader {
   [[nodiscard]] bool udp_available() const noexcept { return udp_available_; }
 
  private:
+  // The dumps of one read: TCP of both families at once (family AF_UNSPEC, TCPDIAG_GETSOCK) while
+  // the kernel takes that request, else TCP per family; then UDP per family.
+  [[nodiscard]] std::vector<std::pair<uint8_t, SocketProtocol>> requests() const;
+  bool send_request(uint8_t family, SocketProtocol protocol, std::string& error);
   bool dump(uint8_t family, SocketProtocol protocol, std::vector<DiagSocket>& out,
             std::string& error);
 
@@ -85,6 +90,8 @@ class SockDiagReader {
   size_t dropped_ = 0;
   uint32_t sequence_ = 0;
   bool udp_available_ = true;
+  bool tcp_combined_ = true;
+  int last_errno_ = 0;  // the kernel's answer to the last failed dump, 0 for other failures
 };
 
 }  // namespace flightrec::network
