@@ -87,10 +87,7 @@ ProcessSampler::ProcessSampler(const ProcRoot& root, ProcessSamplerOptions optio
 
 void ProcessSampler::sample(ProcessFrame& out) {
   const int64_t started = clock_ns(CLOCK_MONOTONIC);
-  out.time_unix_ns = clock_ns(CLOCK_REALTIME);
-  out.sockets.clear();
-  out.unattributed.reset();
-  out.processes_dropped = 0;
+  out.begin_tick(clock_ns(CLOCK_REALTIME));
   rows_ = 0;
   stats_.fd_fallbacks = 0;
 

@@ -33,10 +33,7 @@ TaskCounterSampler::TaskCounterSampler(const ProcRoot& root, const ProcessSample
 
 void TaskCounterSampler::sample(ProcessFrame& out) {
   const int64_t started = clock_ns(CLOCK_MONOTONIC);
-  out.time_unix_ns = clock_ns(CLOCK_REALTIME);
-  out.sockets.clear();
-  out.unattributed.reset();
-  out.processes_dropped = 0;
+  out.begin_tick(clock_ns(CLOCK_REALTIME));
   rows_ = 0;
 
   // The processes the reader misses are looked for once; the listing must come before the read.

@@ -80,6 +80,15 @@ struct ProcessFrame {
   std::vector<SocketRow> sockets;           // connections and listening sockets
   std::optional<NetCounters> unattributed;  // traffic the backend could not tie to a process
   uint32_t processes_dropped = 0;           // beyond processes.max_count this tick
+
+  // A sampler starting a tick: the time set, what the network side adds cleared. The process
+  // rows stay, their buffers reused, until the sampler has written this tick's.
+  void begin_tick(int64_t now_unix_ns) {
+    time_unix_ns = now_unix_ns;
+    sockets.clear();
+    unattributed.reset();
+    processes_dropped = 0;
+  }
   bool operator==(const ProcessFrame&) const = default;
 };
 
