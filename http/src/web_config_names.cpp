@@ -67,6 +67,7 @@ const std::vector<AllowedHeader>& allowed_headers() {
 template <typename Table, typename Name>
 std::vector<std::string_view> names_of(const Table& table, Name name) {
   std::vector<std::string_view> out;
+  out.reserve(std::size(table));
   for (const auto& row : table) out.push_back(row.*name);
   return out;
 }

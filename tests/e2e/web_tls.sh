@@ -35,6 +35,25 @@ http_server_config:
 basic_auth_users:
   prometheus: '$hash'
 YAML
+# An invalid file stops start-up with the error naming file, line and key.
+printf 'tls_server_config:\n  cert_file: pki/server.crt\n  key_file: pki/server.key\n  min_version: TLS1.2\n' >"$WORK/bad.yml"
+set +e
+bad=$("$FLIGHTREC" daemon --web.listen-address=127.0.0.1:0 --config.file="$WORK/e2e-default.yaml" \
+  --web.config.file="$WORK/bad.yml" 2>&1)
+status=$?
+set -e
+expect_eq "$status" 1 "an invalid web config: exit 1"
+# (logfmt escapes the quotes around the value)
+expect_contains "$bad" "$WORK/bad.yml:4: tls_server_config.min_version: \\\"TLS1.2\\\" is not a TLS version" \
+  "an invalid web config: the error names file, line and key"
+
+# A value OpenSSL here cannot honour is refused at start-up, saying so.
+sed 's/TLS1.2/TLS11/' "$WORK/bad.yml" >"$WORK/tls11.yml"
+bad=$("$FLIGHTREC" daemon --web.listen-address=127.0.0.1:0 --config.file="$WORK/e2e-default.yaml" \
+  --web.config.file="$WORK/tls11.yml" 2>&1 || true)
+expect_contains "$bad" "tls_server_config.min_version: TLS11 cannot be honoured" \
+  "min_version TLS11: refused at start-up, naming the key"
+
 start_daemon --web.config.file="$WORK/web.yml"
 expect_contains "$URL" "https://127.0.0.1:" "the daemon says it listens on https"
 hostport=${URL#https://}
