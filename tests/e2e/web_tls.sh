@@ -115,6 +115,45 @@ fi
 s_client -tls1_2 -cert "$pki/scraper.crt" -key "$pki/scraper.key" || true
 expect_contains "$(cat "$WORK/s_client.log")" "ECDHE-RSA-AES256-GCM-SHA384" "cipher_suites is applied"
 
+stop_daemon
+
+# --- the other client_auth_types, with a self-signed client certificate no CA vouches for
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=stranger -addext subjectAltName=DNS:stranger \
+  -keyout "$pki/stranger.key" -out "$pki/stranger.crt" 2>/dev/null
+# client_auth TYPE: restarts the daemon with that client_auth_type (and the CA) and no users.
+client_auth() {
+  printf 'tls_server_config:\n  cert_file: pki/server.crt\n  key_file: pki/server.key\n  client_auth_type: %s\n  client_ca_file: pki/ca.crt\n' \
+    "$1" >"$WORK/web.yml"
+  start_daemon --web.config.file="$WORK/web.yml"
+}
+client_auth VerifyClientCertIfGiven
+expect_eq "$(tls_curl "${URL}metrics")" 200 "VerifyClientCertIfGiven: no certificate is fine"
+expect_eq "$(tls_curl --cert "$pki/scraper.crt" --key "$pki/scraper.key" "${URL}metrics")" 200 \
+  "VerifyClientCertIfGiven: a certificate from the CA is fine"
+expect_eq "$(tls_curl --cert "$pki/stranger.crt" --key "$pki/stranger.key" "${URL}metrics")" 000 \
+  "VerifyClientCertIfGiven: a certificate the CA did not sign fails the handshake"
+stop_daemon
+client_auth RequireAnyClientCert
+expect_eq "$(tls_curl "${URL}metrics")" 000 "RequireAnyClientCert: no certificate fails the handshake"
+expect_eq "$(tls_curl --cert "$pki/stranger.crt" --key "$pki/stranger.key" "${URL}metrics")" 200 \
+  "RequireAnyClientCert: any certificate is taken, unverified"
+stop_daemon
+
+# The mutual-TLS daemon again, for Prometheus.
+cat >"$WORK/web.yml" <<YAML
+tls_server_config:
+  cert_file: pki/server.crt
+  key_file: pki/server.key
+  client_auth_type: RequireAndVerifyClientCert
+  client_ca_file: pki/ca.crt
+  client_allowed_sans: [scraper]
+basic_auth_users:
+  prometheus: '$hash'
+YAML
+start_daemon --web.config.file="$WORK/web.yml"
+hostport=${URL#https://}
+hostport=${hostport%/}
+
 # --- Debian's Prometheus scrapes over https with basic_auth and a client certificate: job
 # "right" has the password, job "wrong" does not.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -146,6 +185,7 @@ for _ in $(seq 60); do
   [ "$right" = 1 ] && [ -n "$wrong" ] && break
   sleep 0.5
 done
+[ "$right" = 1 ] || curl -s "$PROM_URL/api/v1/targets" | grep -o 'lastError.\{0,300\}' >&2 || true
 expect_eq "$right" 1 "Prometheus with the password and client certificate: up == 1"
 expect_eq "$wrong" 0 "Prometheus with a wrong password: up == 0"
 stop_prometheus
