@@ -17,7 +17,7 @@ std::vector<http::Route> app_routes(const recorder::Recorder& recorder) {
            [](const http::Request&, http::Response& res) {
              res.send(200, "text/html; charset=utf-8", landing_page_html());
            },
-       .right = http::Right::anyone},
+       .right = http::Right::read_metrics},
       {.path = "/-/healthy",
        .handler = [](const http::Request&,
                      http::Response& res) { res.send(200, kText, "flightrec is healthy.\n"); },

@@ -37,6 +37,10 @@ std::vector<Flag> global_flags(Command& c) {
        store(c.config_file)},
       {"--web.listen-address", "", "ADDR", "Address to serve HTTP on (default 127.0.0.1:9717).",
        store(c.web_listen_address)},
+      {"--web.config.file", "", "FILE",
+       "TLS, basic auth and response headers, in the Prometheus\nexporter-toolkit format "
+       "(docs/SECURITY.md).",
+       store(c.web_config_file)},
       {"--path.procfs", "", "PATH", "procfs mount point (default /proc).", store(c.procfs)},
       {"--path.sysfs", "", "PATH", "sysfs mount point (default /sys).", store(c.sysfs)},
       {"--path.cgroupfs", "", "PATH", "cgroup mount point (default /sys/fs/cgroup).",

@@ -212,7 +212,9 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                          {"series", std::to_string(sampler_.schema().size())}});
   add_collectors();
   server_ = std::make_unique<http::Server>(
-      http::ServerOptions{.listen_address = cfg_.web.listen_address}, router());
+      http::ServerOptions{.listen_address = cfg_.web.listen_address,
+                          .web_config_file = command.web_config_file.value_or("")},
+      router());
   log::info("listening", {{"url", server_->url()}});
 }
 

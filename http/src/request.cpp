@@ -29,17 +29,25 @@ std::optional<std::string> Request::param(std::string_view name) const {
   return std::nullopt;
 }
 
-void Response::send(int status, std::string_view content_type, std::string_view body,
-                    const std::vector<Header>& extra_headers) {
-  started_ = true;
+void Response::add_headers(int status, std::string_view content_type,
+                           const std::vector<Header>& extra_headers) {
   mg_response_header_start(conn_, status);
   mg_response_header_add(conn_, "Content-Type", content_type.data(),
                          static_cast<int>(content_type.size()));
+  for (const auto* list : {&extra_headers, common_headers_}) {
+    if (list == nullptr) continue;
+    for (const auto& [name, value] : *list) {
+      mg_response_header_add(conn_, name.c_str(), value.c_str(), static_cast<int>(value.size()));
+    }
+  }
+}
+
+void Response::send(int status, std::string_view content_type, std::string_view body,
+                    const std::vector<Header>& extra_headers) {
+  started_ = true;
+  add_headers(status, content_type, extra_headers);
   const std::string length = std::to_string(body.size());
   mg_response_header_add(conn_, "Content-Length", length.c_str(), -1);
-  for (const auto& [name, value] : extra_headers) {
-    mg_response_header_add(conn_, name.c_str(), value.c_str(), static_cast<int>(value.size()));
-  }
   mg_response_header_send(conn_);
   if (!head_only_ && !body.empty()) mg_write(conn_, body.data(), body.size());
 }
@@ -48,13 +56,8 @@ void Response::begin(int status, std::string_view content_type,
                      const std::vector<Header>& extra_headers) {
   started_ = true;
   chunked_ = !head_only_;
-  mg_response_header_start(conn_, status);
-  mg_response_header_add(conn_, "Content-Type", content_type.data(),
-                         static_cast<int>(content_type.size()));
+  add_headers(status, content_type, extra_headers);
   if (chunked_) mg_response_header_add(conn_, "Transfer-Encoding", "chunked", -1);
-  for (const auto& [name, value] : extra_headers) {
-    mg_response_header_add(conn_, name.c_str(), value.c_str(), static_cast<int>(value.size()));
-  }
   mg_response_header_send(conn_);
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "flightrec/common/log.h"
+#include "flightrec/http/web_security.h"
 
 namespace flightrec::http {
 namespace {
@@ -137,8 +138,26 @@ RouteMatch Router::match(std::string_view path) const {
   return best;
 }
 
+std::optional<std::string> Router::admit(const Request& request, const Route* route,
+                                         const WebConfig* web, Response& response) const {
+  const bool open = route != nullptr && route->right == Right::anyone;
+  if (web == nullptr || !web->requires_auth() || open) return std::string();
+  auto user = security_->authenticate(*web, request.header("Authorization"));
+  if (!user) {
+    response.send(401, kText, "401 Unauthorized\n",
+                  {{"WWW-Authenticate", "Basic realm=\"flightrec\""}});
+  }
+  return user;
+}
+
 int Router::dispatch(Request request, Response& response) const {
   auto found = match(request.path());
+  // Held for the whole request: the response's common headers point into it.
+  const std::shared_ptr<const WebConfig> web = security_ ? security_->config() : nullptr;
+  if (web) response.set_common_headers(&web->headers);
+  const auto user = admit(request, found.route, web.get(), response);
+  if (!user) return 401;
+  if (!user->empty()) request.set_user(*user);
   if (found.route == nullptr) {
     response.send(404, kText, "404 page not found\n");
     return 404;

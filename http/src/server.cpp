@@ -11,15 +11,22 @@
 #include <stdexcept>
 #include <thread>
 
+#include "civetweb_ssl_compat.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/thread_priority.h"
+#include "flightrec/http/web_security.h"
+#include "tls_context.h"
 
 namespace flightrec::http {
 
 struct Server::Impl {
   Router router;
   mg_context* ctx = nullptr;
+  // With TLS: the settings civetweb's OpenSSL context is built from (kept for its verify
+  // callback), the file they came from, and what went wrong building it.
+  std::optional<TlsServerConfig> tls;
+  std::string web_config_origin;
   std::string startup_error;
 };
 
@@ -45,6 +52,14 @@ int log_civetweb(const mg_connection*, const char* message) {
 void* on_civetweb_thread(const mg_context*, int) {
   static_cast<void>(priority::make_calling_thread_batch());
   return nullptr;
+}
+
+// civetweb's init_ssl: the whole OpenSSL context is ours to configure (tls_context.h); 1 tells
+// civetweb so, -1 fails start-up with the reason kept in startup_error.
+int on_init_ssl(void* ssl_ctx, void* data) {
+  auto* impl = static_cast<Server::Impl*>(data);
+  impl->startup_error = detail::configure_tls_context(ssl_ctx, *impl->tls, impl->web_config_origin);
+  return impl->startup_error.empty() ? 1 : -1;
 }
 
 // Opens and closes one TCP connection to the listener; failures do not matter.
@@ -100,11 +115,13 @@ Server::Server(const ServerOptions& options, std::vector<Route> routes)
 
 Server::Server(const ServerOptions& options, Router router) : impl_(std::make_unique<Impl>()) {
   impl_->router = std::move(router);
-  const auto ports = civetweb_listening_ports(options.listen_address);
+  auto ports = civetweb_listening_ports(options.listen_address);
   if (!ports) {
     throw std::runtime_error("web.listen_address: \"" + options.listen_address +
                              "\" is not host:port (examples: 127.0.0.1:9717, [::1]:9717, :9717)");
   }
+  const std::string plain_ports = *ports;
+  if (!options.web_config_file.empty()) use_web_config(options.web_config_file, *ports);
   const std::string threads = std::to_string(options.threads);
   const std::string timeout = std::to_string(options.request_timeout.count());
   // No document_root: nothing is ever served from disk.
@@ -117,22 +134,25 @@ Server::Server(const ServerOptions& options, Router router) : impl_(std::make_un
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
   callbacks.init_thread = on_civetweb_thread;
-  mg_init_library(0);
-  impl_->ctx = mg_start(&callbacks, nullptr, civet_options);
+  if (tls_) callbacks.init_ssl = on_init_ssl;
+  mg_init_library(tls_ ? MG_FEATURES_TLS : 0);
+  impl_->ctx = mg_start(&callbacks, impl_.get(), civet_options);
   if (impl_->ctx == nullptr) {
     mg_exit_library();
+    if (!impl_->startup_error.empty()) throw std::runtime_error(impl_->startup_error);
     throw std::runtime_error("cannot listen on " + options.listen_address +
-                             " (address in use, or not an address of this host?)");
+                             (tls_ ? " with TLS (see the http server log line above)"
+                                   : " (address in use, or not an address of this host?)"));
   }
   mg_set_request_handler(impl_->ctx, "/", dispatch, impl_.get());
   mg_server_port listening[4]{};
   if (mg_get_server_ports(impl_->ctx, 4, listening) > 0) {
     port_ = static_cast<uint16_t>(listening[0].port);
   }
-  const std::string host = ports->substr(0, ports->rfind(':'));
-  host_ = ports->find(':') == std::string::npos || host == "0.0.0.0" ? "127.0.0.1"
-          : host == "[::]"                                           ? "[::1]"
-                                                                     : std::string(host);
+  const std::string host = plain_ports.substr(0, plain_ports.rfind(':'));
+  host_ = plain_ports.find(':') == std::string::npos || host == "0.0.0.0" ? "127.0.0.1"
+          : host == "[::]"                                                ? "[::1]"
+                                                                          : std::string(host);
 }
 
 Server::~Server() {
@@ -151,6 +171,26 @@ Server::~Server() {
   mg_exit_library();
 }
 
-std::string Server::url() const { return "http://" + host_ + ":" + std::to_string(port_) + "/"; }
+void Server::use_web_config(const std::string& path, std::string& ports) {
+  auto security = std::make_shared<WebSecurity>(path);
+  const auto config = security->config();
+  if (config->tls.enabled) {
+    if (mg_check_feature(MG_FEATURES_TLS) == 0) {
+      throw std::runtime_error(path + ": tls_server_config: this civetweb was built without TLS");
+    }
+    if (auto error = detail::load_civetweb_ssl_compat(); !error.empty()) {
+      throw std::runtime_error(path + ": tls_server_config: cannot prepare OpenSSL: " + error);
+    }
+    impl_->tls = config->tls;
+    impl_->web_config_origin = path;
+    ports += "s";  // civetweb's suffix for a TLS port
+    tls_ = true;
+  }
+  impl_->router.set_security(std::move(security));
+}
+
+std::string Server::url() const {
+  return (tls_ ? "https://" : "http://") + host_ + ":" + std::to_string(port_) + "/";
+}
 
 }  // namespace flightrec::http

@@ -23,6 +23,17 @@ TEST_CASE("Flags take values after = or as the next argument", "[cli]") {
   CHECK(r.command->log_level == "debug");
 }
 
+TEST_CASE("--web.config.file is a global flag", "[cli]") {
+  auto r = parse_command_line({"--web.config.file=/etc/flightrec/web.yml"});
+  REQUIRE(r.command);
+  CHECK(r.command->web_config_file == "/etc/flightrec/web.yml");
+  r = parse_command_line({"daemon", "--web.config.file", "web.yml"});
+  REQUIRE(r.command);
+  CHECK(r.command->web_config_file == "web.yml");
+  CHECK_FALSE(parse_command_line({"daemon"}).command->web_config_file);
+  CHECK_THAT(usage_text(), Catch::Matchers::Contains("--web.config.file=FILE"));
+}
+
 TEST_CASE("snapshot takes --output and --format", "[cli]") {
   const auto r = parse_command_line({"snapshot", "--format=json", "--output", "/tmp/s.json"});
   REQUIRE(r.command);

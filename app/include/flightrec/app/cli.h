@@ -25,6 +25,7 @@ struct Command {
   std::optional<CommandKind> help_for;            // help: the command whose help was asked for
   std::optional<std::string> config_file;         // --config.file
   std::optional<std::string> web_listen_address;  // --web.listen-address (overrides the config)
+  std::optional<std::string> web_config_file;     // --web.config.file (TLS, basic auth)
   std::string procfs = "/proc";                   // --path.procfs
   std::string sysfs = "/sys";                     // --path.sysfs
   std::string cgroupfs = "/sys/fs/cgroup";        // --path.cgroupfs

@@ -28,8 +28,12 @@ class Request {
   // What the route's {name} or {name...} matched in the path; empty for a name it does not have.
   [[nodiscard]] std::string_view path_value(std::string_view name) const noexcept;
 
-  // Set by the router once it has matched the path.
+  // The user basic authentication accepted; nullopt when the server asks for none.
+  [[nodiscard]] const std::optional<std::string>& user() const noexcept { return user_; }
+
+  // Set by the router once it has matched the path, and authenticated the request.
   void set_path_values(PathValues values) { path_values_ = std::move(values); }
+  void set_user(std::string user) { user_ = std::move(user); }
 
  private:
   const mg_connection* conn_;
@@ -37,6 +41,7 @@ class Request {
   std::string_view path_;
   std::string_view query_;
   PathValues path_values_;
+  std::optional<std::string> user_;
 };
 
 using Header = std::pair<std::string, std::string>;
@@ -57,8 +62,16 @@ class Response {
 
   [[nodiscard]] bool started() const noexcept { return started_; }
 
+  // Headers every response of this request carries (the web config's http_server_config.headers),
+  // whichever of send and begin the handler calls. The list must outlive the response.
+  void set_common_headers(const std::vector<Header>* headers) { common_headers_ = headers; }
+
  private:
+  void add_headers(int status, std::string_view content_type,
+                   const std::vector<Header>& extra_headers);
+
   mg_connection* conn_;
+  const std::vector<Header>* common_headers_ = nullptr;
   bool head_only_;
   bool started_ = false;
   bool chunked_ = false;

@@ -20,11 +20,12 @@ class Response;
 using Handler = std::function<void(const Request&, Response&)>;
 
 // What a caller must be allowed to do to reach a route (docs/ARCHITECTURE's security defaults:
-// history and capture are separate rights from reading metrics). Nothing checks it yet: the
-// authentication of the next issue does, in Router::dispatch, before any handler runs.
+// history and capture are separate rights from reading metrics). Router::dispatch checks it
+// before any handler runs: with basic_auth_users, every route but `anyone` needs a valid user;
+// what each user may do beyond that (a user -> rights map) is the next step.
 enum class Right {
-  anyone,        // the landing page and the health endpoints
-  read_metrics,  // /metrics
+  anyone,        // the health endpoints: open to probes even when authentication is on
+  read_metrics,  // /metrics and the landing page
   read_history,  // /dump, /incidents and their pages: command lines and the machine's history
   capture,       // acting: /-/trigger (writes an incident to disk), /-/reload
 };

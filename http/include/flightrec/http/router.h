@@ -5,9 +5,13 @@
 //      patterns match, the one with a literal at the first segment where they differ wins)
 //   3. a pattern ending in {name...} (the prefix form), the longest literal start first
 // A path no route matches is a 404; a method the matching route does not name is a 405 with Allow.
-// Every request passes through dispatch(): authentication and roles go there, in front of every
-// handler.
+// Every request passes through dispatch(): with a web config (set_security), its headers go on
+// every response and, when it names basic_auth_users, every route but the health endpoints
+// (Right::anyone) needs valid credentials before anything else is answered, 404s included, so
+// an unauthenticated client learns nothing of what is served. Roles (a user's rights against the
+// route's Right) go next to that check.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +22,9 @@
 #include "flightrec/http/route.h"
 
 namespace flightrec::http {
+
+class WebSecurity;  // web_security.h
+struct WebConfig;   // web_config.h
 
 namespace detail {
 // One segment of a parsed pattern.
@@ -46,7 +53,16 @@ class Router {
   // 500 when nothing was sent yet). Returns the status for the server's bookkeeping.
   int dispatch(Request request, Response& response) const;
 
+  // Puts the web config's headers and authentication in front of every route.
+  void set_security(std::shared_ptr<WebSecurity> security) { security_ = std::move(security); }
+
  private:
+  // The user `request` authenticates as, "" when no authentication is asked for (no web config,
+  // no users, or an open route), nullopt when refused (and the 401 was sent).
+  std::optional<std::string> admit(const Request& request, const Route* route, const WebConfig* web,
+                                   Response& response) const;
+
+  std::shared_ptr<WebSecurity> security_;
   std::vector<Route> routes_;
   std::vector<std::vector<detail::Segment>> patterns_;  // routes_[i]'s pattern, parsed
 };

@@ -22,6 +22,8 @@ struct ServerOptions {
   // bounds concurrent scrapers and /dump clients before they queue behind idle connections.
   int threads = 32;
   std::chrono::milliseconds request_timeout{10000};
+  // --web.config.file: TLS, extra headers and basic authentication (web_config.h); "" for none.
+  std::string web_config_file;
 };
 
 // civetweb's listening_ports value for a Prometheus-style listen address; nullopt if malformed.
@@ -38,15 +40,20 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   [[nodiscard]] uint16_t port() const noexcept { return port_; }
-  // http://host:port/ as a client on this machine would reach it.
+  // http://host:port/ (https:// with TLS) as a client on this machine would reach it.
   [[nodiscard]] std::string url() const;
 
   struct Impl;
 
  private:
+  // Loads the web config (throws on an invalid one), hands it to the router and, when it turns
+  // TLS on, marks `ports` for TLS.
+  void use_web_config(const std::string& path, std::string& ports);
+
   std::unique_ptr<Impl> impl_;
   uint16_t port_ = 0;
   std::string host_;
+  bool tls_ = false;
 };
 
 }  // namespace flightrec::http

@@ -1,0 +1,134 @@
+#include "flightrec/http/basic_auth.h"
+
+#include <crypt.h>
+
+#include <catch2/catch.hpp>
+#include <stdexcept>
+#include <string>
+
+using namespace flightrec::http;
+
+namespace {
+
+// A real bcrypt hash of `password`, made by libxcrypt at cost 4 (the cheapest) to keep tests fast.
+std::string bcrypt_hash(const std::string& password, int cost = 4) {
+  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+  if (crypt_gensalt_rn("$2y$", static_cast<unsigned long>(cost), nullptr, 0, salt,  // NOLINT
+                       sizeof salt) == nullptr) {
+    throw std::runtime_error("crypt_gensalt_rn failed");
+  }
+  crypt_data data{};
+  const char* hash = crypt_r(password.c_str(), salt, &data);
+  if (hash == nullptr || hash[0] == '*') throw std::runtime_error("crypt_r failed");
+  return hash;
+}
+
+std::string basic(const std::string& user_colon_password) {
+  static const char* const kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out = "Basic ";
+  const std::string& in = user_colon_password;
+  for (size_t i = 0; i < in.size(); i += 3) {
+    uint32_t group = static_cast<uint32_t>(static_cast<unsigned char>(in[i])) << 16;
+    if (i + 1 < in.size())
+      group |= static_cast<uint32_t>(static_cast<unsigned char>(in[i + 1])) << 8;
+    if (i + 2 < in.size()) group |= static_cast<unsigned char>(in[i + 2]);
+    out += kAlphabet[(group >> 18) & 63];
+    out += kAlphabet[(group >> 12) & 63];
+    out += i + 1 < in.size() ? kAlphabet[(group >> 6) & 63] : '=';
+    out += i + 2 < in.size() ? kAlphabet[group & 63] : '=';
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("decode_basic_authorization reads user and password", "[http][auth]") {
+  auto credentials = decode_basic_authorization("Basic YWxpY2U6czNjcjN0");  // alice:s3cr3t
+  REQUIRE(credentials);
+  CHECK(credentials->user == "alice");
+  CHECK(credentials->password == "s3cr3t");
+  // The scheme is case-insensitive; the password may hold ':' and be empty.
+  credentials = decode_basic_authorization(basic("bob:a:b").replace(0, 5, "bAsIc"));
+  REQUIRE(credentials);
+  CHECK(credentials->user == "bob");
+  CHECK(credentials->password == "a:b");
+  credentials = decode_basic_authorization(basic("c:"));
+  REQUIRE(credentials);
+  CHECK(credentials->password.empty());
+  CHECK(decode_basic_authorization(basic("ab:c"))->user == "ab");  // one padding '='
+}
+
+TEST_CASE("decode_basic_authorization refuses anything malformed", "[http][auth]") {
+  for (const std::string header :
+       {"", "Basic", "Basic ", "Bearer YWxpY2U6czNjcjN0", "BasicYWxpY2U6czNjcjN0",
+        "Basic YWxpY2U6czNjcjN0=", "Basic YWxpY2U6czNjcjN", "Basic YWxp Y2U6czNjcjN0",
+        "Basic  YWxpY2U6czNjcjN0", "Basic YW*pY2U6czNjcjN0", "Basic YWxpY2U=" /* no ':' */,
+        "Basic QR==" /* non-canonical padding bits */, "Basic =AAA",
+        "Basic A===", "Basic YQBiOmM=" /* a NUL in the user */}) {
+    INFO(header);
+    CHECK_FALSE(decode_basic_authorization(header));
+  }
+  CHECK_FALSE(decode_basic_authorization("Basic " + std::string(8000, 'A')));
+}
+
+TEST_CASE("bcrypt_matches checks a password against crypt(3)", "[http][auth]") {
+  crypt_data scratch{};
+  const std::string hash = bcrypt_hash("right");
+  CHECK(bcrypt_matches("right", hash, scratch));
+  CHECK_FALSE(bcrypt_matches("wrong", hash, scratch));
+  CHECK_FALSE(bcrypt_matches("", hash, scratch));
+  CHECK_FALSE(bcrypt_matches("right", "not a hash", scratch));
+  // $2b$ and $2a$ spellings of the same hash verify too (libxcrypt reads all three).
+  std::string as_2b = hash;
+  as_2b[2] = 'b';
+  CHECK(bcrypt_matches("right", as_2b, scratch));
+}
+
+TEST_CASE("CredentialCache keeps successes, bounded, oldest out first", "[http][auth]") {
+  CredentialCache cache(2);
+  cache.insert("alice", "h1", "pw");
+  CHECK(cache.contains("alice", "h1", "pw"));
+  CHECK_FALSE(cache.contains("alice", "h1", "pW"));
+  CHECK_FALSE(cache.contains("alice", "h2", "pw"));  // a changed hash misses
+  CHECK_FALSE(cache.contains("alic", "eh1", "pw"));  // fields do not run into each other
+  cache.insert("alice", "h1", "pw");                 // again: no second entry
+  CHECK(cache.size() == 1);
+  cache.insert("bob", "h", "x");
+  cache.insert("carol", "h", "y");
+  CHECK(cache.size() == 2);
+  CHECK_FALSE(cache.contains("alice", "h1", "pw"));
+  CHECK(cache.contains("bob", "h", "x"));
+  CHECK(cache.contains("carol", "h", "y"));
+  CredentialCache none(0);
+  none.insert("a", "b", "c");
+  CHECK_FALSE(none.contains("a", "b", "c"));
+}
+
+TEST_CASE("BasicAuthenticator pays bcrypt once per good password, always for bad ones",
+          "[http][auth]") {
+  const std::map<std::string, std::string> users{{"alice", bcrypt_hash("s3cr3t")},
+                                                 {"bob", bcrypt_hash("hunter2")}};
+  BasicAuthenticator auth;
+  CHECK(auth.authenticate(users, std::nullopt) == std::nullopt);
+  CHECK(auth.authenticate(users, "Bearer x") == std::nullopt);
+  CHECK(auth.bcrypt_runs() == 0);  // nothing to check: no bcrypt
+
+  CHECK(auth.authenticate(users, basic("alice:s3cr3t")) == "alice");
+  CHECK(auth.bcrypt_runs() == 1);
+  for (int i = 0; i < 5; ++i) CHECK(auth.authenticate(users, basic("alice:s3cr3t")) == "alice");
+  CHECK(auth.bcrypt_runs() == 1);  // the cache answered
+
+  CHECK(auth.authenticate(users, basic("alice:wrong")) == std::nullopt);
+  CHECK(auth.authenticate(users, basic("alice:wrong")) == std::nullopt);
+  CHECK(auth.bcrypt_runs() == 3);  // failures are never cached
+
+  CHECK(auth.authenticate(users, basic("bob:s3cr3t")) == std::nullopt);  // alice's password
+  CHECK(auth.authenticate(users, basic("mallory:s3cr3t")) == std::nullopt);
+  CHECK(auth.bcrypt_runs() == 5);  // an unknown user costs a bcrypt too
+
+  // A new hash for alice (the config changed): the old password no longer passes from cache.
+  const std::map<std::string, std::string> changed{{"alice", bcrypt_hash("n3w")}};
+  CHECK(auth.authenticate(changed, basic("alice:s3cr3t")) == std::nullopt);
+  CHECK(auth.authenticate(changed, basic("alice:n3w")) == "alice");
+}
