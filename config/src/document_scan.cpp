@@ -1,4 +1,4 @@
-#include "document_scan.h"
+#include "flightrec/config/detail/document_scan.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>

@@ -3,10 +3,10 @@
 #include <charconv>
 
 #include "flightrec/common/regex.h"
+#include "flightrec/config/detail/text.h"
 #include "flightrec/config/listen_address.h"
 #include "flightrec/config/schema.h"
 #include "flightrec/config/units.h"
-#include "text.h"
 #include "value_checks.h"
 
 namespace flightrec::config {

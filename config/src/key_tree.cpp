@@ -1,4 +1,4 @@
-#include "key_tree.h"
+#include "flightrec/config/detail/key_tree.h"
 
 #include <algorithm>
 

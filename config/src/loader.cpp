@@ -5,11 +5,11 @@
 #include <map>
 #include <set>
 
-#include "document_scan.h"
+#include "flightrec/config/detail/document_scan.h"
+#include "flightrec/config/detail/key_tree.h"
+#include "flightrec/config/detail/map_keys.h"
+#include "flightrec/config/detail/text.h"
 #include "flightrec/config/schema.h"
-#include "key_tree.h"
-#include "map_keys.h"
-#include "text.h"
 #include "trigger_list.h"
 
 namespace flightrec::config {

@@ -1,9 +1,9 @@
-#include "map_keys.h"
+#include "flightrec/config/detail/map_keys.h"
 
 #include <map>
 
-#include "key_tree.h"
-#include "text.h"
+#include "flightrec/config/detail/key_tree.h"
+#include "flightrec/config/detail/text.h"
 
 namespace flightrec::config::detail {
 

@@ -1,4 +1,4 @@
-#include "text.h"
+#include "flightrec/config/detail/text.h"
 
 #include <yaml-cpp/yaml.h>  // the Node member definitions describe() needs
 

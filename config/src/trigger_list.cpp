@@ -6,10 +6,10 @@
 #include <map>
 #include <set>
 
+#include "flightrec/config/detail/key_tree.h"
+#include "flightrec/config/detail/text.h"
 #include "flightrec/config/trigger_rules.h"
 #include "flightrec/config/units.h"
-#include "key_tree.h"
-#include "text.h"
 #include "value_checks.h"
 
 namespace flightrec::config::detail {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "flightrec/config/config.h"
-#include "map_keys.h"
+#include "flightrec/config/detail/map_keys.h"
 
 namespace flightrec::config::detail {
 

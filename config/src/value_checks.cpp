@@ -1,7 +1,7 @@
 #include "value_checks.h"
 
+#include "flightrec/config/detail/text.h"
 #include "flightrec/config/units.h"
-#include "text.h"
 
 namespace flightrec::config::detail {
 

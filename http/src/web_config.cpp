@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <functional>
 
-#include "document_scan.h"
-#include "key_tree.h"
-#include "map_keys.h"
-#include "text.h"
+#include "flightrec/config/detail/document_scan.h"
+#include "flightrec/config/detail/key_tree.h"
+#include "flightrec/config/detail/map_keys.h"
+#include "flightrec/config/detail/text.h"
 #include "web_config_names.h"
 
 namespace flightrec::http {
