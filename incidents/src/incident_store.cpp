@@ -172,10 +172,6 @@ std::optional<std::string> IncidentStore::oldest_deletable(
   if (newest != written_.end() && newest->second.incident.is_manual()) {
     // Only rule-fired incidents are left to delete: the new manual one is not kept instead.
     if (kept.contains(newest_id)) return std::nullopt;
-    log::warn(
-        "manual incident not kept: the store is at its bounds with rule-fired incidents, "
-        "which a manual one never displaces",
-        {{"id", newest_id}});
     return newest_id;
   }
   return oldest([](const IncidentEntry&) { return true; });
@@ -195,6 +191,12 @@ void IncidentStore::apply_retention(std::unique_lock<std::mutex>& lock,
   while (over_bounds()) {
     const auto victim = oldest_deletable(newest_id, kept);
     if (!victim) break;
+    if (*victim == newest_id) {
+      log::warn(
+          "manual incident not kept: the store is at its bounds with rule-fired incidents, "
+          "which a manual one never displaces",
+          {{"id", newest_id}});
+    }
     if (unverified_.contains(*victim)) {
       lock.unlock();
       FileCheck check = check_incident_file(path_of(*victim));
