@@ -10,7 +10,8 @@ source every 1 ms. Checks:
              later than the slack are counted apart (explained()), the rest must be under 1 in 10^4
   bursts     each CPU burst of the load log raises the root cgroup's CPU usage by one scheduler tick
              in A and in B, and the first frames showing it differ by at most a tick + slack (or,
-             where a daemon missed ticks right there, fall in overlapping spans between frames)
+             where a daemon missed ticks right there, fall in overlapping spans between frames);
+             a burst both show equally late was charged late by the kernel: one per run is allowed
   memory     MemAvailable's drop over the ramp agrees within what B saw it move over A's step
   loopback   lo's byte counters rise by what was sent, in both, agreeing the same way
   disk       the written bytes of the disk written to, likewise (skipped on tmpfs)
@@ -40,6 +41,10 @@ MAX_LATE_SHARE = 0.02
 # other daemon's is running), so two readers never see the same value. Reported, not checked.
 RUN_QUEUE_SNAPSHOTS = ("procs_running", "procs_blocked", "threads_runnable", "disk_io_now{")
 BURST_TRACE = "cgroup_cpu_usage_seconds_total"  # root cgroup usage: tick-accurate, microseconds
+# The root cgroup's usage is charged by scheduler ticks: a burst whose CPU took no tick inside it
+# (a shared 2-vCPU machine's vCPU taken away mid-burst) shows up late in both daemons at once.
+# One such burst per run is the machine; more would be a fault of the test or the kernel setup.
+MAX_CHARGED_LATE_BURSTS = 1
 MEMORY = "memory_available_bytes"
 ANON = "memory_anon_pages_bytes"
 LOOPBACK_RX = 'network_receive_bytes_total{device="lo"}'
@@ -281,17 +286,27 @@ def bursts(a, b, rates, events):
         return
     rate_a = rates.get("cgroup_cpu", TICK)
     worst = 0.0
+    charged_late = []
     for e in (e for e in events if e["kind"] == "cpu"):
         start, end = e["start"] / 1e9, e["end"] / 1e9
         # One tick of CPU over B's value just before the burst: both must reach it.
         threshold = b.before(BURST_TRACE, start)[1] + TICK
         crossing_a = a.first_reaching(BURST_TRACE, start, threshold)
         crossing_b = b.first_reaching(BURST_TRACE, start, threshold)
-        what = f"{e['ms']} ms burst at {start:.3f}"
-        check(seen_in_time(crossing_a, end + TICK + rate_a + SLACK, rate_a),
-              f"{what}: A shows +{TICK * 1e3:g} ms of CPU {fmt_rel(crossing_a[1], end)} after it")
-        check(seen_in_time(crossing_b, end + TICK + SLACK, 0.001),
-              f"{what}: B shows it {fmt_rel(crossing_b[1], end)} after its end")
+        what = f"{e['ms']} ms burst at {start:.3f} ({e['cpu_ns'] / 1e6:.1f} ms of CPU)"
+        in_time_a = seen_in_time(crossing_a, end + TICK + rate_a + SLACK, rate_a)
+        in_time_b = seen_in_time(crossing_b, end + TICK + SLACK, 0.001)
+        if not in_time_a and not in_time_b and crossing_a[1] is not None \
+                and crossing_b[1] is not None and same_time(crossing_a, crossing_b):
+            # Both daemons show the same late step: the kernel charged the burst late (its CPU
+            # took no tick inside it, e.g. the vCPU was away), which no reader can see sooner.
+            charged_late.append(what)
+            print(f"late: {what}: A and B both show it {fmt_rel(crossing_b[1], end)} after its "
+                  "end, together: charged late by the kernel")
+        else:
+            check(in_time_a, f"{what}: A shows +{TICK * 1e3:g} ms of CPU "
+                  f"{fmt_rel(crossing_a[1], end)} after it")
+            check(in_time_b, f"{what}: B shows it {fmt_rel(crossing_b[1], end)} after its end")
         if crossing_a[1] is not None and crossing_b[1] is not None:
             apart = abs(crossing_a[1] - crossing_b[1])
             worst = max(worst, apart)
@@ -299,6 +314,9 @@ def bursts(a, b, rates, events):
                   f"{what}: A and B see it {apart * 1e3:.1f} ms apart (at most "
                   f"{(TICK + SLACK) * 1e3:g}, or within missed ticks)")
     print(f"figure: bursts seen at most {worst * 1e3:.1f} ms apart by A and B")
+    check(len(charged_late) <= MAX_CHARGED_LATE_BURSTS,
+          f"bursts charged late by the kernel (both daemons late together): {len(charged_late)} "
+          f"(at most {MAX_CHARGED_LATE_BURSTS})")
 
 
 def fmt_rel(t, ref):

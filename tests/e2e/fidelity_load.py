@@ -31,12 +31,16 @@ def now():
 
 
 def busy(ms):
-    """Spins for ms of wall time; returns (start, end) in realtime ns."""
+    """Spins for ms of wall time and ms of this thread's CPU time (a vCPU the hypervisor takes
+    away mid-burst would otherwise end it with less CPU than asked); returns (start, end) in
+    realtime ns and the CPU time spent."""
     start = now()
-    end_mono = time.monotonic_ns() + ms * 1_000_000
-    while time.monotonic_ns() < end_mono:
+    length = ms * 1_000_000
+    end_mono = time.monotonic_ns() + length
+    cpu_start = time.thread_time_ns()
+    while time.monotonic_ns() < end_mono or time.thread_time_ns() - cpu_start < length:
         pass
-    return start, now()
+    return start, now(), time.thread_time_ns() - cpu_start
 
 
 def cpu_bursts(log):
@@ -48,8 +52,9 @@ def cpu_bursts(log):
     try:
         for _ in range(BURST_ROUNDS):
             for ms in BURSTS_MS:
-                start, end = busy(ms)
-                log.append({"kind": "cpu", "ms": ms, "cpu": cpu, "start": start, "end": end})
+                start, end, cpu_ns = busy(ms)
+                log.append({"kind": "cpu", "ms": ms, "cpu": cpu, "start": start, "end": end,
+                            "cpu_ns": cpu_ns})
                 time.sleep(BURST_SPACING_S)
     finally:
         os.sched_setaffinity(0, allowed)
