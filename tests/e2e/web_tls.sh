@@ -115,6 +115,32 @@ fi
 s_client -tls1_2 -cert "$pki/scraper.crt" -key "$pki/scraper.key" || true
 expect_contains "$(cat "$WORK/s_client.log")" "ECDHE-RSA-AES256-GCM-SHA384" "cipher_suites is applied"
 
+# flightrec replay (libcurl) against the mutual-TLS daemon: flags, then the environment; a refusal
+# says how to give what is missing and never shows the password.
+replay() { "$FLIGHTREC" replay --batch "${URL}dump?from=-2s" "$@" >"$WORK/replay.out" 2>"$WORK/replay.err"; }
+client_tls=(--ca-file "$pki/ca.crt" --cert-file "$pki/scraper.crt" --key-file "$pki/scraper.key")
+sleep 2.2  # two seconds of recording to fetch
+printf 's3cr3t\n' >"$WORK/password"
+if replay "${client_tls[@]}" --user prometheus --password-file "$WORK/password"; then
+  expect_contains "$(cat "$WORK/replay.out")" "PID" "replay over mTLS with basic auth shows the processes"
+else
+  fail "replay over mTLS with basic auth: $(cat "$WORK/replay.err")"
+fi
+if FLIGHTREC_CA_FILE="$pki/ca.crt" FLIGHTREC_CERT_FILE="$pki/scraper.crt" \
+  FLIGHTREC_KEY_FILE="$pki/scraper.key" FLIGHTREC_USER=prometheus FLIGHTREC_PASSWORD=s3cr3t replay; then
+  pass "replay takes its credentials from FLIGHTREC_* variables"
+else
+  fail "replay with FLIGHTREC_* variables: $(cat "$WORK/replay.err")"
+fi
+FLIGHTREC_PASSWORD=n0tThat replay "${client_tls[@]}" --user prometheus || true
+expect_contains "$(cat "$WORK/replay.err")" "401 Unauthorized" "replay with a wrong password: 401"
+expect_contains "$(cat "$WORK/replay.err")" "FLIGHTREC_PASSWORD" "the 401 says how to give a password"
+if grep -q n0tThat "$WORK/replay.err" "$WORK/replay.out"; then fail "replay echoed the password"; fi
+replay --cert-file "$pki/scraper.crt" --key-file "$pki/scraper.key" --user prometheus || true
+expect_contains "$(cat "$WORK/replay.err")" "not trusted" "replay without the CA: certificate not trusted"
+replay --ca-file "$pki/ca.crt" --user prometheus || true
+expect_contains "$(cat "$WORK/replay.err")" "--cert-file" "replay without a client certificate names --cert-file"
+
 stop_daemon
 
 # --- the other client_auth_types, with a self-signed client certificate no CA vouches for
