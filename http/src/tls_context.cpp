@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "server_certificate.h"
+
 namespace flightrec::http::detail {
 namespace {
 
@@ -191,6 +193,12 @@ std::string load_certificate(SSL_CTX* ctx, const TlsServerConfig& tls, std::stri
     return where(tls.key_file, "key_file") +
            "the key does not belong to cert_file: " + openssl_error();
   }
+  // The files as loaded above serve until they change; then the rotated pair serves.
+  auto rotating = std::make_unique<ServerCertificate>(tls.cert_file.path, tls.key_file.path);
+  if (auto error = rotating->load(); !error.empty()) {
+    return std::string(origin) + ": tls_server_config: " + error;
+  }
+  ServerCertificate::attach(ctx, std::move(rotating));
   return {};
 }
 

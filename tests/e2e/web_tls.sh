@@ -82,6 +82,23 @@ if s_client -tls1_1 -cipher 'DEFAULT@SECLEVEL=0'; then
 else
   expect_contains "$(cat "$WORK/s_client.log")" "alert protocol version" "TLS 1.1 refused by the server"
 fi
+
+# Certificate rotation without a restart: a key that is not the certificate's keeps the old pair
+# (logged), then a complete new pair, renamed into place as cert-manager does, serves from the
+# next handshake on (the files are looked at once a second).
+served_subject() { s_client -tls1_3 || true; sed -n 's/^subject=//p' "$WORK/s_client.log" | head -1; }
+expect_contains "$(served_subject)" "CN = server" "before rotation: the first certificate"
+issue rotated "IP:127.0.0.1,DNS:localhost"
+cp "$pki/rotated.key" "$pki/server.key.new" && mv "$pki/server.key.new" "$pki/server.key"
+sleep 1.2
+expect_contains "$(served_subject)" "CN = server" "a key without its certificate: the old pair still serves"
+expect_contains "$(cat "$WORK/daemon.log")" "TLS certificate files changed but do not load" \
+  "the mismatched pair is logged"
+cp "$pki/rotated.crt" "$pki/server.crt.new" && mv "$pki/server.crt.new" "$pki/server.crt"
+sleep 1.2
+expect_contains "$(served_subject)" "CN = rotated" "after rotation: the new certificate, no restart"
+expect_eq "$(tls_curl -u prometheus:s3cr3t "${URL}metrics")" 200 "the rotated certificate verifies: 200"
+expect_eq "$(kill -0 "$DAEMON_PID" 2>/dev/null && echo running)" running "the daemon kept running"
 stop_daemon
 
 # --- mutual TLS: RequireAndVerifyClientCert with a SAN allow-list, max TLS 1.2
