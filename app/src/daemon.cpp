@@ -202,6 +202,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       // A manual request stays pending for the capture's post window (CaptureOptions).
       manual_gate_(trigger::CaptureOptions{}.manual_post, cfg_.incidents.manual_interval),
       collectables_(start_real_ns_),
+      max_dump_bytes_(cfg_.web.max_dump_bytes),
       running_(*setup.config) {
   if (cfg_.processes.enabled) start_process_tier(command);
   recorder_.set_frame_hook(
@@ -275,7 +276,7 @@ void Daemon::add_collectors() {
 http::Router Daemon::router() {
   http::DumpSource dump{.blocks = [this] { return ring_.snapshot().blocks(); },
                         .metadata = [this] { return metadata_now(); },
-                        .max_bytes = cfg_.web.max_dump_bytes,
+                        .max_bytes = [this] { return max_dump_bytes_.load(); },
                         .now_real_ns = {}};
   if (process_tier_) dump.process_blocks = [this] { return process_ring_.blocks(); };
   http::Router router;
@@ -368,6 +369,11 @@ std::string Daemon::reload_failed(std::string_view cause, const std::vector<std:
 // lists them); the triggers were handed to the engine already.
 void Daemon::apply_live(const config::Config& effective, const std::string& origin) {
   incident_store_.set_bounds(effective.incidents.max_count, effective.incidents.max_bytes);
+  max_dump_bytes_.store(effective.web.max_dump_bytes);
+  // Only when it changed: a new pattern makes the tier read every process's identity again.
+  if (process_tier_ && effective.processes.redact_cmdline != running_.processes.redact_cmdline) {
+    process_tier_->set_redaction(effective.processes.redact_cmdline);
+  }
   manual_gate_.set_min_interval(effective.incidents.manual_interval);
   if (process_metrics_) process_metrics_->set_top_n(effective.export_.top_processes);
   log::set_level(*log::parse_level(effective.log.level));
