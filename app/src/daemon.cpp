@@ -253,10 +253,10 @@ void Daemon::add_collectors() {
   using namespace exporter::metrics;
   collectables_.emplace<SystemCollector>(sampler_.schema(), recorder_);
   if (process_metrics_) collectables_.emplace<ProcessRankingsCollector>(*process_metrics_);
-  collectables_.emplace<InstanceCollector>(
-      InstanceCollector::Settings{.start_real_ns = start_real_ns_,
-                                  .sampler_rate = sampler_.rate(),
-                                  .export_window = recorder_.window_stats().window()});
+  collectables_.emplace<InstanceCollector>(InstanceCollector::Settings{
+      .start_real_ns = start_real_ns_, .sampler_rate = sampler_.rate(), .export_window = [this] {
+        return recorder_.window_stats().window();
+      }});
   collectables_.emplace<SamplerCollector>(sampler_.stats());
   collectables_.emplace<RecorderCollector>(recorder_, ring_);
   collectables_.emplace<IncidentsCollector>(incident_store_, incident_writer_, manual_gate_);
@@ -376,6 +376,10 @@ void Daemon::apply_live(const config::Config& effective, const std::string& orig
   }
   manual_gate_.set_min_interval(effective.incidents.manual_interval);
   if (process_metrics_) process_metrics_->set_top_n(effective.export_.top_processes);
+  if (effective.export_.window != running_.export_.window) {
+    recorder_.set_export_window(effective.export_.window);
+    if (process_metrics_) process_metrics_->set_window(effective.export_.window);
+  }
   log::set_level(*log::parse_level(effective.log.level));
   const std::lock_guard lock(provenance_mutex_);
   provenance_ = provenance_of(origin);

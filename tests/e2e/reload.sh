@@ -102,6 +102,13 @@ wait_log 'changed="processes.redact_cmdline web.max_dump_bytes"' ||
 expect_contains "$(curl -s -w ' %{http_code}' "${URL}dump?from=-60s")" "web.max_dump_bytes (1048576 bytes)" \
   "web.max_dump_bytes is applied live: a larger dump is refused"
 
+# export.window changes live: the window's length, its label on the aggregates, the rankings.
+printf 'incidents:\n  dir: %s/incidents\nexport:\n  window: 5s\nweb:\n  max_dump_bytes: 1MiB\n' "$WORK" >"$config"
+kill -HUP "$pid"
+wait_log 'changed=export.window' && pass "export.window is applied live" || fail "no live export.window change logged"
+expect_eq "$(metric flightrec_export_window_seconds)" 5 "/metrics: flightrec_export_window_seconds 5"
+expect_contains "$(curl -s "${URL}metrics")" 'window="5s",agg="max"' "the aggregates carry the new window label"
+
 # Reloads while Prometheus-style scrapes run and while an incident is being written: every scrape
 # answers, the incident is written whole, and the ring keeps what it held before the reloads. (The
 # storm's file puts web.max_dump_bytes back to its default for the last check.)
