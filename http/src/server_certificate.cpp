@@ -6,20 +6,12 @@
 #include <system_error>
 
 #include "flightrec/common/log.h"
+#include "openssl_error.h"
 
 namespace flightrec::http::detail {
 namespace {
 
 constexpr std::chrono::seconds kCheckEvery{1};
-
-std::string openssl_error() {
-  const unsigned long code = ERR_get_error();  // NOLINT(google-runtime-int): OpenSSL's type
-  ERR_clear_error();
-  if (code == 0) return "no PEM data";
-  char text[256];
-  ERR_error_string_n(code, text, sizeof text);
-  return text;
-}
 
 struct BioDeleter {
   void operator()(BIO* bio) const { BIO_free(bio); }
@@ -62,7 +54,7 @@ struct ServerCertificate::Pair {
     ERR_clear_error();
     const Bio certs(BIO_new_file(cert_file.c_str(), "r"));
     if (!certs || (leaf = PEM_read_bio_X509(certs.get(), nullptr, nullptr, nullptr)) == nullptr) {
-      return "cannot load " + cert_file.string() + ": " + openssl_error();
+      return "cannot load " + cert_file.string() + ": " + openssl_error("no PEM data");
     }
     while (X509* next = PEM_read_bio_X509(certs.get(), nullptr, nullptr, nullptr)) {
       sk_X509_push(chain, next);
@@ -71,7 +63,7 @@ struct ServerCertificate::Pair {
     const Bio key_bio(BIO_new_file(key_file.c_str(), "r"));
     if (!key_bio ||
         (key = PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr)) == nullptr) {
-      return "cannot load " + key_file.string() + ": " + openssl_error();
+      return "cannot load " + key_file.string() + ": " + openssl_error("no PEM data");
     }
     if (X509_check_private_key(leaf, key) != 1) {
       ERR_clear_error();

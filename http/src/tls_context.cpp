@@ -8,19 +8,11 @@
 #include <algorithm>
 #include <memory>
 
+#include "openssl_error.h"
 #include "server_certificate.h"
 
 namespace flightrec::http::detail {
 namespace {
-
-std::string openssl_error() {
-  const unsigned long code = ERR_get_error();  // NOLINT(google-runtime-int): OpenSSL's type
-  ERR_clear_error();
-  if (code == 0) return "unknown OpenSSL error";
-  char text[256];
-  ERR_error_string_n(code, text, sizeof text);
-  return text;
-}
 
 int protocol_of(TlsVersion version) {
   switch (version) {
