@@ -214,7 +214,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   add_collectors();
   server_ = std::make_unique<http::Server>(
       http::ServerOptions{.listen_address = cfg_.web.listen_address,
-                          .web_config_file = command.web_config_file.value_or("")},
+                          .web_config_file = command.web_config_file.value_or(""),
+                          .access = http::access_policy(cfg_.web)},
       router());
   log::info("listening", {{"url", server_->url()}});
 }
@@ -334,6 +335,11 @@ std::string Daemon::reload(std::string_view cause) {
   ReloadPlan plan;
   try {
     plan = plan_reload(running_, *loaded.config);
+    // Checked first: web.roles naming a user the web config lacks fails the reload unchanged.
+    if (auto errors = server_->access_errors(http::access_policy(plan.effective.web));
+        !errors.empty()) {
+      return reload_failed(cause, errors);
+    }
     // Resolved here, so rules naming signals this host lacks fail the reload before any change.
     engine_.replace_rules(plan.effective.triggers);
   } catch (const std::exception& e) {
@@ -381,6 +387,7 @@ void Daemon::apply_live(const config::Config& effective, const std::string& orig
     if (process_metrics_) process_metrics_->set_window(effective.export_.window);
   }
   log::set_level(*log::parse_level(effective.log.level));
+  if (effective.web != running_.web) server_->set_access(http::access_policy(effective.web));
   const std::lock_guard lock(provenance_mutex_);
   provenance_ = provenance_of(origin);
 }

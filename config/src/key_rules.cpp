@@ -7,6 +7,7 @@
 #include "flightrec/config/listen_address.h"
 #include "flightrec/config/schema.h"
 #include "flightrec/config/units.h"
+#include "role_rules.h"
 #include "value_checks.h"
 
 namespace flightrec::config {
@@ -105,6 +106,12 @@ struct Applier {
     }
     return quote(scalar) + " is not allowed (allowed: " + allowed_values(key) + ")";
   }
+  std::optional<std::string> operator()(const RoleListRule& rule) const {
+    return detail::read_role_list(scalar, rule.field(config));
+  }
+  std::optional<std::string> operator()(const UserRolesRule& rule) const {
+    return detail::read_user_roles(scalar, rule.field(config));
+  }
 };
 
 }  // namespace
@@ -120,6 +127,8 @@ std::string_view type_name(const KeySpec& key) {
     std::string_view operator()(const PathRule&) const { return "path"; }
     std::string_view operator()(const PercentRule&) const { return "percent"; }
     std::string_view operator()(const ChoiceRule&) const { return "string"; }
+    std::string_view operator()(const RoleListRule&) const { return "roles"; }
+    std::string_view operator()(const UserRolesRule&) const { return "map of roles"; }
   };
   return std::visit(Namer{}, key.rule);
 }
@@ -152,6 +161,8 @@ std::string allowed_values(const KeySpec& key) {
       return rule.zero_is_off ? "0 (off) or " + range : range;
     }
     std::string operator()(const ChoiceRule& rule) const { return join(rule.choices); }
+    std::string operator()(const RoleListRule&) const { return detail::role_list_allowed(); }
+    std::string operator()(const UserRolesRule&) const { return detail::user_roles_allowed(); }
   };
   return std::visit(Describer{}, key.rule);
 }
@@ -179,8 +190,19 @@ std::string value_text(const KeySpec& key, const Config& config) {
       return ppm == 0 && rule.zero_is_off ? "0" : format_percent_ppm(ppm);
     }
     std::string operator()(const ChoiceRule& rule) const { return rule.field(config); }
+    std::string operator()(const RoleListRule& rule) const {
+      return detail::role_list_text(rule.field(config));
+    }
+    std::string operator()(const UserRolesRule& rule) const {
+      return detail::user_roles_text(rule.field(config));
+    }
   };
   return std::visit(Reader{copy}, key.rule);
+}
+
+bool takes_collection(const KeySpec& key) {
+  return std::holds_alternative<RoleListRule>(key.rule) ||
+         std::holds_alternative<UserRolesRule>(key.rule);
 }
 
 std::optional<std::string> apply_value(const KeySpec& key, std::string_view scalar,

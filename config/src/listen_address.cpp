@@ -70,4 +70,11 @@ std::optional<ListenAddress> parse_listen_address(std::string_view text) {
   return ListenAddress{std::string(host), *port, false};
 }
 
+bool is_loopback(const ListenAddress& address) {
+  if (address.is_ipv6) return address.host == "::1";
+  // A DNS name may start with "127." too; only the IPv4 literal is the loopback network.
+  return address.host == "localhost" ||
+         (looks_numeric(address.host) && address.host.starts_with("127."));
+}
+
 }  // namespace flightrec::config

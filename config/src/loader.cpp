@@ -108,6 +108,11 @@ class DocumentLoader {
     std::optional<std::string> problem;
     if (value.IsScalar()) {
       problem = apply_value(spec, value.Scalar(), config_);
+    } else if (takes_collection(spec) && (value.IsSequence() || value.IsMap())) {
+      // Re-spelled in flow style, the one form apply_value reads collections in.
+      YAML::Emitter flow;
+      flow << YAML::Flow << value;
+      problem = apply_value(spec, flow.c_str(), config_);
     } else {
       // An empty value is an error rather than the default: the user wrote the key for a reason.
       problem = expected + ", got " + describe(value);

@@ -172,6 +172,22 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        SizeRule{[](Config& c) -> uint64_t& { return c.web.max_dump_bytes; }, kMiB, 64 * kGiB},
        "Largest answer `/dump` gives: a request whose estimated size is larger is refused with 413 "
        "(narrow it with `from`/`to`)."},
+      {"web.roles",
+       UserRolesRule{[](Config& c) -> std::map<std::string, RoleSet>& { return c.web.roles; }},
+       "What each user of `--web.config.file`'s `basic_auth_users` may do: `metrics` (`/metrics`, "
+       "`/`), `recordings` (`/dump`, `/incidents`, the viewer pages) and `actions` (`POST "
+       "/-/trigger`, `POST /-/reload`). A user the map leaves out gets 403 on every route but the "
+       "health endpoints; a user the web config lacks stops start-up. Empty: every authenticated "
+       "user has every role, as node_exporter reads the same file. docs/SECURITY.md, \"Roles\"."},
+      {"web.anonymous_roles",
+       RoleListRule{[](Config& c) -> std::optional<RoleSet>& { return c.web.anonymous_roles; }},
+       "What a client without credentials may do when no `basic_auth_users` are configured (with "
+       "them it gets 401). `auto`: every role when `listen_address` is a loopback address, only "
+       "`metrics` on any other, so history and actions are never open to the network by "
+       "accident; the refused get 403 naming this key."},
+      {"web.open_health", BoolRule{[](Config& c) -> bool& { return c.web.open_health; }},
+       "`/-/healthy` and `/-/ready` answer every client, with or without credentials, for "
+       "liveness and readiness probes; `false`: they need the `metrics` role like `/metrics`."},
       {"log.level", ChoiceRule{[](Config& c) -> std::string& { return c.log.level; }, kLogLevels},
        "Lowest level of the log lines written to stderr."},
   };

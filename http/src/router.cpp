@@ -138,16 +138,39 @@ RouteMatch Router::match(std::string_view path) const {
   return best;
 }
 
-std::optional<std::string> Router::admit(const Request& request, const Route* route,
-                                         const WebConfig* web, Response& response) const {
-  const bool open = route != nullptr && route->right == Right::anyone;
-  if (web == nullptr || !web->requires_auth() || open) return std::string();
-  auto user = security_->authenticate(*web, request.header("Authorization"));
-  if (!user) {
-    response.send(401, kText, "401 Unauthorized\n",
-                  {{"WWW-Authenticate", "Basic realm=\"flightrec\""}});
+void Router::set_access(AccessPolicy policy) {
+  auto next = std::make_shared<const AccessPolicy>(std::move(policy));
+  const std::lock_guard lock(access_->mutex);
+  access_->policy = std::move(next);
+}
+
+std::shared_ptr<const AccessPolicy> Router::access() const {
+  const std::lock_guard lock(access_->mutex);
+  return access_->policy;
+}
+
+Router::Admission Router::admit(const Request& request, const Route* route, const WebConfig* web,
+                                const AccessPolicy& policy, Response& response) const {
+  if (route != nullptr && !needed_role(route->right, policy)) return {};  // open to probes
+  Admission admission;
+  const bool authenticating = web != nullptr && web->requires_auth();
+  if (authenticating) {
+    auto user = security_->authenticate(*web, request.header("Authorization"));
+    if (!user) {
+      response.send(401, kText, "401 Unauthorized\n",
+                    {{"WWW-Authenticate", "Basic realm=\"flightrec\""}});
+      return {.refused = 401, .user = {}};
+    }
+    admission.user = std::move(*user);
   }
-  return user;
+  if (route == nullptr) return admission;  // a 404, for whoever got this far
+  const auto refusal = check_access(policy, route->right, request.path(),
+                                    authenticating ? &admission.user : nullptr);
+  if (refusal) {
+    response.send(refusal->status, kText, refusal->body);
+    return {.refused = refusal->status, .user = {}};
+  }
+  return admission;
 }
 
 int Router::dispatch(Request request, Response& response) const {
@@ -155,9 +178,10 @@ int Router::dispatch(Request request, Response& response) const {
   // Held for the whole request: the response's common headers point into it.
   const std::shared_ptr<const WebConfig> web = security_ ? security_->config() : nullptr;
   if (web) response.set_common_headers(&web->headers);
-  const auto user = admit(request, found.route, web.get(), response);
-  if (!user) return 401;
-  if (!user->empty()) request.set_user(*user);
+  const std::shared_ptr<const AccessPolicy> policy = access();  // a reload may swap it meanwhile
+  const auto admission = admit(request, found.route, web.get(), *policy, response);
+  if (admission.refused != 0) return admission.refused;
+  if (!admission.user.empty()) request.set_user(admission.user);
   if (found.route == nullptr) {
     response.send(404, kText, "404 page not found\n");
     return 404;

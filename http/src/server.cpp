@@ -122,6 +122,12 @@ Server::Server(const ServerOptions& options, Router router) : impl_(std::make_un
   }
   const std::string plain_ports = *ports;
   if (!options.web_config_file.empty()) use_web_config(options.web_config_file, *ports);
+  if (auto errors = access_errors(options.access); !errors.empty()) {
+    std::string text;
+    for (const auto& error : errors) text += (text.empty() ? "" : "; ") + error;
+    throw std::runtime_error(text);
+  }
+  set_access(options.access);
   const std::string threads = std::to_string(options.threads);
   const std::string timeout = std::to_string(options.request_timeout.count());
   // No document_root: nothing is ever served from disk.
@@ -187,6 +193,22 @@ void Server::use_web_config(const std::string& path, std::string& ports) {
     tls_ = true;
   }
   impl_->router.set_security(std::move(security));
+}
+
+std::vector<std::string> Server::access_errors(const AccessPolicy& policy) const {
+  const auto& security = impl_->router.security();
+  if (!security) return {};
+  return unknown_role_users(policy, *security->config());
+}
+
+void Server::set_access(AccessPolicy policy) {
+  const auto& security = impl_->router.security();
+  if (!policy.user_roles.empty() && (!security || !security->config()->requires_auth())) {
+    log::warn(
+        "web.roles has no effect: no basic_auth_users in --web.config.file, so every client is "
+        "anonymous and gets web.anonymous_roles");
+  }
+  impl_->router.set_access(std::move(policy));
 }
 
 std::string Server::url() const {

@@ -49,3 +49,22 @@ TEST_CASE("aRuleThatOnlyMovedInTheFileIsNoChange", "[reload]") {
   CHECK(plan.applied.empty());
   CHECK(plan.kept.empty());
 }
+
+TEST_CASE("theAccessRolesChangeLiveTheListenAddressAtARestart", "[reload]") {
+  const Config running;
+  const Config loaded = load(R"(
+web:
+  listen_address: 0.0.0.0:9717
+  roles: {alice: [metrics, actions]}
+  anonymous_roles: [metrics]
+  open_health: false
+)");
+  const auto plan = plan_reload(running, loaded);
+  CHECK(plan.applied ==
+        std::vector<std::string>{"web.roles", "web.anonymous_roles", "web.open_health"});
+  CHECK(plan.kept == std::vector<std::string>{"web.listen_address"});
+  CHECK(plan.effective.web.roles == loaded.web.roles);
+  CHECK(plan.effective.web.anonymous_roles == loaded.web.anonymous_roles);
+  CHECK_FALSE(plan.effective.web.open_health);
+  CHECK(plan.effective.web.listen_address == running.web.listen_address);
+}

@@ -36,7 +36,9 @@ TEST_CASE("the embedded defaults spell out every key, with comments", "[defaults
   YAML::Node root = YAML::Load(std::string(embedded_defaults_yaml()));
   for (const KeySpec& key : schema()) {
     INFO("key: " << key.path);
-    CHECK(lookup(root, key.path).IsScalar());
+    const YAML::Node value = lookup(root, key.path);
+    // Role keys hold lists and maps; every other key a scalar.
+    CHECK((value.IsScalar() || (takes_collection(key) && (value.IsMap() || value.IsSequence()))));
   }
   CHECK_THAT(std::string(embedded_defaults_yaml()), Catch::StartsWith("# flightrec configuration"));
 }
@@ -57,6 +59,8 @@ TEST_CASE("Config equality notices a change in any field", "[defaults]") {
     }
     if (std::holds_alternative<PathRule>(key.rule)) value = "/tmp/changed";
     if (std::holds_alternative<PercentRule>(key.rule)) value = "55.5%";
+    if (std::holds_alternative<RoleListRule>(key.rule)) value = "[actions]";
+    if (std::holds_alternative<UserRolesRule>(key.rule)) value = "{a: [metrics]}";
     REQUIRE(value != nullptr);
     REQUIRE_FALSE(apply_value(key, value, changed).has_value());
     CHECK_FALSE(changed == Config{});

@@ -105,6 +105,15 @@ TEST_CASE("every key accepts its range edges and rejects one step beyond", "[sch
     } else if (const auto* choice = std::get_if<ChoiceRule>(&key.rule)) {
       for (std::string_view allowed : choice->choices) require_accepted(key, std::string(allowed));
       require_rejected(key, "verbose");
+    } else if (std::holds_alternative<RoleListRule>(key.rule)) {
+      require_accepted(key, "auto");
+      require_accepted(key, "[]");
+      require_accepted(key, "[metrics, recordings, actions]");
+      require_rejected(key, "admin");
+    } else if (std::holds_alternative<UserRolesRule>(key.rule)) {
+      require_accepted(key, "{}");
+      require_accepted(key, "{a: [metrics, recordings, actions], b: []}");
+      require_rejected(key, "metrics");
     } else {
       FAIL("no edge test for the rule type of " << key.path);
     }

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "flightrec/config/roles.h"
+
 namespace flightrec::config {
 
 using Duration = std::chrono::nanoseconds;
@@ -132,6 +134,14 @@ struct Config {
   struct Web {
     std::string listen_address = "127.0.0.1:9717";
     uint64_t max_dump_bytes = 256ull << 20;  // largest /dump answer, estimated before sending
+    // What each user of the web config's basic_auth_users may do; empty: every authenticated
+    // user has every role, as exporter-toolkit means its file (docs/SECURITY.md, "Roles").
+    std::map<std::string, RoleSet> roles;
+    // What a client without credentials may do when no basic_auth_users are configured. nullopt
+    // ("auto"): every role on a loopback listen address, only metrics on any other.
+    std::optional<RoleSet> anonymous_roles;
+    // /-/healthy and /-/ready answer everyone, for probes; false: they need the metrics role.
+    bool open_health = true;
     bool operator==(const Web&) const = default;
   } web;
 

@@ -18,4 +18,8 @@ struct ListenAddress {
 
 [[nodiscard]] std::optional<ListenAddress> parse_listen_address(std::string_view text);
 
+// True when only this machine can connect: 127.0.0.0/8, ::1 or "localhost". Every other host,
+// the wildcards 0.0.0.0 and :: included, may be reachable from the network.
+[[nodiscard]] bool is_loopback(const ListenAddress& address);
+
 }  // namespace flightrec::config

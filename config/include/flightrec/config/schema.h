@@ -10,6 +10,7 @@
 // defaults declare (default_source_settings()): a new source needs only its defaults there.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -78,8 +79,19 @@ struct ChoiceRule {
   std::span<const std::string_view> choices;
 };
 
-using KeyRule = std::variant<DurationRule, SizeRule, BoolRule, CountRule, RegexRule,
-                             ListenAddressRule, PathRule, PercentRule, ChoiceRule>;
+// Access roles (roles.h): "auto" (nullopt), one role or a list of them, written as a YAML list.
+struct RoleListRule {
+  FieldAccessor<std::optional<RoleSet>> field;
+};
+
+// A map of user names to access roles, written as a YAML map of lists.
+struct UserRolesRule {
+  FieldAccessor<std::map<std::string, RoleSet>> field;
+};
+
+using KeyRule =
+    std::variant<DurationRule, SizeRule, BoolRule, CountRule, RegexRule, ListenAddressRule,
+                 PathRule, PercentRule, ChoiceRule, RoleListRule, UserRolesRule>;
 
 struct KeySpec {
   std::string_view path;  // dotted, e.g. "sampler.rate"
@@ -97,6 +109,9 @@ inline constexpr size_t kMaxRegexLength = 1024;
 [[nodiscard]] std::span<const KeySpec> schema();
 [[nodiscard]] const KeySpec* find_key(std::string_view path);
 
+// Rules whose values are YAML lists or maps: the loader hands them over as flow text.
+[[nodiscard]] bool takes_collection(const KeySpec& key);
+
 // Short type name for docs and messages: "duration", "size", "bool", "integer", "percent", ...
 [[nodiscard]] std::string_view type_name(const KeySpec& key);
 // What may be written, e.g. "100us..10s", "1..1024", "debug, info, warn, error".
@@ -105,8 +120,9 @@ inline constexpr size_t kMaxRegexLength = 1024;
 // units).
 [[nodiscard]] std::string value_text(const KeySpec& key, const Config& config);
 
-// Parses one scalar and stores it into `config`. On failure returns the message without the key
-// path, e.g. `"1xs" is not a duration (examples: 500us, 1ms, 2s)`, and leaves `config` unchanged.
+// Parses one scalar (for a rule that takes_collection, the value in YAML flow style) and stores it
+// into `config`. On failure returns the message without the key path, e.g. `"1xs" is not a duration
+// (examples: 500us, 1ms, 2s)`, and leaves `config` unchanged.
 [[nodiscard]] std::optional<std::string> apply_value(const KeySpec& key, std::string_view scalar,
                                                      Config& config);
 

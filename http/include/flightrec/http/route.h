@@ -19,15 +19,15 @@ class Response;
 
 using Handler = std::function<void(const Request&, Response&)>;
 
-// What a caller must be allowed to do to reach a route (docs/ARCHITECTURE's security defaults:
-// history and capture are separate rights from reading metrics). Router::dispatch checks it
-// before any handler runs: with basic_auth_users, every route but `anyone` needs a valid user;
-// what each user may do beyond that (a user -> rights map) is the next step.
+// What a caller must be allowed to do to reach a route (docs/SECURITY.md: history and capture are
+// separate rights from reading metrics). Router::dispatch checks it before any handler runs: with
+// basic_auth_users, every route but `anyone` needs a valid user, and each right needs one access
+// role (access.h) of the user, or of an anonymous client when there are no users.
 enum class Right {
-  anyone,        // the health endpoints: open to probes even when authentication is on
-  read_metrics,  // /metrics and the landing page
-  read_history,  // /dump, /incidents and their pages: command lines and the machine's history
-  capture,       // acting: /-/trigger (writes an incident to disk), /-/reload
+  anyone,        // the health endpoints: open to probes (web.open_health), else role metrics
+  read_metrics,  // /metrics and the landing page: role metrics
+  read_history,  // /dump, /incidents and their pages (command lines, history): role recordings
+  capture,       // acting: /-/trigger (writes an incident to disk), /-/reload: role actions
 };
 
 struct Route {

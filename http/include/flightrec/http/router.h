@@ -8,16 +8,18 @@
 // Every request passes through dispatch(): with a web config (set_security), its headers go on
 // every response and, when it names basic_auth_users, every route but the health endpoints
 // (Right::anyone) needs valid credentials before anything else is answered, 404s included, so
-// an unauthenticated client learns nothing of what is served. Roles (a user's rights against the
-// route's Right) go next to that check.
+// an unauthenticated client learns nothing of what is served. Then the access roles (access.h):
+// the authenticated user's, or an anonymous client's when there are no users, against the role
+// the route's Right needs; a request without it gets 403 naming the setting that grants it.
 #include <cstddef>
 #include <memory>
-#include <optional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "flightrec/http/access.h"
 #include "flightrec/http/request.h"
 #include "flightrec/http/route.h"
 
@@ -55,14 +57,30 @@ class Router {
 
   // Puts the web config's headers and authentication in front of every route.
   void set_security(std::shared_ptr<WebSecurity> security) { security_ = std::move(security); }
+  [[nodiscard]] const std::shared_ptr<WebSecurity>& security() const { return security_; }
+
+  // The access roles in force; a router without one lets every client reach every route. Safe
+  // while requests are served: each request keeps the policy it started with.
+  void set_access(AccessPolicy policy);
+  [[nodiscard]] std::shared_ptr<const AccessPolicy> access() const;
 
  private:
-  // The user `request` authenticates as, "" when no authentication is asked for (no web config,
-  // no users, or an open route), nullopt when refused (and the 401 was sent).
-  std::optional<std::string> admit(const Request& request, const Route* route, const WebConfig* web,
-                                   Response& response) const;
+  struct Admission {
+    int refused = 0;   // the status sent (401 or 403), 0 when the request may go on
+    std::string user;  // the authenticated user, "" when none was asked for
+  };
+  // Authentication, then the access roles; a refusal is sent here.
+  Admission admit(const Request& request, const Route* route, const WebConfig* web,
+                  const AccessPolicy& policy, Response& response) const;
+
+  // Swapped by a reload while worker threads read it.
+  struct AccessSlot {
+    mutable std::mutex mutex;
+    std::shared_ptr<const AccessPolicy> policy = std::make_shared<const AccessPolicy>();
+  };
 
   std::shared_ptr<WebSecurity> security_;
+  std::unique_ptr<AccessSlot> access_ = std::make_unique<AccessSlot>();
   std::vector<Route> routes_;
   std::vector<std::vector<detail::Segment>> patterns_;  // routes_[i]'s pattern, parsed
 };

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/http/access.h"
 #include "flightrec/http/request.h"
 #include "flightrec/http/route.h"
 #include "flightrec/http/router.h"
@@ -24,6 +25,8 @@ struct ServerOptions {
   std::chrono::milliseconds request_timeout{10000};
   // --web.config.file: TLS, extra headers and basic authentication (web_config.h); "" for none.
   std::string web_config_file;
+  // The access roles (access.h); the default lets every client reach every route.
+  AccessPolicy access;
 };
 
 // civetweb's listening_ports value for a Prometheus-style listen address; nullopt if malformed.
@@ -31,13 +34,20 @@ std::optional<std::string> civetweb_listening_ports(std::string_view listen_addr
 
 class Server {
  public:
-  // Starts listening; throws std::runtime_error naming the address when it cannot.
+  // Starts listening; throws std::runtime_error naming the address when it cannot, and with
+  // every error when options.access names users the web config lacks.
   Server(const ServerOptions& options, Router router);
   // The same with a router of just these routes.
   Server(const ServerOptions& options, std::vector<Route> routes);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
+
+  // What is wrong with `policy` against the web config in force (unknown_role_users): a reload
+  // checks before it changes anything.
+  [[nodiscard]] std::vector<std::string> access_errors(const AccessPolicy& policy) const;
+  // Replaces the access roles, as a reload does; requests already running keep theirs.
+  void set_access(AccessPolicy policy);
 
   [[nodiscard]] uint16_t port() const noexcept { return port_; }
   // http://host:port/ (https:// with TLS) as a client on this machine would reach it.

@@ -23,7 +23,7 @@ class WebSecurity {
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return file_.path(); }
 
   // The user the Authorization header authenticates under `config`, or nullopt. The user's name
-  // is what a map of users to rights (Route::right) will be looked up by.
+  // is what the access roles (access.h, web.roles) are looked up by.
   [[nodiscard]] std::optional<std::string> authenticate(
       const WebConfig& config, std::optional<std::string_view> authorization) {
     return authenticator_.authenticate(config.users, authorization);
