@@ -39,6 +39,7 @@
 #include "flightrec/sampler/sources/system_sources.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
+#include "flightrec/trigger/builtin_rules.h"
 #include "flightrec/trigger/capturer.h"
 #include "flightrec/trigger/engine.h"
 #include "flightrec/trigger/routes.h"
@@ -179,7 +180,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       recorder_(queue_, ring_, sampler_.schema(), cfg_.sampler.rate, cfg_.export_.window),
       // Rules name signals of this host's schema, known only now: a rule naming none is a
       // start-up error that names the rule (std::invalid_argument, reported by main).
-      engine_(cfg_.triggers, recorder_.signals().signals(), sampler_.schema(), cfg_.sampler.rate),
+      engine_(trigger::rules_with_builtins(cfg_), recorder_.signals().signals(), sampler_.schema(),
+              cfg_.sampler.rate),
       incident_store_({.dir = cfg_.incidents.dir,
                        .max_count = cfg_.incidents.max_count,
                        .max_bytes = cfg_.incidents.max_bytes,
@@ -341,7 +343,7 @@ std::string Daemon::reload(std::string_view cause) {
       return reload_failed(cause, errors);
     }
     // Resolved here, so rules naming signals this host lacks fail the reload before any change.
-    engine_.replace_rules(plan.effective.triggers);
+    engine_.replace_rules(trigger::rules_with_builtins(plan.effective));
   } catch (const std::exception& e) {
     return reload_failed(cause, {e.what()});
   }

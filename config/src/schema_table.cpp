@@ -163,6 +163,12 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        "with 429 and `Retry-After`, and one while a manual incident is still pending joins it. "
        "Retention never deletes a rule-fired incident to make room for a manual one. 0: no "
        "limit."},
+      {"incidents.capture_oom_kills",
+       BoolRule{[](Config& c) -> bool& { return c.incidents.capture_oom_kills; }},
+       "Every OOM kill (system or cgroup: the kernel's `oom_kill` count in `/proc/vmstat` moves) "
+       "fires an incident of the built-in rule `oom_kill`: the whole buffer before the kill, 5 s "
+       "after. A rule named `oom_kill` in `triggers:` replaces the built-in one "
+       "(docs/TRIGGERS.md)."},
       {"web.listen_address",
        ListenAddressRule{[](Config& c) -> std::string& { return c.web.listen_address; }},
        "Address of the HTTP server (`/metrics`, `/dump`, ...). Use `0.0.0.0:9717` or `[::]:9717` "

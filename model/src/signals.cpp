@@ -12,6 +12,7 @@
 #include "flightrec/sampler/sources/netdev.h"
 #include "flightrec/sampler/sources/pressure.h"
 #include "flightrec/sampler/sources/stat.h"
+#include "flightrec/sampler/sources/vmstat.h"
 
 namespace flightrec::model {
 namespace {
@@ -172,6 +173,7 @@ SignalDeriver::SignalDeriver(const Schema& schema, std::chrono::nanoseconds rate
   add_memory_signals(schema);
   add_pressure_signals(schema);
   add_byte_rates(schema);
+  add_event_rates(schema);
 }
 
 void SignalDeriver::add_cpu_signals(const Schema& schema, std::chrono::nanoseconds rate) {
@@ -257,6 +259,14 @@ void SignalDeriver::add_byte_rates(const Schema& schema) {
       add_rate(keyed(gauge(to, "Byte rate per tick.", "bytes", {}, false), schema[i]),
                {.inputs = {i}, .scale = schema[i].scale, .window_ticks = 1});
     }
+  }
+}
+
+void SignalDeriver::add_event_rates(const Schema& schema) {
+  if (const long kills = find(schema, series::kOomKillsTotal); kills >= 0) {
+    const auto i = static_cast<size_t>(kills);
+    add_rate(gauge(names::kOomKillsPerSecond, "OOM kills per second, per tick.", "", {}, false),
+             {.inputs = {i}, .scale = schema[i].scale, .window_ticks = 1});
   }
 }
 

@@ -155,6 +155,9 @@ struct Config {
     // Least time between two manual incidents (POST /-/trigger), so a looping client cannot fill
     // the store; requests while one is pending join it. 0: no limit.
     Duration manual_interval = std::chrono::seconds(60);
+    // The built-in rule oom_kill: every OOM kill the kernel counts fires an incident (a rule the
+    // file names oom_kill replaces it; trigger/builtin_rules.h).
+    bool capture_oom_kills = true;
     bool operator==(const Incidents&) const = default;
   } incidents;
 

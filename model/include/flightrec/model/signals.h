@@ -11,6 +11,8 @@
 //   cpu_busy_ratio{cpu="N"}      /proc/stat (USER_HZ, 10 ms steps) over 100 ms
 //   pressure_stall_ratio         PSI totals (µs) over one tick
 //   disk/network byte rates      exact counters over one tick
+//   oom_kills_per_second         /proc/vmstat oom_kill over one tick: non-zero on the tick a kill
+//                                is first seen (the built-in oom_kill rule fires on it)
 // A window never spans less than one tick. Unknown values (first frame, absent input, counter
 // reset) are NaN. Ratios are clamped to [0, 1]: past 1 only comes from coarse counters landing a
 // step early.
@@ -39,6 +41,7 @@ inline constexpr std::string_view kNetworkReceiveBytesPerSecond =
     "network_receive_bytes_per_second";
 inline constexpr std::string_view kNetworkTransmitBytesPerSecond =
     "network_transmit_bytes_per_second";
+inline constexpr std::string_view kOomKillsPerSecond = "oom_kills_per_second";
 // cpu_busy_ratio's label value for all CPUs together.
 inline constexpr std::string_view kAllCpus = "total";
 }  // namespace signal_names
@@ -112,6 +115,7 @@ class SignalDeriver {
   void add_memory_signals(const sampler::Schema& schema);
   void add_pressure_signals(const sampler::Schema& schema);
   void add_byte_rates(const sampler::Schema& schema);
+  void add_event_rates(const sampler::Schema& schema);
   void add_rate(Signal signal, WindowedRate rate);
   void add_expression(Signal signal, Expression expression);
   [[nodiscard]] double clamped(size_t signal, double value) const noexcept;

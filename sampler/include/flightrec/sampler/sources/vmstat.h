@@ -21,6 +21,10 @@ enum class VmstatUnit : uint8_t {
   kib,     // bytes = KiB * 1024 (pgpgin/pgpgout: the kernel halves its 512-byte sector count)
 };
 
+namespace series_names {
+inline constexpr std::string_view kOomKillsTotal = "oom_kills_total";
+}  // namespace series_names
+
 // One row per counter kept: its name in /proc/vmstat, its series (without the flightrec_ prefix),
 // its unit and the series' help. The values parse_vmstat writes follow this order.
 struct VmstatField {
@@ -41,7 +45,7 @@ inline constexpr std::array<VmstatField, 7> kVmstat{{
      "Data paged in from block devices (pgpgin, in KiB)."},
     {"pgpgout", "paged_out_bytes_total", VmstatUnit::kib,
      "Data paged out to block devices (pgpgout, in KiB)."},
-    {"oom_kill", "oom_kills_total", VmstatUnit::events,
+    {"oom_kill", series_names::kOomKillsTotal, VmstatUnit::events,
      "Processes killed by the kernel's OOM killer (oom_kill)."},
 }};
 

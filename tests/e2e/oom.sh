@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The built-in oom_kill rule for real: a child in a memory-limited cgroup (v2 memory.max, or v1
+# memory.limit_in_bytes, whichever this machine has) allocates until the kernel kills it. An
+# incident of rule oom_kill must exist, be written whole, and its process frames must hold that
+# pid with its resident memory growing before the kill.
+source "$(dirname "$0")/lib.sh"
+
+limit=$((64 << 20))
+cgroup=""
+# A memory cgroup this test may create and limit; "" when the machine offers none.
+make_memory_cgroup() {
+  local root=/sys/fs/cgroup
+  if grep -qw memory "$root/cgroup.controllers" 2>/dev/null; then
+    grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.subtree_control" || return 0
+    cgroup=$root/flightrec-oom-$$
+    mkdir "$cgroup" && echo "$limit" >"$cgroup/memory.max" && { echo 0 >"$cgroup/memory.swap.max" 2>/dev/null || true; }
+  elif [ -d "$root/memory" ]; then
+    cgroup=$root/memory$(sed -n 's/^[0-9]*:memory://p' /proc/self/cgroup)/flightrec-oom-$$
+    mkdir "$cgroup" && echo "$limit" >"$cgroup/memory.limit_in_bytes" &&
+      { [ ! -e "$cgroup/memory.memsw.limit_in_bytes" ] || echo "$limit" >"$cgroup/memory.memsw.limit_in_bytes"; }
+  fi
+}
+remove_cgroup() { [ -z "$cgroup" ] || rmdir "$cgroup" 2>/dev/null || true; }
+make_memory_cgroup || cgroup=""
+if [ -z "$cgroup" ] || [ ! -d "$cgroup" ]; then
+  echo "skip: no memory cgroup this test can create (neither v2 with the memory controller nor v1)"
+  exit 0
+fi
+trap 'remove_cgroup; cleanup' EXIT
+
+start_daemon
+sleep 1.5  # some history before the kill: the incident's pre-window is the whole buffer
+
+# 4 MiB every 100 ms, touched: about 1.6 s to reach the limit, several process ticks (250 ms).
+sh -c "echo \$\$ >'$cgroup/cgroup.procs' && exec python3 -c '
+import time
+held = []
+while True:
+    held.append(b\"\\x01\" * (4 << 20))
+    time.sleep(0.1)
+'" &
+victim=$!
+wait "$victim" && status=0 || status=$?
+expect_eq "$status" 137 "the child in the $((limit >> 20)) MiB cgroup is killed (SIGKILL)"
+
+incident=""
+for _ in $(seq 150); do
+  incident=$(curl -s "${URL}incidents" | python3 -c '
+import json, sys
+done = [i for i in json.load(sys.stdin) if i.get("rule") == "oom_kill" and i["status"] == "written"]
+print(done[0]["id"] + " " + done[0]["fired_at"] + " " + done[0]["series"] if done else "")')
+  [ -n "$incident" ] && break
+  sleep 0.1
+done
+read -r id fired_at series <<<"$incident"
+expect_eq "${series:-none}" oom_kills_per_second "an incident of the built-in rule oom_kill, on oom_kills_per_second"
+[ -n "$id" ] || finish
+
+curl -s "${URL}incidents/$id?format=raw" -o "$WORK/oom.flightrec"
+# The victim's RSS in the process frames before the kill, one reading per 250 ms step back.
+rss=$(python3 - "$FLIGHTREC" "$WORK/oom.flightrec" "$fired_at" "$victim" <<'PY'
+import datetime, json, subprocess, sys
+flightrec, path, fired_at, pid = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+fired = datetime.datetime.fromisoformat(fired_at.replace("Z", "+00:00")).timestamp()
+seen = []
+for back in (2.0, 1.75, 1.5, 1.25, 1.0, 0.75, 0.5, 0.25):
+    out = subprocess.run([flightrec, "replay", "--batch", path, "--format", "json", "--interval",
+                          "sample", "--at", f"{fired - back:.3f}"], capture_output=True, text=True)
+    rows = json.loads(out.stdout)["rows"] if out.returncode == 0 else []
+    seen += [row["rss_bytes"] for row in rows if row["pid"] == pid]
+print(" ".join(str(r) for r in seen))
+PY
+)
+read -ra readings <<<"$rss"
+if [ "${#readings[@]}" -ge 3 ] && [ "${readings[-1]}" -gt "${readings[0]}" ]; then
+  pass "the incident's process frames hold the victim ($victim) growing: ${readings[*]} bytes"
+else
+  fail "the victim's RSS in the incident's process frames: '${readings[*]}' (want 3 or more, growing)"
+fi
+stop_daemon
+finish

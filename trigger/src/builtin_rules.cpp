@@ -1,0 +1,38 @@
+#include "flightrec/trigger/builtin_rules.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "flightrec/config/trigger_rules.h"
+#include "flightrec/model/signals.h"
+
+namespace flightrec::trigger {
+namespace {
+
+config::TriggerRule oom_kill_rule() {
+  config::TriggerRule rule;
+  rule.name = std::string(kOomKillRule);
+  rule.signal = std::string(model::signal_names::kOomKillsPerSecond);
+  rule.selector = *config::parse_signal_selector(rule.signal);
+  rule.op = config::Comparison::greater;
+  rule.value = 0;
+  rule.post = std::chrono::seconds(5);
+  rule.cooldown = rule.post;
+  return rule;
+}
+
+}  // namespace
+
+std::vector<config::TriggerRule> rules_with_builtins(const config::Config& config) {
+  std::vector<config::TriggerRule> rules = config.triggers;
+  const bool replaced = std::any_of(rules.begin(), rules.end(),
+                                    [](const auto& rule) { return rule.name == kOomKillRule; });
+  // Its signal comes from the vmstat source: without it there is nothing to watch.
+  const auto vmstat = config.sources.find("vmstat");
+  const bool watched = vmstat != config.sources.end() && vmstat->second.enabled;
+  if (config.incidents.capture_oom_kills && watched && !replaced) rules.push_back(oom_kill_rule());
+  return rules;
+}
+
+}  // namespace flightrec::trigger
