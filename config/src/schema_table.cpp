@@ -172,6 +172,11 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        SizeRule{[](Config& c) -> uint64_t& { return c.web.max_dump_bytes; }, kMiB, 64 * kGiB},
        "Largest answer `/dump` gives: a request whose estimated size is larger is refused with 413 "
        "(narrow it with `from`/`to`)."},
+      {"web.max_requests",
+       CountRule{[](Config& c) -> uint32_t& { return c.web.max_requests; }, 0, 10000},
+       "Most requests answered at once per route (`/metrics`, `/dump`, ...), like node_exporter's "
+       "`--web.max-requests`: more get 503. Clients that ask and then read slowly hold a worker "
+       "each; this keeps workers for the other routes (docs/SECURITY.md). 0: no limit."},
       {"log.level", ChoiceRule{[](Config& c) -> std::string& { return c.log.level; }, kLogLevels},
        "Lowest level of the log lines written to stderr."},
   };

@@ -132,6 +132,7 @@ struct Config {
   struct Web {
     std::string listen_address = "127.0.0.1:9717";
     uint64_t max_dump_bytes = 256ull << 20;  // largest /dump answer, estimated before sending
+    uint32_t max_requests = 40;  // requests in flight per route, more get 503; 0: no limit
     bool operator==(const Web&) const = default;
   } web;
 
