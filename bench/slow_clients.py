@@ -54,6 +54,7 @@ class Attackers:
         self.idle_lifetimes = []  # seconds the server kept an idle connection open
         self.open_errors = 0
         self.stopping = threading.Event()
+        self.lock = threading.Lock()  # tick() against held_counts()
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def open(self, kind):
@@ -68,7 +69,15 @@ class Attackers:
             return
         self.held[kind].append([sock, time.monotonic()])
 
+    def held_counts(self):
+        with self.lock:
+            return {kind: len(conns) for kind, conns in self.held.items()}
+
     def tick(self):
+        with self.lock:
+            self.tick_locked()
+
+    def tick_locked(self):
         now = time.monotonic()
         for kind, conns in self.held.items():
             for entry in list(conns):
@@ -144,7 +153,7 @@ def measure(name, address, args):
         else:
             failed += 1
         time.sleep(max(0.0, args.interval - (time.monotonic() - started)))
-    held = {kind: len(conns) for kind, conns in attackers.held.items()}
+    held = attackers.held_counts()
     attackers.stop()
     ms = [s * 1000 for s in latencies] or [float("inf")]
     idle_closed = (

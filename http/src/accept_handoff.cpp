@@ -80,6 +80,8 @@ void drop_handoffs(const void* owner) {
 }  // namespace flightrec::http::detail
 
 // Interposes libc's accept() (see the header): civetweb's master thread calls it on its listener.
+// libc names the parameters with reserved identifiers, which ours cannot repeat.
+// NOLINTNEXTLINE(readability-inconsistent-declaration-parameter-name)
 extern "C" int accept(int listener, sockaddr* address, socklen_t* address_length) {
   sockaddr_storage peer{};
   socklen_t peer_length = sizeof peer;
