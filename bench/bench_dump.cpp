@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
   http::Server server({.listen_address = "127.0.0.1:0"},
                       {http::dump_route({.blocks = [&blocks] { return blocks; },
                                          .metadata = [&meta] { return meta; },
-                                         .max_bytes = 64ull << 30})});
+                                         .max_bytes = [] { return uint64_t{64} << 30; }})});
   const double values = static_cast<double>(blocks.size()) * 256.0 * series;
   std::printf("window %llu s, %u series, %zu blocks, %.0f values\n",
               static_cast<unsigned long long>(window_s), series, blocks.size(), values);

@@ -110,7 +110,7 @@ const std::array<CommandSpec, 7>& commands() {
        "traffic (like nettop). Needs no daemon.",
        no_flags, false, true},
       {"replay", CommandKind::replay, "SOURCE",
-       "Step through a recording (incident file, raw dump, or an http:// URL of\n/dump or "
+       "Step through a recording (incident file, raw dump, or an http(s):// URL of\n/dump or "
        "/incidents/ID) in an htop-like screen; --batch prints one moment.",
        no_flags, false, true},
   }};

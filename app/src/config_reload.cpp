@@ -23,9 +23,11 @@ bool same_rules(const std::vector<config::TriggerRule>& a,
 const std::vector<std::string_view>& live_keys() {
   // Each is read where it is used (the incident store, the trigger gate, the scrape, the log) and
   // has a setter that is safe from any thread; the triggers are swapped in between two frames.
-  static const std::vector<std::string_view> keys{"incidents.max_count", "incidents.max_bytes",
-                                                  "incidents.manual_interval",
-                                                  "export.top_processes", "log.level"};
+  static const std::vector<std::string_view> keys{
+      "incidents.max_count",       "incidents.max_bytes",
+      "incidents.manual_interval", "export.window",
+      "export.top_processes",      "processes.redact_cmdline",
+      "web.max_dump_bytes",        "log.level"};
   return keys;
 }
 

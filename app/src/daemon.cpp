@@ -202,6 +202,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       // A manual request stays pending for the capture's post window (CaptureOptions).
       manual_gate_(trigger::CaptureOptions{}.manual_post, cfg_.incidents.manual_interval),
       collectables_(start_real_ns_),
+      max_dump_bytes_(cfg_.web.max_dump_bytes),
       running_(*setup.config) {
   if (cfg_.processes.enabled) start_process_tier(command);
   recorder_.set_frame_hook(
@@ -253,10 +254,10 @@ void Daemon::add_collectors() {
   using namespace exporter::metrics;
   collectables_.emplace<SystemCollector>(sampler_.schema(), recorder_);
   if (process_metrics_) collectables_.emplace<ProcessRankingsCollector>(*process_metrics_);
-  collectables_.emplace<InstanceCollector>(
-      InstanceCollector::Settings{.start_real_ns = start_real_ns_,
-                                  .sampler_rate = sampler_.rate(),
-                                  .export_window = recorder_.window_stats().window()});
+  collectables_.emplace<InstanceCollector>(InstanceCollector::Settings{
+      .start_real_ns = start_real_ns_, .sampler_rate = sampler_.rate(), .export_window = [this] {
+        return recorder_.window_stats().window();
+      }});
   collectables_.emplace<SamplerCollector>(sampler_.stats());
   collectables_.emplace<RecorderCollector>(recorder_, ring_);
   collectables_.emplace<IncidentsCollector>(incident_store_, incident_writer_, manual_gate_);
@@ -276,7 +277,7 @@ void Daemon::add_collectors() {
 http::Router Daemon::router() {
   http::DumpSource dump{.blocks = [this] { return ring_.snapshot().blocks(); },
                         .metadata = [this] { return metadata_now(); },
-                        .max_bytes = cfg_.web.max_dump_bytes,
+                        .max_bytes = [this] { return max_dump_bytes_.load(); },
                         .now_real_ns = {}};
   if (process_tier_) dump.process_blocks = [this] { return process_ring_.blocks(); };
   http::Router router;
@@ -369,8 +370,17 @@ std::string Daemon::reload_failed(std::string_view cause, const std::vector<std:
 // lists them); the triggers were handed to the engine already.
 void Daemon::apply_live(const config::Config& effective, const std::string& origin) {
   incident_store_.set_bounds(effective.incidents.max_count, effective.incidents.max_bytes);
+  max_dump_bytes_.store(effective.web.max_dump_bytes);
+  // Only when it changed: a new pattern makes the tier read every process's identity again.
+  if (process_tier_ && effective.processes.redact_cmdline != running_.processes.redact_cmdline) {
+    process_tier_->set_redaction(effective.processes.redact_cmdline);
+  }
   manual_gate_.set_min_interval(effective.incidents.manual_interval);
   if (process_metrics_) process_metrics_->set_top_n(effective.export_.top_processes);
+  if (effective.export_.window != running_.export_.window) {
+    recorder_.set_export_window(effective.export_.window);
+    if (process_metrics_) process_metrics_->set_window(effective.export_.window);
+  }
   log::set_level(*log::parse_level(effective.log.level));
   const std::lock_guard lock(provenance_mutex_);
   provenance_ = provenance_of(origin);

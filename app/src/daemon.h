@@ -2,6 +2,7 @@
 // The daemon's composition: every component of a running flightrec, built in dependency order
 // from one configuration, wired together, and the threads that run them. The only place that
 // knows them all; each component contributes its own routes and metric families.
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -81,6 +82,7 @@ class Daemon {
   exporter::metrics::Collectables collectables_;
   exporter::metrics::ScrapeCollector* scrapes_ = nullptr;
   ReloadStatus* reload_status_ = nullptr;
+  std::atomic<uint64_t> max_dump_bytes_;  // web.max_dump_bytes, live: /dump reads it per request
   std::mutex reload_mutex_;
   config::Config running_;                // guarded by reload_mutex_: the settings in effect
   std::unique_ptr<http::Server> server_;  // last: destroyed first, before what it serves

@@ -127,10 +127,10 @@ void send_dump(const DumpSource& source, const DumpRequest& request, const Reque
   }
   const uint64_t estimate =
       estimate_bytes(blocks, process_blocks, metadata, request.format, request.range);
-  if (estimate > source.max_bytes) {
+  if (const uint64_t max_bytes = source.max_bytes(); estimate > max_bytes) {
     res.send(413, kText,
              "the dump would take about " + std::to_string(estimate) +
-                 " bytes, more than web.max_dump_bytes (" + std::to_string(source.max_bytes) +
+                 " bytes, more than web.max_dump_bytes (" + std::to_string(max_bytes) +
                  " bytes): narrow it with from= and to=\n");
     return;
   }

@@ -8,17 +8,11 @@
 #include <algorithm>
 #include <memory>
 
+#include "openssl_error.h"
+#include "server_certificate.h"
+
 namespace flightrec::http::detail {
 namespace {
-
-std::string openssl_error() {
-  const unsigned long code = ERR_get_error();  // NOLINT(google-runtime-int): OpenSSL's type
-  ERR_clear_error();
-  if (code == 0) return "unknown OpenSSL error";
-  char text[256];
-  ERR_error_string_n(code, text, sizeof text);
-  return text;
-}
 
 int protocol_of(TlsVersion version) {
   switch (version) {
@@ -191,6 +185,12 @@ std::string load_certificate(SSL_CTX* ctx, const TlsServerConfig& tls, std::stri
     return where(tls.key_file, "key_file") +
            "the key does not belong to cert_file: " + openssl_error();
   }
+  // The files as loaded above serve until they change; then the rotated pair serves.
+  auto rotating = std::make_unique<ServerCertificate>(tls.cert_file.path, tls.key_file.path);
+  if (auto error = rotating->load(); !error.empty()) {
+    return std::string(origin) + ": tls_server_config: " + error;
+  }
+  ServerCertificate::attach(ctx, std::move(rotating));
   return {};
 }
 

@@ -9,17 +9,45 @@ namespace flightrec::recorder {
 WindowStats::WindowStats(std::vector<bool> histogram, std::chrono::nanoseconds window,
                          std::chrono::nanoseconds bucket)
     : histogram_(std::move(histogram)),
-      window_(window),
       bucket_ns_(bucket.count()),
-      // One more bucket than the window holds: the oldest one is partly inside it.
-      buckets_per_signal_(static_cast<size_t>((window.count() + bucket_ns_ - 1) / bucket_ns_) + 1),
+      window_(window),
+      buckets_per_signal_(buckets_for(window)),
       buckets_(histogram_.size() * buckets_per_signal_),
       histograms_(histogram_.size()) {}
 
+size_t WindowStats::buckets_for(std::chrono::nanoseconds window) const {
+  // One more bucket than the window holds: the oldest one is partly inside it.
+  return static_cast<size_t>((window.count() + bucket_ns_ - 1) / bucket_ns_) + 1;
+}
+
+std::chrono::nanoseconds WindowStats::window() const {
+  std::lock_guard lock(mutex_);
+  return window_;
+}
+
+void WindowStats::set_window(std::chrono::nanoseconds window) {
+  std::lock_guard lock(mutex_);
+  const size_t per_signal = buckets_for(window);
+  std::vector<Bucket> moved(histogram_.size() * per_signal);
+  // The newest `per_signal` epochs fall on distinct positions; of older ones sharing a position,
+  // the newest wins, and those are outside the new window anyway.
+  for (size_t i = 0; i < histogram_.size(); ++i) {
+    for (size_t k = 0; k < buckets_per_signal_; ++k) {
+      const Bucket& b = buckets_[i * buckets_per_signal_ + k];
+      if (b.count == 0) continue;
+      Bucket& slot = moved[i * per_signal + static_cast<size_t>(b.epoch) % per_signal];
+      if (slot.count == 0 || b.epoch > slot.epoch) slot = b;
+    }
+  }
+  buckets_ = std::move(moved);
+  buckets_per_signal_ = per_signal;
+  window_ = window;
+}
+
 void WindowStats::observe(int64_t mono_ns, std::span<const double> values) {
   const int64_t epoch = mono_ns / bucket_ns_;
-  const size_t position = static_cast<size_t>(epoch) % buckets_per_signal_;
   std::lock_guard lock(mutex_);
+  const size_t position = static_cast<size_t>(epoch) % buckets_per_signal_;
   for (size_t i = 0; i < values.size() && i < histogram_.size(); ++i) {
     const double v = values[i];
     if (std::isnan(v)) continue;
@@ -44,10 +72,10 @@ void WindowStats::observe(int64_t mono_ns, std::span<const double> values) {
 std::vector<WindowAggregate> WindowStats::aggregates(int64_t now_mono_ns) const {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   // Buckets whose time range ends after the window's start count; the newest is the current one.
-  const int64_t newest = now_mono_ns / bucket_ns_;
-  const int64_t oldest = (now_mono_ns - window_.count()) / bucket_ns_;
   std::vector<WindowAggregate> out(histogram_.size());
   std::lock_guard lock(mutex_);
+  const int64_t newest = now_mono_ns / bucket_ns_;
+  const int64_t oldest = (now_mono_ns - window_.count()) / bucket_ns_;
   for (size_t i = 0; i < out.size(); ++i) {
     WindowAggregate a{kNaN, kNaN, kNaN, 0};
     double reference = 0;

@@ -1,60 +1,32 @@
 #include "flightrec/replay/http_fetch.h"
 
-#include <netdb.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include <curl/curl.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <charconv>
-#include <climits>
-#include <cstdio>
-#include <cstring>
+#include <memory>
 #include <optional>
-#include <utility>
-
-#include "flightrec/common/fd.h"
+#include <string>
 
 namespace flightrec::replay {
 namespace {
 
-struct Url {
-  std::string host;
-  std::string port = "80";
-  std::string target = "/";  // path and query
-};
+using Clock = std::chrono::steady_clock;
 
-bool parse_url(std::string_view url, Url& out, std::string& error) {
-  constexpr std::string_view kScheme = "http://";
-  if (!url.starts_with(kScheme)) {
-    error = "only http:// URLs can be fetched (for https, download the file with curl first)";
-    return false;
-  }
-  std::string_view rest = url.substr(kScheme.size());
-  const size_t slash = rest.find('/');
-  std::string_view authority = rest.substr(0, slash);
-  if (slash != std::string_view::npos) out.target = std::string(rest.substr(slash));
-  if (authority.starts_with('[')) {  // [v6]:port
-    const size_t close = authority.find(']');
-    if (close == std::string_view::npos) {
-      error = "unbalanced [ in the host";
-      return false;
-    }
-    out.host = std::string(authority.substr(1, close - 1));
-    authority.remove_prefix(close + 1);
-    if (authority.starts_with(':')) out.port = std::string(authority.substr(1));
-  } else {
-    const size_t colon = authority.rfind(':');
-    out.host = std::string(authority.substr(0, colon));
-    if (colon != std::string_view::npos) out.port = std::string(authority.substr(colon + 1));
-  }
-  if (out.host.empty() || out.port.empty()) {
-    error = "no host or port in the URL";
-    return false;
-  }
-  return true;
+// An error answer is kept only as far as its message (the first line of the body) needs.
+constexpr size_t kErrorMessageBytes = 4096;
+// How often the transfer loop looks at the read timeout while nothing arrives.
+constexpr std::chrono::milliseconds kPollStep{50};
+
+std::string seconds_text(std::chrono::milliseconds duration) {
+  if (duration.count() % 1000 == 0) return std::to_string(duration.count() / 1000) + " s";
+  std::string text = std::to_string(static_cast<double>(duration.count()) / 1000.0);
+  text.erase(text.find_last_not_of('0') + 1);
+  return text + " s";
+}
+
+std::string larger_than(std::string_view what, size_t limit) {
+  return std::string(what) + " larger than " + std::to_string(limit) + " bytes";
 }
 
 std::string lower(std::string_view text) {
@@ -63,336 +35,278 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-std::string seconds_text(std::chrono::milliseconds duration) {
-  if (duration.count() % 1000 == 0) return std::to_string(duration.count() / 1000) + " s";
-  char text[32];
-  std::snprintf(text, sizeof text, "%g s", static_cast<double>(duration.count()) / 1000.0);
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
+    text.remove_suffix(1);
+  }
   return text;
 }
 
-// Waits until `fd` is ready for `events`; false when `timeout` passed first. The deadline is kept
-// across interrupted polls, so a signal that is handled does not restart the wait.
-bool wait_for(int fd, short events, std::chrono::milliseconds timeout) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point deadline = Clock::now() + timeout;
-  pollfd entry{fd, events, 0};
-  while (true) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-    const long long wait_ms = std::clamp<long long>(left.count(), 0, INT_MAX);
-    const int ready = ::poll(&entry, 1, static_cast<int>(wait_ms));
-    if (ready >= 0 || errno != EINTR) return ready > 0;
-  }
-}
+// What the header and body callbacks learn of the answer, and why they stopped it.
+struct Transfer {
+  explicit Transfer(const FetchLimits& bounds) : limits(bounds) {}
 
-Fd connect_to(const Url& url, const FetchLimits& limits, std::string& error) {
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (const int rc = ::getaddrinfo(url.host.c_str(), url.port.c_str(), &hints, &found); rc != 0) {
-    error = "cannot resolve " + url.host + ": " + gai_strerror(rc);
-    return {};
-  }
-  error = "cannot connect";
-  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
-    Fd fd(::socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol));
-    if (!fd) continue;
-    if (::connect(fd.get(), ai->ai_addr, ai->ai_addrlen) != 0 && errno != EINPROGRESS) {
-      error = std::string("cannot connect: ") + std::strerror(errno);
-      continue;
-    }
-    if (!wait_for(fd.get(), POLLOUT, limits.connect_timeout)) {
-      error = "timed out after " + seconds_text(limits.connect_timeout) + " connecting to " +
-              url.host + " port " + url.port;
-      continue;
-    }
-    int so_error = 0;
-    socklen_t length = sizeof so_error;
-    ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &so_error, &length);
-    if (so_error != 0) {
-      error = std::string("cannot connect: ") + std::strerror(so_error);
-      continue;
-    }
-    ::freeaddrinfo(found);
-    error.clear();
-    return fd;
-  }
-  ::freeaddrinfo(found);
-  return {};
-}
-
-bool send_all(int fd, std::string_view bytes, const FetchLimits& limits, std::string& error) {
-  while (!bytes.empty()) {
-    if (!wait_for(fd, POLLOUT, limits.read_timeout)) {
-      error = "timed out after " + seconds_text(limits.read_timeout) + " sending the request";
-      return false;
-    }
-    const ssize_t sent = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (sent < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (sent < 0) {
-      error = std::string("cannot send the request: ") + std::strerror(errno);
-      return false;
-    }
-    bytes.remove_prefix(static_cast<size_t>(sent));
-  }
-  return true;
-}
-
-// Reads the answer a buffer at a time, each wait bounded by the read timeout.
-class AnswerReader {
- public:
-  AnswerReader(int fd, std::chrono::milliseconds timeout) : fd_(fd), timeout_(timeout) {}
-
-  // The next bytes (valid until the next call); empty at the end of the answer. False (with
-  // `error`) when no byte came within the timeout or the read failed.
-  bool next(std::string_view& bytes, std::string& error) {
-    while (true) {
-      if (!wait_for(fd_, POLLIN, timeout_)) {
-        error = "timed out after " + seconds_text(timeout_) + " waiting for the answer";
-        return false;
-      }
-      const ssize_t got = ::recv(fd_, buffer_, sizeof buffer_, 0);
-      if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      if (got < 0) {
-        error = std::string("cannot read the answer: ") + std::strerror(errno);
-        return false;
-      }
-      bytes = std::string_view(buffer_, static_cast<size_t>(got));
-      return true;
-    }
-  }
-
- private:
-  int fd_;
-  std::chrono::milliseconds timeout_;
-  char buffer_[65536];
-};
-
-std::string larger_than(std::string_view what, size_t limit) {
-  return std::string(what) + " larger than " + std::to_string(limit) + " bytes";
-}
-
-// Appends `bytes` to `out`, whose size stays within `cap`, so that its capacity never exceeds
-// `cap` and a reallocation's copy never holds more than `cap` either: capacity doubles up to cap/2
-// (the old half and its copy make cap) and then goes straight to `cap`.
-void append_within(std::string& out, std::string_view bytes, size_t cap) {
-  const size_t needed = out.size() + bytes.size();
-  if (needed > out.capacity()) {
-    const size_t half = cap / 2;
-    // A fresh string, as reserve() on a full one would round up to double its capacity.
-    std::string grown;
-    grown.reserve(needed > half ? cap : std::min(std::max(needed, out.capacity() * 2), half));
-    grown.append(out);
-    out = std::move(grown);
-  }
-  out.append(bytes);
-}
-
-struct Head {
+  const FetchLimits& limits;
+  std::string body;
+  std::string status_text;  // "404 Not Found" (the last answer's, after redirects)
   int status = 0;
-  std::string status_text;  // "404 Not Found"
-  bool chunked = false;
-  std::optional<uint64_t> content_length;  // the largest uint64_t when it is even larger
-  std::string content_length_text;
-  std::string encoding;  // Content-Encoding, lower case
+  size_t header_bytes = 0;
+  std::optional<size_t> content_length;
+  std::string encoding;
+  std::string stopped;  // why a callback ended the transfer; empty when none did
+  Clock::time_point last_byte = Clock::now();
+
+  void start_answer(std::string_view status_line) {
+    header_bytes = 0;
+    content_length.reset();
+    encoding.clear();
+    const size_t space = status_line.find(' ');
+    status_text = std::string(
+        trimmed(space == std::string_view::npos ? std::string_view{} : status_line.substr(space)));
+    status = std::atoi(status_text.c_str());
+  }
+
+  // False (with `stopped`) for a Content-Length the body limit refuses before reading.
+  bool take_header(std::string_view name, std::string_view value) {
+    if (name == "content-encoding") encoding = lower(value);
+    if (name != "content-length" || status != 200) return true;
+    const bool digits = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) != 0;
+    });
+    if (!digits) {
+      stopped = "malformed Content-Length \"" + std::string(value.substr(0, 80)) + "\"";
+      return false;
+    }
+    const std::string_view significant =
+        value.substr(std::min(value.find_first_not_of('0'), value.size()));
+    const std::string limit_text = std::to_string(limits.max_body_bytes);
+    const bool too_long = significant.size() > limit_text.size() ||
+                          (significant.size() == limit_text.size() && significant > limit_text);
+    if (too_long) {
+      stopped = larger_than("response body", limits.max_body_bytes) +
+                " (Content-Length: " + std::string(value) + ")";
+      return false;
+    }
+    content_length = std::stoull(std::string(value));
+    return true;
+  }
 };
 
-bool parse_head(std::string_view head, Head& out, std::string& error) {
-  const std::string_view status_line = head.substr(0, head.find("\r\n"));
-  if (!status_line.starts_with("HTTP/1.") || status_line.size() < 12 ||
-      std::from_chars(status_line.data() + 9, status_line.data() + 12, out.status).ec !=
-          std::errc{}) {
-    error = "not an HTTP answer: \"" + std::string(status_line.substr(0, 80)) + "\"";
-    return false;
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  auto& transfer = *static_cast<Transfer*>(user);
+  const size_t bytes = size * count;
+  transfer.last_byte = Clock::now();
+  const std::string_view line(data, bytes);
+  if (line.starts_with("HTTP/")) transfer.start_answer(line);
+  transfer.header_bytes += bytes;
+  if (transfer.header_bytes > transfer.limits.max_header_bytes) {
+    transfer.stopped = larger_than("response header", transfer.limits.max_header_bytes);
+    return 0;
   }
-  out.status_text = std::string(status_line.substr(9));
-  for (size_t at = head.find("\r\n"); at != std::string_view::npos;) {
-    const size_t next = head.find("\r\n", at + 2);
-    const std::string header = lower(head.substr(at + 2, next - at - 2));
-    at = next;
-    const size_t colon = header.find(':');
-    if (colon == std::string::npos) continue;
-    const std::string_view name = std::string_view(header).substr(0, colon);
-    std::string_view value = std::string_view(header).substr(colon + 1);
-    value.remove_prefix(std::min(value.find_first_not_of(" \t"), value.size()));
-    value = value.substr(0, value.find_last_not_of(" \t") + 1);
-    if (name == "transfer-encoding" && value.find("chunked") != std::string_view::npos) {
-      out.chunked = true;
-    } else if (name == "content-encoding") {
-      out.encoding = std::string(value);
-    } else if (name == "content-length") {
-      uint64_t length = 0;
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), length);
-      if (ec == std::errc::result_out_of_range) length = UINT64_MAX;
-      if ((ec != std::errc{} && ec != std::errc::result_out_of_range) ||
-          end != value.data() + value.size()) {
-        error = "malformed Content-Length \"" + std::string(value.substr(0, 80)) + "\"";
-        return false;
-      }
-      out.content_length = length;
-      out.content_length_text = std::string(value.substr(0, 40));
-    }
-  }
-  return true;
+  const size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return bytes;
+  return transfer.take_header(lower(trimmed(line.substr(0, colon))),
+                              trimmed(line.substr(colon + 1)))
+             ? bytes
+             : 0;
 }
 
-// Reads until the blank line that ends the head; what came after it is left in `rest`.
-bool read_head(AnswerReader& reader, size_t max_bytes, std::string& head, std::string& rest,
-               std::string& error) {
-  constexpr std::string_view kEnd = "\r\n\r\n";
-  while (true) {
-    std::string_view bytes;
-    if (!reader.next(bytes, error)) return false;
-    if (bytes.empty()) {
-      error = "the answer has no complete HTTP header";
-      return false;
-    }
-    const size_t search_from = head.size() < kEnd.size() ? 0 : head.size() - (kEnd.size() - 1);
-    head.append(bytes);
-    const size_t end = head.find(kEnd, search_from);
-    if (end == std::string::npos ? head.size() >= max_bytes : end + kEnd.size() > max_bytes) {
-      error = larger_than("response header", max_bytes);
-      return false;
-    }
-    if (end != std::string::npos) {
-      rest = head.substr(end + kEnd.size());
-      head.resize(end);
-      return true;
-    }
+size_t on_body(char* data, size_t size, size_t count, void* user) {
+  auto& transfer = *static_cast<Transfer*>(user);
+  const size_t bytes = size * count;
+  transfer.last_byte = Clock::now();
+  std::string& body = transfer.body;
+  if (transfer.status != 200) {
+    body.append(data,
+                std::min(bytes, kErrorMessageBytes - std::min(body.size(), kErrorMessageBytes)));
+    // The message is complete at its first line (or the cap): the rest is not needed.
+    return body.find('\n') == std::string::npos && body.size() < kErrorMessageBytes ? bytes : 0;
+  }
+  const size_t limit = transfer.limits.max_body_bytes;
+  if (bytes > limit - body.size()) {
+    transfer.stopped = larger_than("response body", limit);
+    return 0;
+  }
+  // Grow by doubling, but never past the limit: a body of exactly the limit fits in it. The
+  // capacity stays at most half the limit until it is the limit, because std::string grows a
+  // reserve() below twice the old capacity to twice the old capacity.
+  if (body.size() + bytes > body.capacity()) {
+    const size_t wanted = std::max(body.size() + bytes, body.capacity() * 2);
+    body.reserve(wanted > limit / 2 ? limit : wanted);
+  }
+  body.append(data, bytes);
+  return bytes;
+}
+
+struct EasyDeleter {
+  void operator()(CURL* easy) const { curl_easy_cleanup(easy); }
+};
+struct MultiDeleter {
+  void operator()(CURLM* multi) const { curl_multi_cleanup(multi); }
+};
+using Easy = std::unique_ptr<CURL, EasyDeleter>;
+using Multi = std::unique_ptr<CURLM, MultiDeleter>;
+
+void global_init() {
+  static const CURLcode initialised = curl_global_init(CURL_GLOBAL_DEFAULT);
+  static_cast<void>(initialised);
+}
+
+void set_credentials(CURL* easy, const ClientCredentials& credentials) {
+  if (!credentials.ca_file.empty())
+    curl_easy_setopt(easy, CURLOPT_CAINFO, credentials.ca_file.c_str());
+  if (!credentials.cert_file.empty()) {
+    curl_easy_setopt(easy, CURLOPT_SSLCERT, credentials.cert_file.c_str());
+  }
+  if (!credentials.key_file.empty())
+    curl_easy_setopt(easy, CURLOPT_SSLKEY, credentials.key_file.c_str());
+  if (!credentials.user.empty()) {
+    curl_easy_setopt(easy, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
+    curl_easy_setopt(easy, CURLOPT_USERNAME, credentials.user.c_str());
+    curl_easy_setopt(easy, CURLOPT_PASSWORD, credentials.password.c_str());
   }
 }
 
-// An error answer is read only as far as its message (the first line of the body) needs.
-constexpr size_t kErrorBodyBytes = 4096;
+Easy make_easy(const std::string& url, const FetchLimits& limits,
+               const ClientCredentials& credentials, Transfer& transfer, char* error_text) {
+  Easy easy(curl_easy_init());
+  if (!easy) return easy;
+  CURL* e = easy.get();
+  curl_easy_setopt(e, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(limits.connect_timeout.count()));
+  curl_easy_setopt(e, CURLOPT_USERAGENT, "flightrec-replay");
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, error_text);
+  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(e, CURLOPT_HEADERDATA, &transfer);
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, &transfer);
+  set_credentials(e, credentials);
+  return easy;
+}
 
-// Reads the body after `rest` (the bytes that came with the head) into `body`.
-bool read_body(AnswerReader& reader, const Head& head, std::string_view rest, size_t max_bytes,
-               std::string& body, std::string& error) {
-  if (!head.chunked && head.content_length) {
-    if (*head.content_length > max_bytes) {
-      error = larger_than("response body", max_bytes) +
-              " (Content-Length: " + head.content_length_text + ")";
-      return false;
+// Whether the connection (and its TLS handshake) is up: the read timeout runs from then on.
+bool connected(CURL* easy) {
+  curl_off_t connect = 0;
+  curl_off_t tls = 0;
+  char* scheme = nullptr;
+  curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect);
+  curl_easy_getinfo(easy, CURLINFO_APPCONNECT_TIME_T, &tls);
+  curl_easy_getinfo(easy, CURLINFO_SCHEME, &scheme);
+  const bool https = scheme != nullptr && lower(scheme) == "https";
+  return connect > 0 && (!https || tls > 0);
+}
+
+// Runs the transfer to its end; returns curl's result, or nullopt when nothing arrived for
+// limits.read_timeout once connected.
+std::optional<CURLcode> run(CURLM* multi, CURL* easy, Transfer& transfer) {
+  bool was_connected = false;
+  for (;;) {
+    int running = 0;
+    curl_multi_perform(multi, &running);
+    int queued = 0;
+    while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+      if (message->msg == CURLMSG_DONE) return message->data.result;
     }
-    if (head.status == 200) body.reserve(static_cast<size_t>(*head.content_length));
-  }
-  ChunkedDecoder chunks(max_bytes);
-  std::string_view bytes = rest;
-  while (true) {
-    if (head.chunked) {
-      if (!chunks.feed(bytes, body, error)) return false;
-      if (chunks.done()) return true;
-    } else {
-      if (head.content_length) bytes = bytes.substr(0, *head.content_length - body.size());
-      if (body.size() + bytes.size() > max_bytes) {
-        error = larger_than("response body", max_bytes);
-        return false;
-      }
-      append_within(body, bytes, max_bytes);
-      if (head.content_length && body.size() == *head.content_length) return true;
+    if (!was_connected && connected(easy)) {
+      was_connected = true;
+      transfer.last_byte = std::max(transfer.last_byte, Clock::now());
     }
-    if (head.status != 200 && body.size() >= kErrorBodyBytes) return true;
-    if (!reader.next(bytes, error)) return false;
-    if (bytes.empty()) break;
+    if (was_connected && Clock::now() - transfer.last_byte >= transfer.limits.read_timeout) {
+      return std::nullopt;
+    }
+    curl_multi_poll(multi, nullptr, 0, static_cast<int>(kPollStep.count()), nullptr);
   }
-  if (head.chunked) {
-    error = chunks.cut_short_error();
-  } else if (head.content_length) {
-    error = "response body cut short: " + std::to_string(body.size()) + " of " +
-            std::to_string(*head.content_length) + " bytes";
+}
+
+std::string host_and_port(std::string_view url) {
+  CURLU* parts = curl_url();
+  std::string text = "the server";
+  if (curl_url_set(parts, CURLUPART_URL, std::string(url).c_str(), 0) == CURLUE_OK) {
+    char* host = nullptr;
+    char* port = nullptr;
+    if (curl_url_get(parts, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+        curl_url_get(parts, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+      text = std::string(host) + " port " + port;
+    }
+    curl_free(host);
+    curl_free(port);
   }
-  return error.empty();
+  curl_url_cleanup(parts);
+  return text;
+}
+
+constexpr std::string_view kCredentialsHint =
+    " (replay's --user and --password-file, or FLIGHTREC_USER and FLIGHTREC_PASSWORD)";
+
+// What failed, in words, for a transfer curl ended with `code`.
+std::string failure_text(CURLcode code, const Transfer& transfer, std::string_view url,
+                         const FetchLimits& limits, const char* error_text) {
+  if (!transfer.stopped.empty()) return transfer.stopped;
+  std::string detail = error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
+  switch (code) {
+    case CURLE_OPERATION_TIMEDOUT:
+      return "timed out after " + seconds_text(limits.connect_timeout) + " connecting to " +
+             host_and_port(url);
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return "cannot resolve: " + detail;
+    case CURLE_COULDNT_CONNECT:
+      return "cannot connect: " + detail;
+    case CURLE_UNSUPPORTED_PROTOCOL:
+      return "only http:// and https:// URLs can be fetched";
+    case CURLE_URL_MALFORMAT:
+      return "malformed URL: " + detail;
+    case CURLE_PEER_FAILED_VERIFICATION:
+      return "the server's certificate is not trusted (name the CA that signed it with "
+             "--ca-file or FLIGHTREC_CA_FILE): " +
+             detail;
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CACERT_BADFILE:
+      return "cannot use the TLS files given: " + detail;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_RECV_ERROR:
+      return "TLS or connection failure (a server that requires a client certificate wants "
+             "--cert-file): " +
+             detail;
+    case CURLE_PARTIAL_FILE:
+      return "response body cut short: " + std::to_string(transfer.body.size()) + " of " +
+             std::to_string(transfer.content_length.value_or(0)) + " bytes";
+    case CURLE_TOO_MANY_REDIRECTS:
+      return "too many redirects: " + detail;
+    default:
+      return detail;
+  }
+}
+
+// The message of a non-200 answer: its status and the first line of its body.
+std::string answer_text(const Transfer& transfer) {
+  std::string message = transfer.body.substr(0, transfer.body.find('\n'));
+  if (message.size() > 200) message.resize(200);
+  std::string text = transfer.status_text + (message.empty() ? "" : ": " + message);
+  if (transfer.status == 401) text += std::string(kCredentialsHint);
+  return text;
 }
 
 }  // namespace
 
-bool ChunkedDecoder::feed(std::string_view bytes, std::string& out, std::string& error) {
-  while (!bytes.empty() && part_ != Part::kDone) {
-    switch (part_) {
-      case Part::kSizeLine: {
-        const size_t newline = bytes.find('\n');
-        size_line_.append(bytes.substr(0, newline));
-        // Chunk extensions make the line longer than a size, but not without bound.
-        constexpr size_t kMaxSizeLine = 4096;
-        if (size_line_.size() > kMaxSizeLine) {
-          error = "chunk size line longer than " + std::to_string(kMaxSizeLine) + " bytes";
-          return false;
-        }
-        if (newline == std::string_view::npos) return true;
-        bytes.remove_prefix(newline + 1);
-        if (!end_size_line(out, error)) return false;
-        break;
-      }
-      case Part::kData: {
-        const std::string_view data =
-            bytes.substr(0, static_cast<size_t>(std::min<uint64_t>(remaining_, bytes.size())));
-        append_within(out, data, max_bytes_);
-        remaining_ -= data.size();
-        bytes.remove_prefix(data.size());
-        if (remaining_ == 0) part_ = Part::kDataEnd;
-        break;
-      }
-      case Part::kDataEnd:
-        if (bytes.front() != "\r\n"[data_end_seen_]) {
-          error = "chunk data not followed by CRLF";
-          return false;
-        }
-        bytes.remove_prefix(1);
-        if (++data_end_seen_ == 2) {
-          data_end_seen_ = 0;
-          part_ = Part::kSizeLine;
-        }
-        break;
-      case Part::kDone:
-        break;
-    }
-  }
-  return true;
-}
-
-bool ChunkedDecoder::end_size_line(std::string& out, std::string& error) {
-  if (!size_line_.ends_with('\r')) {
-    error = "chunk size line not ended by CRLF";
-    return false;
-  }
-  size_line_.pop_back();
-  const std::string_view size_text =
-      std::string_view(size_line_).substr(0, size_line_.find(';'));  // chunk extensions
-  uint64_t size = 0;
-  const auto [end, ec] =
-      std::from_chars(size_text.data(), size_text.data() + size_text.size(), size, 16);
-  if (ec != std::errc{} || end != size_text.data() + size_text.size()) {
-    error = "malformed chunk size \"" + std::string(size_text.substr(0, 80)) + "\"";
-    return false;
-  }
-  if (size > max_bytes_ - out.size()) {
-    error = larger_than("response body", max_bytes_);
-    return false;
-  }
-  size_line_.clear();
-  remaining_ = size;
-  part_ = size == 0 ? Part::kDone : Part::kData;
-  return true;
-}
-
-std::string ChunkedDecoder::cut_short_error() const {
-  switch (part_) {
-    case Part::kSizeLine:
-      return "chunked body cut short (no chunk size line)";
-    case Part::kData:
-    case Part::kDataEnd:
-      return "chunked body cut short inside a chunk";
-    case Part::kDone:
-      break;
-  }
-  return {};
-}
-
-bool decode_chunked(std::string_view body, std::string& out, std::string& error) {
-  out.clear();
-  ChunkedDecoder decoder(body.size());
-  if (!decoder.feed(body, out, error)) return false;
-  error = decoder.cut_short_error();
-  return error.empty();
+std::string url_for_display(std::string_view url) {
+  const size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return std::string(url);
+  const size_t authority = scheme_end + 3;
+  const size_t authority_end = std::min(url.find_first_of("/?#", authority), url.size());
+  const size_t at = url.substr(0, authority_end).rfind('@');
+  if (at == std::string_view::npos || at < authority) return std::string(url);
+  const size_t colon = url.substr(0, at).find(':', authority);
+  if (colon == std::string_view::npos) return std::string(url);
+  return std::string(url.substr(0, colon + 1)) + "***" + std::string(url.substr(at));
 }
 
 std::string recording_url(std::string_view url) {
@@ -408,44 +322,42 @@ std::string recording_url(std::string_view url) {
   return std::string(url) + "&format=raw";
 }
 
-FetchResult http_get(std::string_view url, const FetchLimits& limits) {
+FetchResult http_get(std::string_view url, const FetchLimits& limits,
+                     const ClientCredentials& credentials) {
   FetchResult result;
   const auto fail = [&](const std::string& what) {
     result.body.clear();
     result.body.shrink_to_fit();
-    result.error = std::string(url) + ": " + what;
+    result.error = url_for_display(url) + ": " + what;
     return result;
   };
-  Url parsed;
-  std::string error;
-  if (!parse_url(url, parsed, error)) return fail(error);
-  const Fd fd = connect_to(parsed, limits, error);
-  if (!fd) return fail(error);
-  const bool v6 = parsed.host.find(':') != std::string::npos;
-  const std::string request = "GET " + parsed.target +
-                              " HTTP/1.1\r\nHost: " + (v6 ? "[" + parsed.host + "]" : parsed.host) +
-                              ":" + parsed.port +
-                              "\r\nAccept-Encoding: identity\r\nConnection: close\r\n"
-                              "User-Agent: flightrec-replay\r\n\r\n";
-  if (!send_all(fd.get(), request, limits, error)) return fail(error);
-
-  AnswerReader reader(fd.get(), limits.read_timeout);
-  std::string head_text;
-  std::string rest;
-  Head head;
-  if (!read_head(reader, limits.max_header_bytes, head_text, rest, error) ||
-      !parse_head(head_text, head, error) ||
-      !read_body(reader, head, rest, limits.max_body_bytes, result.body, error)) {
-    return fail(error);
+  if (!url.starts_with("http://") && !url.starts_with("https://")) {
+    return fail("only http:// and https:// URLs can be fetched");
   }
-  if (head.status != 200) {
-    std::string message = result.body.substr(0, result.body.find('\n'));
-    if (message.size() > 200) message.resize(200);
-    return fail(head.status_text + (message.empty() ? "" : ": " + message));
+  global_init();
+  Transfer transfer(limits);
+  char error_text[CURL_ERROR_SIZE] = {};
+  const std::string url_text(url);
+  const Easy easy = make_easy(url_text, limits, credentials, transfer, error_text);
+  const Multi multi(curl_multi_init());
+  if (!easy || !multi) return fail("cannot start libcurl");
+  curl_multi_add_handle(multi.get(), easy.get());
+  const std::optional<CURLcode> code = run(multi.get(), easy.get(), transfer);
+  curl_multi_remove_handle(multi.get(), easy.get());
+  if (!code) {
+    return fail("timed out after " + seconds_text(limits.read_timeout) + " waiting for the answer");
   }
-  if (!head.encoding.empty() && head.encoding != "identity") {
-    return fail("the server sent a " + head.encoding + "-encoded body although none was asked for");
+  const bool message_cut =
+      *code == CURLE_WRITE_ERROR && transfer.stopped.empty() && transfer.status != 200;
+  if (*code != CURLE_OK && !message_cut) {
+    return fail(failure_text(*code, transfer, url, limits, error_text));
   }
+  if (transfer.status != 200) return fail(answer_text(transfer));
+  if (!transfer.encoding.empty() && transfer.encoding != "identity") {
+    return fail("the server sent a " + transfer.encoding +
+                "-encoded body although none was asked for");
+  }
+  result.body = std::move(transfer.body);
   return result;
 }
 

@@ -53,6 +53,21 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
          o.interval_ns = *interval;
          return {};
        }},
+      {"--ca-file", "", "PATH",
+       "For an https:// SOURCE: the CA (PEM) that signed the daemon's\ncertificate "
+       "(env FLIGHTREC_CA_FILE; default: the system's).",
+       store(o.credentials.ca_file)},
+      {"--cert-file", "", "PATH",
+       "Client certificate (PEM) for a daemon that requires one\n(env FLIGHTREC_CERT_FILE).",
+       store(o.credentials.cert_file)},
+      {"--key-file", "", "PATH",
+       "Its private key (PEM), if not in --cert-file (env FLIGHTREC_KEY_FILE).",
+       store(o.credentials.key_file)},
+      {"--user", "", "NAME", "Basic-auth user (env FLIGHTREC_USER).", store(o.credentials.user)},
+      {"--password-file", "", "PATH",
+       "File whose first line is the user's password (env\nFLIGHTREC_PASSWORD holds it "
+       "instead; never a flag value).",
+       store(o.credentials.password_file)},
       {"--format", "", "FORMAT", "With --batch: text or json (default text).",
        [&o](std::string_view value) -> std::string {
          if (value == "text") {
@@ -83,7 +98,7 @@ ReplayArgs parse_replay_args(std::span<const std::string_view> args) {
     return failure("unknown flag " + parsed.unknown + " (see flightrec replay --help)");
   }
   if (!parsed.ok()) return failure(parsed.error);
-  if (!have_source) return failure("replay needs a SOURCE (a recording file or an http:// URL)");
+  if (!have_source) return failure("replay needs a SOURCE (a recording file or an http(s):// URL)");
   if (!options.batch && options.format != BatchFormat::text) {
     return failure("--format only applies with --batch");
   }
@@ -95,8 +110,9 @@ std::string replay_usage() {
   return R"(usage: flightrec replay SOURCE [flags]
 
 Travel through a recording in an htop-like view. SOURCE is an incident file, a
-/dump?format=raw file, or an http://host:port/dump?... or /incidents/{id} URL
-(fetched once, then replayed offline).
+/dump?format=raw file, or an http(s)://host:port/dump?... or /incidents/{id} URL
+(fetched once with libcurl, then replayed offline; http_proxy, https_proxy and
+no_proxy apply).
 
 Flags:
 )" + flags::help_lines(replay_flags(scratch)) +

@@ -1,5 +1,6 @@
 #include "flightrec/replay/run.h"
 
+#include <cstdlib>
 #include <ostream>
 #include <vector>
 
@@ -42,13 +43,14 @@ std::optional<CursorPlace> initial_cursor(const Model& model, const std::string&
 
 }  // namespace
 
-LoadResult load_source(const std::string& source) {
+LoadResult load_source(const std::string& source, const ClientCredentials& credentials) {
   if (source.starts_with("http://") || source.starts_with("https://")) {
     const std::string url = recording_url(source);
-    const FetchResult fetched = http_get(url);
+    const FetchResult fetched = http_get(url, {}, credentials);
     if (!fetched.ok()) return {std::nullopt, fetched.error};
     const auto* bytes = reinterpret_cast<const uint8_t*>(fetched.body.data());
-    return loaded(recording::read_recording(std::span(bytes, fetched.body.size())), url + ": ");
+    return loaded(recording::read_recording(std::span(bytes, fetched.body.size())),
+                  url_for_display(url) + ": ");
   }
   return loaded(recording::read_recording(std::filesystem::path(source)), "");
 }
@@ -58,7 +60,12 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     err << "flightrec replay: the interactive view needs a terminal (use --batch for text)\n";
     return 1;
   }
-  LoadResult load = load_source(options.source);
+  const CredentialsResult credentials = resolve_credentials(options.credentials, std::getenv);
+  if (!credentials.error.empty()) {
+    err << "flightrec replay: " << credentials.error << '\n';
+    return 2;
+  }
+  LoadResult load = load_source(options.source, credentials.credentials);
   if (!load.data) {
     err << "flightrec replay: " << load.error << '\n';
     return 1;

@@ -76,6 +76,43 @@ else
   fail "promtool check config deploy/kubernetes/prometheus-scrape.yml: $out"
 fi
 
+# --- TLS and basic auth as deployed: deploy/make-web-secrets, then Debian's Prometheus with
+# docker/prometheus.yml (its paths pointed at the made files) scraping a daemon that uses them -----
+secrets=$WORK/secrets
+"$deploy/make-web-secrets" "$secrets" >/dev/null
+sums=$(cd "$secrets" && sha256sum ./*)
+"$deploy/make-web-secrets" "$secrets" >/dev/null
+expect_eq "$(cd "$secrets" && sha256sum ./*)" "$sums" "make-web-secrets run again keeps every file"
+expect_eq "$(stat -c %a "$secrets" "$secrets/tls.key" "$secrets/ca.key" | xargs)" "700 600 600" \
+  "make-web-secrets keeps its directory and keys private"
+expect_contains "$(openssl x509 -in "$secrets/tls.crt" -noout -ext subjectAltName)" "DNS:flightrec" \
+  "the certificate names flightrec"
+start_daemon --web.config.file="$secrets/web-config.yml"
+creds="$(cat "$secrets/username"):$(cat "$secrets/password")"
+secured_curl() { curl -s --max-time 5 --cacert "$secrets/ca.crt" -o /dev/null -w '%{http_code}' "$@"; }
+expect_eq "$(secured_curl -u "$creds" "${URL}metrics")" 200 "the made web config: HTTPS with the made password 200"
+expect_eq "$(secured_curl "${URL}metrics")" 401 "the made web config: no password 401"
+prom_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+target=${URL#https://}
+yq -y --arg dir "$secrets" --arg target "${target%/}" '.global.scrape_interval = "1s" | .global.scrape_timeout = "900ms"
+  | .scrape_configs[0].tls_config.ca_file = ($dir + "/ca.crt")
+  | .scrape_configs[0].basic_auth.password_file = ($dir + "/password")
+  | .scrape_configs[0].static_configs[0].targets = [$target]' "$repo/docker/prometheus.yml" >"$WORK/prometheus-https.yml"
+PROM_URL="http://127.0.0.1:$prom_port"
+prometheus --config.file="$WORK/prometheus-https.yml" --storage.tsdb.path="$WORK/tsdb" \
+  --web.listen-address="127.0.0.1:$prom_port" --log.level=warn 2>"$WORK/prometheus.log" &
+PROM_PID=$!
+up=""
+for _ in $(seq 60); do
+  up=$(prom_value 'up{job="flightrec"}' 2>/dev/null || true)
+  [ "$up" = 1 ] && break
+  sleep 0.5
+done
+[ "$up" = 1 ] || curl -s "$PROM_URL/api/v1/targets" | grep -o 'lastError.\{0,300\}' >&2 || true
+expect_eq "$up" 1 "Prometheus with docker/prometheus.yml's https scrape (made CA, server_name, password): up == 1"
+stop_prometheus
+stop_daemon
+
 # --- YAML of Kubernetes, compose and Grafana provisioning ----------------------------------------
 if have yq; then
   for file in "$k8s"/*.yaml "$repo/docker/compose.yml" "$repo"/dashboards/provisioning/*/*.yaml; do
@@ -127,10 +164,30 @@ if have yq; then
     if [ -f "$k8s/$manifest" ]; then pass "kustomization lists $manifest, which exists"; else fail "kustomization lists missing $manifest"; fi
   done
 
-  # Every file compose bind-mounts from the repository exists (relative to docker/).
+  # Every file compose bind-mounts from the repository exists (relative to docker/), and what it
+  # mounts from docker/secrets/ is what deploy/make-web-secrets makes (the section below).
   for source in $(yq -r '.services[].volumes[]? | split(":")[0] | select(startswith("."))' "$repo/docker/compose.yml"); do
-    if [ -e "$repo/docker/$source" ]; then pass "compose mounts $source, which exists"; else fail "compose mounts missing $source"; fi
+    if [[ $source == ./secrets/* ]]; then
+      if [ -e "$secrets/${source#./secrets/}" ]; then pass "compose mounts $source, which make-web-secrets makes"; else fail "compose mounts $source, which make-web-secrets does not make"; fi
+    elif [ -e "$repo/docker/$source" ]; then pass "compose mounts $source, which exists"; else fail "compose mounts missing $source"; fi
   done
+  # So does the kustomization's secretGenerator.
+  for file in $(yq -r '.secretGenerator[].files[]' "$k8s/kustomization.yaml"); do
+    if [ -e "$secrets/${file#secrets/}" ]; then pass "kustomization's Secret takes $file, which make-web-secrets makes"; else fail "kustomization's Secret takes $file, which make-web-secrets does not make"; fi
+  done
+  expect_eq "$(yq -r "$pod.volumes[] | select(.name == \"web\") | .secret.secretName" "$ds")" \
+    "$(yq -r '.secretGenerator[] | select(.files | index("secrets/web-config.yml")) | .name' "$k8s/kustomization.yaml")" \
+    "the DaemonSet mounts the Secret holding web-config.yml"
+  expect_contains "$args" "--web.config.file=$(yq -r "$pod.containers[0].volumeMounts[] | select(.name == \"web\") | .mountPath" "$ds")/web-config.yml" \
+    "the DaemonSet passes --web.config.file from that mount"
+  expect_eq "$(yq -r "[$pod.containers[0].readinessProbe.httpGet.scheme, $pod.containers[0].livenessProbe.httpGet.scheme] | join(\",\")" "$ds")" \
+    "HTTPS,HTTPS" "the DaemonSet's probes speak HTTPS"
+  for file in "$k8s/prometheus-scrape.yml" "$repo/docker/prometheus.yml"; do
+    expect_eq "$(yq -r '.scrape_configs[0] | [.scheme, .tls_config.server_name, .basic_auth.username] | join(",")' "$file")" \
+      "https,flightrec,$(cat "$secrets/username")" "${file#"$repo"/} scrapes over https as the generated user, verifying the name flightrec"
+  done
+  expect_eq "$(yq -r '.spec.endpoints[0] | [.scheme, .tlsConfig.serverName] | join(",")' "$k8s/servicemonitor.yaml")" \
+    "https,flightrec" "the ServiceMonitor scrapes over https, verifying the name flightrec"
   provider_path=$(yq -r '.providers[0].options.path' "$repo/dashboards/provisioning/dashboards/flightrec.yaml")
   expect_eq "$(yq -r "[.services.grafana.volumes[] | select(contains(\"$provider_path/\"))] | length" "$repo/docker/compose.yml")" \
     "$(find "$repo/dashboards" -maxdepth 1 -name "*.json" | wc -l)" "compose mounts every dashboard where the provider loads them"

@@ -72,6 +72,71 @@ expect_eq "$(metric flightrec_config_last_reload_successful)" 1 "/metrics shows 
 stop_daemon
 expect_eq "$STOP_STATUS" 0 "daemon exits 0"
 
+# --- Redaction and the /dump bound change live. A process whose command line carries a value the
+# default pattern lets through; after the reload the process tier reads it again, redacted.
+python3 -c 'import time; time.sleep(120)' zorkmid=visible-secret-xyz &
+secret_pid=$!
+printf 'incidents:\n  dir: %s/incidents\n' "$WORK" >"$config"
+start_daemon --config.file="$config"
+pid=$DAEMON_PID
+reload_started=$(date +%s.%N)
+recorded_command() {  # that process's row in the recording's last process frame
+  "$FLIGHTREC" replay --batch "${URL}dump?from=-2s" 2>&1 | grep -E "^ *$secret_pid "
+}
+sleep 2.2  # two process ticks (processes.rate 1s)
+expect_contains "$(recorded_command)" "zorkmid=visible-secret-xyz" "before: the command line as it is"
+printf 'incidents:\n  dir: %s/incidents\nprocesses:\n  redact_cmdline: "zorkmid=[^ ]+"\n' "$WORK" >"$config"
+kill -HUP "$pid"
+wait_log 'changed=processes.redact_cmdline' && pass "processes.redact_cmdline is applied live" ||
+  fail "no live redaction change logged: $(log_of | tail -2)"
+sleep 1.5  # the next process tick reads every identity again
+command_now=$(recorded_command)
+expect_contains "$command_now" "time.sleep(120) <redacted>" "after: an already running process's command line is redacted"
+if [[ $command_now == *visible-secret-xyz* ]]; then fail "the secret is still recorded: $command_now"; fi
+kill "$secret_pid" 2>/dev/null || true
+
+printf 'incidents:\n  dir: %s/incidents\nweb:\n  max_dump_bytes: 1MiB\n' "$WORK" >"$config"
+kill -HUP "$pid"
+wait_log 'changed="processes.redact_cmdline web.max_dump_bytes"' ||
+  wait_log 'changed=web.max_dump_bytes' || fail "no live web.max_dump_bytes change logged"
+expect_contains "$(curl -s -w ' %{http_code}' "${URL}dump?from=-60s")" "web.max_dump_bytes (1048576 bytes)" \
+  "web.max_dump_bytes is applied live: a larger dump is refused"
+
+# export.window changes live: the window's length, its label on the aggregates, the rankings.
+printf 'incidents:\n  dir: %s/incidents\nexport:\n  window: 5s\nweb:\n  max_dump_bytes: 1MiB\n' "$WORK" >"$config"
+kill -HUP "$pid"
+wait_log 'changed=export.window' && pass "export.window is applied live" || fail "no live export.window change logged"
+expect_eq "$(metric flightrec_export_window_seconds)" 5 "/metrics: flightrec_export_window_seconds 5"
+expect_contains "$(curl -s "${URL}metrics")" 'window="5s",agg="max"' "the aggregates carry the new window label"
+
+# Reloads while Prometheus-style scrapes run and while an incident is being written: every scrape
+# answers, the incident is written whole, and the ring keeps what it held before the reloads. (The
+# storm's file puts web.max_dump_bytes back to its default for the last check.)
+printf 'incidents:\n  dir: %s/incidents\n' "$WORK" >"$config"
+(for _ in $(seq 40); do curl -s -o /dev/null -w '%{http_code}\n' --max-time 5 "${URL}metrics"; sleep 0.05; done) \
+  >"$WORK/scrapes.txt" &
+scraper=$!
+expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/trigger?reason=during-reloads")" 202 \
+  "a manual incident starts"
+for _ in $(seq 10); do kill -HUP "$pid"; sleep 0.25; done
+wait "$scraper"
+expect_eq "$(sort -u "$WORK/scrapes.txt" | xargs)" 200 "40 scrapes during 10 reloads all answer 200"
+kill -0 "$pid" 2>/dev/null && pass "the daemon survives 10 reloads in 2.5 s" || fail "the reload storm stopped the daemon"
+status=""
+for _ in $(seq 100); do
+  status=$(curl -s "${URL}incidents" | python3 -c 'import json,sys; print(" ".join(i["status"] for i in json.load(sys.stdin) if i.get("reason") == "during-reloads"))')
+  [ "$status" = written ] && break
+  sleep 0.1
+done
+expect_eq "$status" written "the incident written during the reloads is complete"
+curl -s "${URL}dump?from=-30s&format=csv" -o "$WORK/after.csv"
+python3 - "$WORK/after.csv" "$reload_started" <<'PY' && pass "the ring still holds frames from before the first reload" || fail "the ring lost its past across reloads"
+import sys
+rows = [l for l in open(sys.argv[1]) if l[:1].isdigit()]
+sys.exit(0 if rows and float(rows[0].split(",")[0]) < float(sys.argv[2]) else 1)
+PY
+stop_daemon
+
 # Without --web.enable-lifecycle there is no reload endpoint.
 start_daemon
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/reload")" 404 \

@@ -82,6 +82,23 @@ if s_client -tls1_1 -cipher 'DEFAULT@SECLEVEL=0'; then
 else
   expect_contains "$(cat "$WORK/s_client.log")" "alert protocol version" "TLS 1.1 refused by the server"
 fi
+
+# Certificate rotation without a restart: a key that is not the certificate's keeps the old pair
+# (logged), then a complete new pair, renamed into place as cert-manager does, serves from the
+# next handshake on (the files are looked at once a second).
+served_subject() { s_client -tls1_3 || true; sed -n 's/^subject=//p' "$WORK/s_client.log" | head -1; }
+expect_contains "$(served_subject)" "CN = server" "before rotation: the first certificate"
+issue rotated "IP:127.0.0.1,DNS:localhost"
+cp "$pki/rotated.key" "$pki/server.key.new" && mv "$pki/server.key.new" "$pki/server.key"
+sleep 1.2
+expect_contains "$(served_subject)" "CN = server" "a key without its certificate: the old pair still serves"
+expect_contains "$(cat "$WORK/daemon.log")" "TLS certificate files changed but do not load" \
+  "the mismatched pair is logged"
+cp "$pki/rotated.crt" "$pki/server.crt.new" && mv "$pki/server.crt.new" "$pki/server.crt"
+sleep 1.2
+expect_contains "$(served_subject)" "CN = rotated" "after rotation: the new certificate, no restart"
+expect_eq "$(tls_curl -u prometheus:s3cr3t "${URL}metrics")" 200 "the rotated certificate verifies: 200"
+expect_eq "$(kill -0 "$DAEMON_PID" 2>/dev/null && echo running)" running "the daemon kept running"
 stop_daemon
 
 # --- mutual TLS: RequireAndVerifyClientCert with a SAN allow-list, max TLS 1.2
@@ -114,6 +131,32 @@ else
 fi
 s_client -tls1_2 -cert "$pki/scraper.crt" -key "$pki/scraper.key" || true
 expect_contains "$(cat "$WORK/s_client.log")" "ECDHE-RSA-AES256-GCM-SHA384" "cipher_suites is applied"
+
+# flightrec replay (libcurl) against the mutual-TLS daemon: flags, then the environment; a refusal
+# says how to give what is missing and never shows the password.
+replay() { "$FLIGHTREC" replay --batch "${URL}dump?from=-2s" "$@" >"$WORK/replay.out" 2>"$WORK/replay.err"; }
+client_tls=(--ca-file "$pki/ca.crt" --cert-file "$pki/scraper.crt" --key-file "$pki/scraper.key")
+sleep 2.2  # two seconds of recording to fetch
+printf 's3cr3t\n' >"$WORK/password"
+if replay "${client_tls[@]}" --user prometheus --password-file "$WORK/password"; then
+  expect_contains "$(cat "$WORK/replay.out")" "PID" "replay over mTLS with basic auth shows the processes"
+else
+  fail "replay over mTLS with basic auth: $(cat "$WORK/replay.err")"
+fi
+if FLIGHTREC_CA_FILE="$pki/ca.crt" FLIGHTREC_CERT_FILE="$pki/scraper.crt" \
+  FLIGHTREC_KEY_FILE="$pki/scraper.key" FLIGHTREC_USER=prometheus FLIGHTREC_PASSWORD=s3cr3t replay; then
+  pass "replay takes its credentials from FLIGHTREC_* variables"
+else
+  fail "replay with FLIGHTREC_* variables: $(cat "$WORK/replay.err")"
+fi
+FLIGHTREC_PASSWORD=n0tThat replay "${client_tls[@]}" --user prometheus || true
+expect_contains "$(cat "$WORK/replay.err")" "401 Unauthorized" "replay with a wrong password: 401"
+expect_contains "$(cat "$WORK/replay.err")" "FLIGHTREC_PASSWORD" "the 401 says how to give a password"
+if grep -q n0tThat "$WORK/replay.err" "$WORK/replay.out"; then fail "replay echoed the password"; fi
+replay --cert-file "$pki/scraper.crt" --key-file "$pki/scraper.key" --user prometheus || true
+expect_contains "$(cat "$WORK/replay.err")" "not trusted" "replay without the CA: certificate not trusted"
+replay --ca-file "$pki/ca.crt" --user prometheus || true
+expect_contains "$(cat "$WORK/replay.err")" "--cert-file" "replay without a client certificate names --cert-file"
 
 stop_daemon
 

@@ -71,8 +71,8 @@ struct World {
   ScrapeCollector& add_all(Collectables& collectables) {
     collectables.emplace<SystemCollector>(schema, recorder);
     collectables.emplace<ProcessRankingsCollector>(processes);
-    collectables.emplace<InstanceCollector>(
-        InstanceCollector::Settings{.start_real_ns = 1, .sampler_rate = 1ms, .export_window = 15s});
+    collectables.emplace<InstanceCollector>(InstanceCollector::Settings{
+        .start_real_ns = 1, .sampler_rate = 1ms, .export_window = [] { return 15s; }});
     collectables.emplace<SamplerCollector>(sampler.stats());
     collectables.emplace<RecorderCollector>(recorder, ring);
     collectables.emplace<IncidentsCollector>(incident_store, incident_writer, manual_gate);

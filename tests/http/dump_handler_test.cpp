@@ -23,7 +23,7 @@ struct DumpServer {
       : server({.listen_address = "127.0.0.1:0"},
                {dump_route({.blocks = [] { return known_blocks(); },
                             .metadata = [] { return known_metadata(); },
-                            .max_bytes = max_bytes,
+                            .max_bytes = [max_bytes] { return max_bytes; },
                             .now_real_ns = [] { return kKnownStartNs + 1'000'000; },
                             .process_blocks = [] { return known_process_blocks(); }})}) {}
   [[nodiscard]] std::string url(const std::string& query) const {

@@ -90,3 +90,35 @@ TEST_CASE("A steady signal's mean is exactly its value, however many ticks", "[w
   for (int t = 0; t < 7777; ++t) stats.observe(t * kMs, std::vector<double>{v});
   CHECK(stats.aggregates(7777 * kMs).at(0).mean == v);
 }
+
+TEST_CASE("A new window keeps the spikes it still reaches and drops the ones it does not",
+          "[window]") {
+  WindowStats stats({false}, 10s, 100ms);
+  auto steady = [&](int from_ms, int to_ms) {
+    for (int t = from_ms; t < to_ms; ++t) stats.observe(t * kMs, std::vector<double>{1.0});
+  };
+  steady(100'000, 102'000);
+  stats.observe(102'000 * kMs, std::vector<double>{7.0});  // a spike 8 s before the reads
+  steady(102'001, 108'000);
+  stats.observe(108'000 * kMs, std::vector<double>{5.0});  // and one 2 s before
+  steady(108'001, 110'000);
+  REQUIRE(stats.aggregates(110'000 * kMs).at(0).max == 7.0);
+
+  stats.set_window(15s);  // longer: everything held stays, and the window grows from there
+  CHECK(stats.window() == 15s);
+  CHECK(stats.aggregates(110'000 * kMs).at(0).max == 7.0);
+  CHECK(stats.aggregates(110'000 * kMs).at(0).count == 10'000);
+  steady(110'000, 114'000);
+  CHECK(stats.aggregates(114'000 * kMs).at(0).max == 7.0);  // 12 s old: beyond 10 s, within 15
+
+  stats.set_window(5s);  // shorter: both spikes (12 s and 6 s old) are outside it
+  CHECK(stats.aggregates(114'000 * kMs).at(0).max == 1.0);
+  stats.set_window(7s);  // what a shorter window dropped stays dropped: the 6 s old spike is gone
+  CHECK(stats.aggregates(114'000 * kMs).at(0).max == 1.0);
+  steady(114'000, 116'000);
+  stats.observe(116'000 * kMs, std::vector<double>{3.0});
+  steady(116'001, 117'000);
+  stats.set_window(3s);  // a 1 s old spike survives shrinking
+  CHECK(stats.aggregates(117'000 * kMs).at(0).max == 3.0);
+  CHECK(stats.aggregates(117'000 * kMs).at(0).count >= 2'900);
+}

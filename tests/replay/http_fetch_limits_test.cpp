@@ -224,31 +224,3 @@ TEST_CASE("aChunkedBodyOneByteOverTheLimitIsRefused", "[replay][http]") {
   CHECK(http_get(server.url(), limits).error ==
         server.url() + ": response body larger than 786432 bytes");
 }
-
-TEST_CASE("chunksAreDecodedWhenSplitAnywhere", "[replay][http]") {
-  const std::string body = "5\r\nhello\r\n1;ext=1\r\n!\r\n0\r\n\r\n";
-  for (size_t split = 0; split <= body.size(); ++split) {
-    ChunkedDecoder decoder(100);
-    std::string out;
-    std::string error;
-    REQUIRE(decoder.feed(std::string_view(body).substr(0, split), out, error));
-    REQUIRE(decoder.feed(std::string_view(body).substr(split), out, error));
-    CHECK(decoder.done());
-    CHECK(out == "hello!");
-  }
-}
-
-TEST_CASE("chunkedDecodingRefusesWhatItCannotBound", "[replay][http]") {
-  std::string out;
-  std::string error;
-  ChunkedDecoder small(4);
-  CHECK_FALSE(small.feed("5\r\n", out, error));
-  CHECK(error == "response body larger than 4 bytes");
-  ChunkedDecoder endless_line(100);
-  CHECK_FALSE(endless_line.feed("1;" + std::string(5000, 'e'), out, error));
-  CHECK(error == "chunk size line longer than 4096 bytes");
-  CHECK_FALSE(decode_chunked("1\r\nab\r\n0\r\n\r\n", out, error));
-  CHECK(error == "chunk data not followed by CRLF");
-  CHECK_FALSE(decode_chunked("0\n\r\n", out, error));
-  CHECK(error == "chunk size line not ended by CRLF");
-}

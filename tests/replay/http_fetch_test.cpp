@@ -55,18 +55,6 @@ struct FixtureServer {
 
 }  // namespace
 
-TEST_CASE("chunkedBodiesAreDecoded", "[replay][http]") {
-  std::string out;
-  std::string error;
-  REQUIRE(decode_chunked("5\r\nhello\r\n1;ext=1\r\n!\r\n0\r\n\r\n", out, error));
-  CHECK(out == "hello!");
-  CHECK_FALSE(decode_chunked("5\r\nhel", out, error));
-  CHECK(error == "chunked body cut short inside a chunk");
-  CHECK_FALSE(decode_chunked("zz\r\n", out, error));
-  CHECK(error == "malformed chunk size \"zz\"");
-  CHECK_FALSE(decode_chunked("5\r\nhello\r\n", out, error));
-}
-
 TEST_CASE("dumpUrlsAskForTheRawFormat", "[replay][http]") {
   CHECK(recording_url("http://h:1/dump") == "http://h:1/dump?format=raw");
   CHECK(recording_url("http://h:1/dump?from=-5s") == "http://h:1/dump?from=-5s&format=raw");
@@ -90,8 +78,8 @@ TEST_CASE("httpErrorsNameTheUrlAndTheStatus", "[replay][http]") {
   FixtureServer server;
   const FetchResult missing = http_get(server.url("/incidents/x"));
   CHECK(missing.error == server.url("/incidents/x") + ": 404 Not Found: no incident \"x\"");
-  const FetchResult https = http_get("https://example.com/dump");
-  CHECK_THAT(https.error, Catch::Contains("only http:// URLs"));
+  const FetchResult ftp = http_get("ftp://example.com/dump");
+  CHECK(ftp.error == "ftp://example.com/dump: only http:// and https:// URLs can be fetched");
   // A port nobody listens on: the server's port once it is gone.
   std::string closed_url;
   {
@@ -99,4 +87,55 @@ TEST_CASE("httpErrorsNameTheUrlAndTheStatus", "[replay][http]") {
     closed_url = gone.url("/dump");
   }
   CHECK_THAT(http_get(closed_url).error, Catch::Contains("cannot connect"));
+}
+
+TEST_CASE("passwordsInAUrlAreNotShown", "[replay][http]") {
+  CHECK(url_for_display("https://alice:s3cret@h:1/dump") == "https://alice:***@h:1/dump");
+  CHECK(url_for_display("https://alice@h:1/dump") == "https://alice@h:1/dump");
+  CHECK(url_for_display("http://h:1/dump?who=a@b:c") == "http://h:1/dump?who=a@b:c");
+  CHECK(url_for_display("http://[::1]:9717/") == "http://[::1]:9717/");
+  // A URL that cannot connect still names itself without the password.
+  CHECK_THAT(http_get("http://bob:hunter2@127.0.0.1:1/dump").error,
+             Catch::StartsWith("http://bob:***@127.0.0.1:1/dump: cannot connect"));
+}
+
+TEST_CASE("credentialsAreSentAndARefusalSaysHowToGiveThem", "[replay][http]") {
+  std::string authorization;
+  http::Server server{http::ServerOptions{"127.0.0.1:0", 2, std::chrono::milliseconds(5000)},
+                      {{"/dump", [&](const http::Request& request, http::Response& response) {
+                          authorization = std::string(request.header("Authorization").value_or(""));
+                          if (authorization.empty()) {
+                            response.send(401, "text/plain", "401 Unauthorized\n");
+                          } else {
+                            response.send(200, "application/octet-stream", "FLTREC");
+                          }
+                        }}}};
+  std::string url = server.url();
+  if (url.ends_with('/')) url.pop_back();
+  url += "/dump";
+  const FetchResult refused = http_get(url);
+  CHECK(refused.error == url +
+                             ": 401 Unauthorized: 401 Unauthorized (replay's --user and "
+                             "--password-file, or FLIGHTREC_USER and FLIGHTREC_PASSWORD)");
+  ClientCredentials credentials;
+  credentials.user = "alice";
+  credentials.password = "s3cret";
+  const FetchResult fetched = http_get(url, {}, credentials);
+  REQUIRE(fetched.ok());
+  CHECK(fetched.body == "FLTREC");
+  CHECK(authorization == "Basic YWxpY2U6czNjcmV0");  // base64("alice:s3cret")
+}
+
+TEST_CASE("redirectsAreFollowed", "[replay][http]") {
+  FixtureServer target;
+  const std::string location = target.url("/dump?format=raw");
+  http::Server redirect{http::ServerOptions{"127.0.0.1:0", 2, std::chrono::milliseconds(5000)},
+                        {{"/old", [&](const http::Request&, http::Response& response) {
+                            response.send(302, "text/plain", "moved\n", {{"Location", location}});
+                          }}}};
+  std::string url = redirect.url();
+  if (url.ends_with('/')) url.pop_back();
+  const FetchResult fetched = http_get(url + "/old");
+  REQUIRE(fetched.ok());
+  CHECK(fetched.body == target.bytes);
 }

@@ -38,7 +38,7 @@ TEST_CASE("replayArgsDefaultToTheInteractiveProcessesView", "[replay][options]")
 }
 
 TEST_CASE("replayArgsErrorsNameTheFlagOrValue", "[replay][options]") {
-  CHECK(parse({}).error == "replay needs a SOURCE (a recording file or an http:// URL)");
+  CHECK(parse({}).error == "replay needs a SOURCE (a recording file or an http(s):// URL)");
   CHECK(parse({"a", "b"}).error == "unexpected argument \"b\"");
   CHECK(parse({"a", "--tab=disks"}).error ==
         "--tab: \"disks\" is not one of processes, network, connections, listening, sessions");

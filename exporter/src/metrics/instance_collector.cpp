@@ -14,7 +14,9 @@ void InstanceCollector::collect(Families& out) const {
   out.gauge("flightrec_sampler_rate_seconds", "Period of the sampler's fast tier (sampler.rate).",
             "seconds", static_cast<double>(settings_.sampler_rate.count()) * 1e-9);
   out.gauge("flightrec_export_window_seconds", "Span of the window aggregates (export.window).",
-            "seconds", static_cast<double>(settings_.export_window.count()) * 1e-9);
+            "seconds",
+            settings_.export_window ? static_cast<double>(settings_.export_window().count()) * 1e-9
+                                    : 0.0);
 }
 
 }  // namespace flightrec::exporter::metrics

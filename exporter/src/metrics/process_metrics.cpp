@@ -135,10 +135,16 @@ void add_counts(Families& f, const Counts& counts, const std::string& backend) {
 }  // namespace
 
 ProcessMetrics::ProcessMetrics(std::chrono::nanoseconds window, uint32_t top_n, std::string backend)
-    : window_ns_(window.count()),
-      bucket_ns_(std::max<int64_t>(window.count() / kBuckets, 1)),
-      top_n_(top_n),
-      backend_(std::move(backend)) {}
+    : top_n_(top_n),
+      backend_(std::move(backend)),
+      window_ns_(window.count()),
+      bucket_ns_(std::max<int64_t>(window.count() / kBuckets, 1)) {}
+
+void ProcessMetrics::set_window(std::chrono::nanoseconds window) {
+  std::lock_guard lock(mutex_);
+  window_ns_ = window.count();
+  bucket_ns_ = std::max<int64_t>(window.count() / kBuckets, 1);
+}
 
 void ProcessMetrics::merge_into(Bucket& bucket, const ProcessFrame& frame) const {
   // Both lists ascend by (pid, start): one linear merge, rows gone from the frame stay.

@@ -46,9 +46,7 @@ bool series_labels(const sampler::SeriesDesc& desc, std::vector<ClientMetric::La
 }  // namespace
 
 SystemCollector::SystemCollector(const sampler::Schema& schema, const recorder::Recorder& recorder)
-    : schema_(schema),
-      recorder_(recorder),
-      window_label_(config::format_duration(recorder.window_stats().window())) {
+    : schema_(schema), recorder_(recorder) {
   for (size_t i = 0; i < schema.size(); ++i) {
     auto& family = group_for(raw_, "flightrec_" + schema[i].name, schema[i]);
     family.counter = schema[i].kind == sampler::SeriesKind::counter;
@@ -94,6 +92,8 @@ void SystemCollector::collect_raw(Families& out) const {
 
 void SystemCollector::collect_aggregates(Families& out) const {
   const auto aggregates = recorder_.window_stats().aggregates(out.now_mono_ns());
+  // Read per scrape: export.window may have changed since the last one (a reload).
+  const std::string window_label = config::format_duration(recorder_.window_stats().window());
   const auto& signals = recorder_.signals().signals();
   std::vector<ClientMetric::Label> labels;
   for (const auto& plan : signal_families_) {
@@ -107,7 +107,7 @@ void SystemCollector::collect_aggregates(Families& out) const {
       for (const auto& [agg, value] : {std::pair{"min", a.min}, {"max", a.max}, {"mean", a.mean}}) {
         ClientMetric metric;
         metric.label = labels;
-        metric.label.push_back({"window", window_label_});
+        metric.label.push_back({"window", window_label});
         metric.label.push_back({"agg", agg});
         metric.gauge.value = value;
         family.metric.push_back(std::move(metric));

@@ -90,6 +90,11 @@ void ProcessSampler::sample(ProcessFrame& out) {
   out.begin_tick(clock_ns(CLOCK_REALTIME));
   rows_ = 0;
   stats_.fd_fallbacks = 0;
+  reread_identities_ = false;
+  if (auto redactor = take_redactor()) {
+    redactor_ = std::move(*redactor);
+    reread_identities_ = true;  // every command line again, through the new pattern
+  }
 
   // No PID allocated since the last tick means no new process: the known ones are the listing.
   // (Not after a tick that dropped rows: the known processes are not all there are then.)
@@ -197,7 +202,7 @@ void ProcessSampler::refresh(std::unique_ptr<Tracked>& owned, bool listed, Proce
     apply_stat(stat, process.row);
     // exec changes comm, and with it the command line, possibly the uid (setuid) and cgroup.
     // Should that read fail, the old identity stands; an exit shows on the next tick.
-    if (exec) static_cast<void>(read_identity(process));
+    if (exec || reread_identities_) static_cast<void>(read_identity(process));
     read_io(process);
     if (transient) try_hold(process);
   }

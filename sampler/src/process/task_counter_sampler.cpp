@@ -35,6 +35,11 @@ void TaskCounterSampler::sample(ProcessFrame& out) {
   const int64_t started = clock_ns(CLOCK_MONOTONIC);
   out.begin_tick(clock_ns(CLOCK_REALTIME));
   rows_ = 0;
+  reread_identities_ = false;
+  if (auto redactor = take_redactor()) {
+    redactor_ = std::move(*redactor);
+    reread_identities_ = true;  // every command line again, through the new pattern
+  }
 
   // The processes the reader misses are looked for once; the listing must come before the read.
   std::vector<int32_t> listed;
@@ -147,7 +152,9 @@ void TaskCounterSampler::admit(const TaskCounters& counters, ProcessFrame& out) 
 void TaskCounterSampler::update(Tracked& process, const TaskCounters& counters) {
   // exec changes comm, and with it the command line, possibly the uid and cgroup. Should that
   // read fail, the old identity stands; an exit shows on the next tick.
-  if (process.comm != counters.comm) static_cast<void>(read_identity(process, counters));
+  if (process.comm != counters.comm || reread_identities_) {
+    static_cast<void>(read_identity(process, counters));
+  }
   apply_task_counters(counters, process.reported, table_.units(), process.row);
 }
 

@@ -14,6 +14,7 @@
 #include "flightrec/config/config.h"
 
 using flightrec::sampler::ProcRoot;
+using flightrec::sampler::process::CmdlineRedactor;
 using flightrec::sampler::process::KernelUnits;
 using flightrec::sampler::process::ProcessFrame;
 using flightrec::sampler::process::ProcessRow;
@@ -442,4 +443,21 @@ TEST_CASE("ProcessSampler leaves io empty for processes it may not read",
   REQUIRE(::waitpid(child, &status, 0) == child);
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("ProcessSampler takes an offered redactor at its next tick, for every known process",
+          "[process_sampler]") {
+  ProcessSampler sampler = fixture_sampler(fixture_path("procs-tier"));
+  ProcessFrame frame;
+  sampler.sample(frame);
+  REQUIRE(find_pid(frame, 6001) != nullptr);
+  CHECK(find_pid(frame, 6001)->cmdline == "mysql <redacted> -u root");
+  // The user name was let through; a reload now hides it too, in the process already known.
+  sampler.offer_redactor(CmdlineRedactor("--password=[^ ]+|-u [^ ]+"));
+  sampler.sample(frame);
+  REQUIRE(find_pid(frame, 6001) != nullptr);
+  CHECK(find_pid(frame, 6001)->cmdline == "mysql <redacted> <redacted>");
+  // Taken once: the next tick keeps it.
+  sampler.sample(frame);
+  CHECK(find_pid(frame, 6001)->cmdline == "mysql <redacted> <redacted>");
 }

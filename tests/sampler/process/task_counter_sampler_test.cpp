@@ -14,6 +14,7 @@
 #include "flightrec/config/config.h"
 
 using flightrec::sampler::ProcRoot;
+using flightrec::sampler::process::CmdlineRedactor;
 using flightrec::sampler::process::KernelUnits;
 using flightrec::sampler::process::ProcessFrame;
 using flightrec::sampler::process::ProcessRow;
@@ -267,4 +268,15 @@ TEST_CASE("TaskCounterSampler: a process the reader cannot see is read from /pro
   REQUIRE(find_pid(frame, 5197) != nullptr);
   CHECK(find_pid(frame, 5197)->exited);
   CHECK(f.sample().processes.size() == 1);
+}
+
+TEST_CASE(
+    "TaskCounterSampler takes an offered redactor at its next tick, for every known process") {
+  Fixture f;
+  f.script.processes = {sleeper(5195)};
+  CHECK(find_pid(f.sample(), 5195)->cmdline == "sleep 1000");
+  f.sampler.offer_redactor(CmdlineRedactor("[0-9]+"));
+  const ProcessFrame frame = f.sample();
+  REQUIRE(find_pid(frame, 5195) != nullptr);
+  CHECK(find_pid(frame, 5195)->cmdline == "sleep <redacted>");
 }

@@ -24,7 +24,8 @@ struct DumpSource {
   // The schema (describe_schema at request time, so keys bound since start-up have their names),
   // rate, host and version; extra fields are copied into raw dumps.
   std::function<recording::Metadata()> metadata;
-  uint64_t max_bytes = 256ull << 20;     // web.max_dump_bytes
+  // web.max_dump_bytes, read per request (a configuration reload may change it).
+  std::function<uint64_t()> max_bytes = [] { return uint64_t{256} << 20; };
   std::function<int64_t()> now_real_ns;  // empty: CLOCK_REALTIME
   // The process tier's blocks, oldest first, e.g. [&process_ring] { return
   // process_ring.blocks(); }; empty when there is no process tier.

@@ -44,6 +44,13 @@ class ProcessRecorder {
   // How every process's counters are read: "ebpf" or "procfs" (processes.backend).
   [[nodiscard]] std::string_view process_backend() const noexcept { return sampler_->backend(); }
 
+  // Safe from any thread (a configuration reload): from the next tick on, command lines are
+  // redacted with `pattern` (processes.redact_cmdline), every process's read again. Throws
+  // std::invalid_argument for a pattern that does not compile.
+  void set_redaction(std::string pattern) {
+    sampler_->offer_redactor(sampler::process::CmdlineRedactor(std::move(pattern)));
+  }
+
  private:
   void tick(sampler::process::ProcessFrame& frame);
   void read_socket_table(sampler::process::ProcessFrame& frame);

@@ -38,6 +38,8 @@ class Recorder {
 
   [[nodiscard]] const model::SignalDeriver& signals() const noexcept { return signals_; }
   [[nodiscard]] const WindowStats& window_stats() const noexcept { return window_stats_; }
+  // Any thread (a configuration reload): the window aggregates span `window` from now on.
+  void set_export_window(std::chrono::nanoseconds window) { window_stats_.set_window(window); }
 
   // Called on the recorder thread for every frame after it is stored and its signals derived
   // (the trigger engine hangs here; the recorder knows nothing of triggers). Set before run().

@@ -7,7 +7,9 @@
 //
 // Values are kept in time buckets (default 100 ms) of min/max/sum/count; a window is the buckets
 // that end after now - window, so its edge is exact to one bucket. The recorder thread writes; any
-// thread reads; a mutex guards both and is held only for a copy.
+// thread reads; a mutex guards both and is held only for a copy. The window can change while it
+// runs (export.window is a live setting): the buckets it holds are kept, as far as the new window
+// reaches, so a spike seen before the change is still in the aggregates after it.
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -39,7 +41,9 @@ class WindowStats {
   WindowStats(std::vector<bool> histogram, std::chrono::nanoseconds window,
               std::chrono::nanoseconds bucket = std::chrono::milliseconds(100));
 
-  [[nodiscard]] std::chrono::nanoseconds window() const noexcept { return window_; }
+  [[nodiscard]] std::chrono::nanoseconds window() const;
+  // Any thread: aggregates from now on span `window`.
+  void set_window(std::chrono::nanoseconds window);
   [[nodiscard]] size_t signals() const noexcept { return histogram_.size(); }
 
   // Recorder thread: one tick's values (NaN = no value, skipped).
@@ -60,11 +64,13 @@ class WindowStats {
     uint64_t count = 0;
   };
 
+  [[nodiscard]] size_t buckets_for(std::chrono::nanoseconds window) const;
+
   std::vector<bool> histogram_;
-  std::chrono::nanoseconds window_;
   int64_t bucket_ns_;
-  size_t buckets_per_signal_;
   mutable std::mutex mutex_;
+  std::chrono::nanoseconds window_;  // the rest is guarded by mutex_
+  size_t buckets_per_signal_;
   std::vector<Bucket> buckets_;  // signal-major: signal * buckets_per_signal_ + epoch % n
   std::vector<TickHistogram> histograms_;
 };

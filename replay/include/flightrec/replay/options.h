@@ -10,6 +10,7 @@
 
 #include "flightrec/common/flags.h"
 #include "flightrec/replay/batch.h"
+#include "flightrec/replay/credentials.h"
 #include "flightrec/replay/table.h"
 
 namespace flightrec::replay {
@@ -17,7 +18,8 @@ namespace flightrec::replay {
 inline constexpr int64_t kDefaultIntervalNs = 1'000'000'000;
 
 struct ReplayOptions {
-  std::string source;  // a recording file or an http:// URL (/dump?..., /incidents/{id})
+  std::string source;  // a recording file or an http(s):// URL (/dump?..., /incidents/{id})
+  CredentialFlags credentials;  // for a URL source of a secured daemon
   bool batch = false;
   std::string at;  // cursor time (parse_cursor_time); "" = the trigger if any, else the end
   Tab tab = Tab::processes;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -62,7 +63,6 @@ class SystemCollector final : public Collectable {
   const recorder::Recorder& recorder_;
   std::vector<RawFamily> raw_;
   std::vector<SignalFamily> signal_families_;
-  std::string window_label_;
 };
 
 // The process tier's rankings (ProcessMetrics: top processes, states, attributed traffic).
@@ -81,9 +81,10 @@ class InstanceCollector final : public Collectable {
   struct Settings {
     int64_t start_real_ns = 0;
     std::chrono::nanoseconds sampler_rate{0};
-    std::chrono::nanoseconds export_window{0};
+    // export.window as it is now (a reload may change it); empty reads as 0.
+    std::function<std::chrono::nanoseconds()> export_window;
   };
-  explicit InstanceCollector(Settings settings) : settings_(settings) {}
+  explicit InstanceCollector(Settings settings) : settings_(std::move(settings)) {}
   void collect(Families& out) const override;
 
  private:

@@ -33,6 +33,9 @@ class ProcessMetrics {
 
   // Any thread (a configuration reload): processes per ranking from the next scrape on.
   void set_top_n(uint32_t top_n) { top_n_.store(top_n, std::memory_order_relaxed); }
+  // Any thread (a configuration reload): rankings over `window` from the next frame on. What is
+  // held is kept: a shorter window drops its oldest buckets, a longer one fills as frames come.
+  void set_window(std::chrono::nanoseconds window);
 
   // Appends the families (any thread). `created` is the daemon's start, for the counters.
   void collect(std::vector<prometheus::MetricFamily>& families, exposition::ExtrasByFamily& extras,
@@ -72,11 +75,11 @@ class ProcessMetrics {
   window_held() const;
   void add_attributed(const sampler::process::ProcessFrame& frame);
 
-  const int64_t window_ns_;
-  const int64_t bucket_ns_;
   std::atomic<uint32_t> top_n_;
   const std::string backend_;
   mutable std::mutex mutex_;
+  int64_t window_ns_;  // guarded by mutex_, as everything below
+  int64_t bucket_ns_;
   std::deque<Bucket> buckets_;  // oldest first; the oldest may start before the window
   Counts counts_;
   std::unordered_map<int32_t, std::pair<int64_t, sampler::process::NetCounters>> last_net_;

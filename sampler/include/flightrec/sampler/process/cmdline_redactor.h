@@ -2,6 +2,7 @@
 // Hides secrets in command lines before they are recorded (config key processes.redact_cmdline):
 // a command line lands in /dump, recordings and incident files, and passwords on command lines
 // are common (mysql -pSECRET, curl -H token:...).
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,28 @@ class CmdlineRedactor {
  private:
   std::string pattern_;
   std::optional<Regex> regex_;
+};
+
+// A new redactor on its way to the process tier's thread: a configuration reload offers it from
+// its own thread, the tier takes it at the start of its next tick (processes.redact_cmdline is a
+// live setting, docs/CONFIG.md "Reloading").
+class RedactorUpdate {
+ public:
+  void offer(CmdlineRedactor next) {
+    const std::lock_guard lock(mutex_);
+    pending_ = std::move(next);
+  }
+  // The offered redactor, once; nullopt when none is waiting.
+  [[nodiscard]] std::optional<CmdlineRedactor> take() {
+    const std::lock_guard lock(mutex_);
+    std::optional<CmdlineRedactor> next = std::move(pending_);
+    pending_.reset();
+    return next;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::optional<CmdlineRedactor> pending_;
 };
 
 }  // namespace flightrec::sampler::process

@@ -92,6 +92,7 @@ class ProcessSampler final : public ProcessSource {
   PidAllocationWatch pid_watch_;
   bool always_list_;
   CmdlineRedactor redactor_;
+  bool reread_identities_ = false;  // this tick: a new redactor came, read every identity again
   uint32_t max_count_;
   size_t fd_budget_;
   size_t fds_held_ = 0;

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/sampler/process/cmdline_redactor.h"
 #include "flightrec/sampler/process/process_frame.h"
 
 namespace flightrec::sampler::process {
@@ -35,6 +36,17 @@ class ProcessSource {
 
   // "procfs" or "ebpf": named in the log, /metrics and docs/PROCESS_TIER.md.
   [[nodiscard]] virtual std::string_view backend() const noexcept = 0;
+
+  // Safe from any thread: from the next sample() on, command lines are redacted with `next`, and
+  // every process's is read again, so a secret the old pattern let through stops being recorded.
+  void offer_redactor(CmdlineRedactor next) { redactor_update_.offer(std::move(next)); }
+
+ protected:
+  // For sample(): the redactor offered since the last call, if any.
+  [[nodiscard]] std::optional<CmdlineRedactor> take_redactor() { return redactor_update_.take(); }
+
+ private:
+  RedactorUpdate redactor_update_;
 };
 
 }  // namespace flightrec::sampler::process

@@ -57,6 +57,7 @@ class TaskCounterSampler final : public ProcessSource {
 
   ProcessTable table_;
   CmdlineRedactor redactor_;
+  bool reread_identities_ = false;  // this tick: a new redactor came, read every identity again
   uint32_t max_count_;
   std::unique_ptr<TaskCounterReader> reader_;
   std::string backend_;
