@@ -5,7 +5,9 @@
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -21,6 +23,8 @@ namespace {
 constexpr unsigned char kTlsHandshake = 0x16;
 constexpr size_t kTlsRecordHeader = 5;
 constexpr auto kOutOfFilesPause = std::chrono::milliseconds(10);
+constexpr size_t kMostPending = 4096;
+constexpr size_t kShareOfFiles = 4;
 
 bool parse_port(std::string_view text, uint16_t& port) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), port);
@@ -94,6 +98,12 @@ Fd wake_up_socket(uint16_t& source_port) {
 }
 
 }  // namespace
+
+size_t pending_connections_bound() {
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY) return kMostPending;
+  return std::clamp<size_t>(files.rlim_cur / kShareOfFiles, 1, kMostPending);
+}
 
 Fd open_listener(std::string_view civetweb_ports) {
   const size_t colon = civetweb_ports.rfind(':');

@@ -29,6 +29,10 @@ struct GateOptions {
   bool tls = false;
 };
 
+// A quarter of the descriptors this process may open (RLIMIT_NOFILE), at most 4096: held
+// connections must not starve the sampler, the process tier, incident writes or civetweb.
+[[nodiscard]] size_t pending_connections_bound();
+
 // A listening TCP socket on civetweb_listening_ports()'s form of an address ("host:port",
 // "[v6]:port" or "port" for every IPv4 interface); invalid with errno set when it cannot listen.
 Fd open_listener(std::string_view civetweb_ports);

@@ -147,7 +147,9 @@ Server::Server(const ServerOptions& options, Router router)
   start_civetweb(options, civetweb_ports);
   impl_->gate = std::make_unique<detail::ConnectionGate>(
       std::move(listener), impl_->civetweb_port,
-      detail::GateOptions{.header_timeout = options.request_timeout, .tls = tls_});
+      detail::GateOptions{.header_timeout = options.request_timeout,
+                          .max_pending = detail::pending_connections_bound(),
+                          .tls = tls_});
   port_ = impl_->gate->port();
   const std::string host = ports->substr(0, ports->rfind(':'));
   host_ = ports->find(':') == std::string::npos || host == "0.0.0.0" ? "127.0.0.1"
