@@ -139,8 +139,7 @@ Server::Server(const ServerOptions& options, Router router)
   Fd listener = detail::open_listener(*ports);
   if (!listener) {
     throw std::runtime_error("cannot listen on " + options.listen_address + ": " +
-                             std::strerror(errno) +
-                             " (address in use, or not an address of this host?)");
+                             std::strerror(errno));
   }
   std::string civetweb_ports = "127.0.0.1:0";
   if (!options.web_config_file.empty()) use_web_config(options.web_config_file, civetweb_ports);
