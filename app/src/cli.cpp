@@ -55,7 +55,11 @@ std::vector<Flag> no_flags(Command&) { return {}; }
 std::vector<Flag> daemon_flags(Command& c) {
   return {{"--web.enable-lifecycle", "", "",
            "Serve POST /-/reload (re-read the configuration, as SIGHUP does).",
-           flags::enable(c.web_enable_lifecycle)}};
+           flags::enable(c.web_enable_lifecycle)},
+          {"--web.max-requests", "", "N",
+           "Most requests answered at once per route; more get 503\n(web.max_requests, default "
+           "40; 0: no limit).",
+           store(c.web_max_requests)}};
 }
 
 std::vector<Flag> snapshot_flags(Command& c) {

@@ -216,6 +216,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   add_collectors();
   server_ = std::make_unique<http::Server>(
       http::ServerOptions{.listen_address = cfg_.web.listen_address,
+                          .max_requests = cfg_.web.max_requests,
                           .web_config_file = command.web_config_file.value_or(""),
                           .access = http::access_policy(cfg_.web)},
       router());

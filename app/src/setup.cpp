@@ -1,10 +1,15 @@
 #include "flightrec/app/setup.h"
 
+#include <charconv>
+
 #include "flightrec/common/log.h"
 #include "flightrec/config/listen_address.h"
 #include "flightrec/config/loader.h"
 
 namespace flightrec::app {
+namespace {
+constexpr uint32_t kMaxRequestsLimit = 10000;  // web.max_requests' range (schema_table.cpp)
+}  // namespace
 
 Setup load_setup(const Command& command) {
   Setup setup;
@@ -23,6 +28,16 @@ Setup load_setup(const Command& command) {
                              "\" is not host:port (examples: 127.0.0.1:9717, [::1]:9717)");
     }
     cfg.web.listen_address = *command.web_listen_address;
+  }
+  if (command.web_max_requests) {
+    const std::string& text = *command.web_max_requests;
+    uint32_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size() || value > kMaxRequestsLimit) {
+      setup.errors.push_back("--web.max-requests: \"" + text + "\" is not a number from 0 to " +
+                             std::to_string(kMaxRequestsLimit));
+    }
+    cfg.web.max_requests = value;
   }
   if (command.log_level) {
     if (!log::parse_level(*command.log_level)) {

@@ -194,6 +194,11 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
       {"web.open_health", BoolRule{[](Config& c) -> bool& { return c.web.open_health; }},
        "`/-/healthy` and `/-/ready` answer every client, with or without credentials, for "
        "liveness and readiness probes; `false`: they need the `metrics` role like `/metrics`."},
+      {"web.max_requests",
+       CountRule{[](Config& c) -> uint32_t& { return c.web.max_requests; }, 0, 10000},
+       "Most requests answered at once per route (`/metrics`, `/dump`, ...), like node_exporter's "
+       "`--web.max-requests`: more get 503. Clients that ask and then read slowly hold a worker "
+       "each; this keeps workers for the other routes (docs/SECURITY.md). 0: no limit."},
       {"log.level", ChoiceRule{[](Config& c) -> std::string& { return c.log.level; }, kLogLevels},
        "Lowest level of the log lines written to stderr."},
   };

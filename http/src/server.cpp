@@ -12,17 +12,23 @@
 #include <thread>
 
 #include "civetweb_ssl_compat.h"
+#include "connection_gate.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/thread_priority.h"
+#include "flightrec/http/request_limiter.h"
 #include "flightrec/http/web_security.h"
 #include "tls_context.h"
 
 namespace flightrec::http {
 
 struct Server::Impl {
+  explicit Impl(size_t max_requests) : limiter(max_requests) {}
   Router router;
+  RequestLimiter limiter;
   mg_context* ctx = nullptr;
+  uint16_t civetweb_port = 0;  // its private loopback listener, which the gate hands to
+  std::unique_ptr<detail::ConnectionGate> gate;
   // With TLS: the settings civetweb's OpenSSL context is built from (kept for its verify
   // callback), the file they came from, and what went wrong building it.
   std::optional<TlsServerConfig> tls;
@@ -33,13 +39,20 @@ struct Server::Impl {
 namespace {
 
 int dispatch(mg_connection* conn, void* data) {
-  const auto& router = static_cast<const Server::Impl*>(data)->router;
+  auto& impl = *static_cast<Server::Impl*>(data);
   const mg_request_info* info = mg_get_request_info(conn);
   const std::string_view method = info->request_method ? info->request_method : "";
   const std::string_view path = info->local_uri ? info->local_uri : "";
   const std::string_view query = info->query_string ? info->query_string : "";
   Response response(conn, method == "HEAD");
-  return router.dispatch(Request(conn, method, path, query), response);
+  const auto slot = impl.limiter.enter(impl.router.match(path).route);
+  if (!slot.admitted()) {
+    constexpr int kUnavailable = 503;
+    response.send(kUnavailable, "text/plain; charset=utf-8",
+                  "too many requests in flight on this path (web.max_requests)\n");
+    return kUnavailable;
+  }
+  return impl.router.dispatch(Request(conn, method, path, query), response);
 }
 
 int log_civetweb(const mg_connection*, const char* message) {
@@ -113,25 +126,47 @@ Server::Server(const ServerOptions& options, std::vector<Route> routes)
         return router;
       }()) {}
 
-Server::Server(const ServerOptions& options, Router router) : impl_(std::make_unique<Impl>()) {
+Server::Server(const ServerOptions& options, Router router)
+    : impl_(std::make_unique<Impl>(options.max_requests)) {
   impl_->router = std::move(router);
-  auto ports = civetweb_listening_ports(options.listen_address);
+  const auto ports = civetweb_listening_ports(options.listen_address);
   if (!ports) {
     throw std::runtime_error("web.listen_address: \"" + options.listen_address +
                              "\" is not host:port (examples: 127.0.0.1:9717, [::1]:9717, :9717)");
   }
-  const std::string plain_ports = *ports;
-  if (!options.web_config_file.empty()) use_web_config(options.web_config_file, *ports);
+  // The gate owns the address clients connect to (connection_gate.h); civetweb listens on a
+  // private loopback port the gate hands ready connections to.
+  Fd listener = detail::open_listener(*ports);
+  if (!listener) {
+    throw std::runtime_error("cannot listen on " + options.listen_address + ": " +
+                             std::strerror(errno));
+  }
+  std::string civetweb_ports = "127.0.0.1:0";
+  if (!options.web_config_file.empty()) use_web_config(options.web_config_file, civetweb_ports);
   if (auto errors = access_errors(options.access); !errors.empty()) {
     std::string text;
     for (const auto& error : errors) text += (text.empty() ? "" : "; ") + error;
     throw std::runtime_error(text);
   }
   set_access(options.access);
+  start_civetweb(options, civetweb_ports);
+  impl_->gate = std::make_unique<detail::ConnectionGate>(
+      std::move(listener), impl_->civetweb_port,
+      detail::GateOptions{.header_timeout = options.request_timeout,
+                          .max_pending = detail::pending_connections_bound(),
+                          .tls = tls_});
+  port_ = impl_->gate->port();
+  const std::string host = ports->substr(0, ports->rfind(':'));
+  host_ = ports->find(':') == std::string::npos || host == "0.0.0.0" ? "127.0.0.1"
+          : host == "[::]"                                           ? "[::1]"
+                                                                     : std::string(host);
+}
+
+void Server::start_civetweb(const ServerOptions& options, const std::string& ports) {
   const std::string threads = std::to_string(options.threads);
   const std::string timeout = std::to_string(options.request_timeout.count());
   // No document_root: nothing is ever served from disk.
-  const char* civet_options[] = {"listening_ports", ports->c_str(), "num_threads", threads.c_str(),
+  const char* civet_options[] = {"listening_ports", ports.c_str(), "num_threads", threads.c_str(),
                                  "request_timeout_ms", timeout.c_str(), "enable_keep_alive", "yes",
                                  "keep_alive_timeout_ms", "500",
                                  // Headers and body go out in separate writes; without this,
@@ -146,31 +181,28 @@ Server::Server(const ServerOptions& options, Router router) : impl_(std::make_un
   if (impl_->ctx == nullptr) {
     mg_exit_library();
     if (!impl_->startup_error.empty()) throw std::runtime_error(impl_->startup_error);
-    throw std::runtime_error("cannot listen on " + options.listen_address +
+    throw std::runtime_error("cannot start the HTTP server for " + options.listen_address +
                              (tls_ ? " with TLS (see the http server log line above)"
-                                   : " (address in use, or not an address of this host?)"));
+                                   : " (see the http server log line above)"));
   }
   mg_set_request_handler(impl_->ctx, "/", dispatch, impl_.get());
-  mg_server_port listening[4]{};
-  if (mg_get_server_ports(impl_->ctx, 4, listening) > 0) {
-    port_ = static_cast<uint16_t>(listening[0].port);
+  mg_server_port listening[1]{};
+  if (mg_get_server_ports(impl_->ctx, 1, listening) > 0) {
+    impl_->civetweb_port = static_cast<uint16_t>(listening[0].port);
   }
-  const std::string host = plain_ports.substr(0, plain_ports.rfind(':'));
-  host_ = plain_ports.find(':') == std::string::npos || host == "0.0.0.0" ? "127.0.0.1"
-          : host == "[::]"                                                ? "[::1]"
-                                                                          : std::string(host);
 }
 
 Server::~Server() {
-  // civetweb's listener polls in 2 s quanta and only then sees the stop flag. Connecting to our
-  // own port wakes that poll, so shutdown takes milliseconds instead of up to 2 s.
+  impl_->gate.reset();  // no new connections
+  // civetweb's listener polls in 2 s quanta and only then sees the stop flag. Connecting to its
+  // port wakes that poll, so shutdown takes milliseconds instead of up to 2 s.
   std::atomic<bool> stopped{false};
   std::thread stopper([&] {
     mg_stop(impl_->ctx);
     stopped = true;
   });
   while (!stopped) {
-    poke_listener(host_, port_);
+    poke_listener("127.0.0.1", impl_->civetweb_port);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   stopper.join();

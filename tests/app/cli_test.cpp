@@ -1,6 +1,11 @@
 #include "flightrec/app/cli.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "flightrec/app/setup.h"
 
 using namespace flightrec::app;
 
@@ -107,4 +112,30 @@ TEST_CASE("Each command's help lists its own flags and the global ones", "[cli]"
   for (const char* command : {"snapshot", "check-config", "dump", "incidents", "top", "replay"}) {
     CHECK_THAT(usage_text(), Catch::Matchers::Contains(std::string("  ") + command));
   }
+}
+
+TEST_CASE("--web.max-requests overrides web.max_requests; a value out of range is named", "[cli]") {
+  const auto config = std::filesystem::temp_directory_path() / "flightrec-cli-max-requests.yaml";
+  std::ofstream(config) << "web:\n  max_requests: 7\n";
+  auto r = parse_command_line({"daemon", "--config.file=" + config.string()});
+  REQUIRE(r.command);
+  auto setup = load_setup(*r.command);
+  REQUIRE(setup.config);
+  CHECK(setup.config->web.max_requests == 7);
+  r = parse_command_line({"daemon", "--config.file=" + config.string(), "--web.max-requests", "0"});
+  REQUIRE(r.command);
+  setup = load_setup(*r.command);
+  REQUIRE(setup.config);
+  CHECK(setup.config->web.max_requests == 0);
+  for (const char* bad : {"-1", "10001", "many", "4x"}) {
+    r = parse_command_line(
+        {"daemon", "--config.file=" + config.string(), std::string("--web.max-requests=") + bad});
+    REQUIRE(r.command);
+    setup = load_setup(*r.command);
+    CHECK_FALSE(setup.config);
+    REQUIRE(setup.errors.size() == 1);
+    CHECK(setup.errors[0] ==
+          std::string("--web.max-requests: \"") + bad + "\" is not a number from 0 to 10000");
+  }
+  std::filesystem::remove(config);
 }

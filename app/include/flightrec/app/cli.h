@@ -31,7 +31,8 @@ struct Command {
   std::string cgroupfs = "/sys/fs/cgroup";        // --path.cgroupfs
   std::optional<std::string> log_level;           // --log.level (overrides the config)
   // daemon
-  bool web_enable_lifecycle = false;  // --web.enable-lifecycle: serve POST /-/reload
+  bool web_enable_lifecycle = false;            // --web.enable-lifecycle: serve POST /-/reload
+  std::optional<std::string> web_max_requests;  // --web.max-requests (overrides the config)
   // snapshot
   std::optional<std::string> output;  // --output FILE (default: stdout)
   std::string format;                 // --format: json|text (snapshot), json|csv (dump)

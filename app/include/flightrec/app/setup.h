@@ -17,7 +17,8 @@ struct Setup {
   std::vector<std::string> errors;
 };
 
-// Loads the config by the lookup order and applies --web.listen-address and --log.level.
+// Loads the config by the lookup order and applies --web.listen-address, --web.max-requests and
+// --log.level.
 Setup load_setup(const Command& command);
 
 sampler::ProcRoot proc_root_of(const Command& command);

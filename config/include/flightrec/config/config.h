@@ -142,6 +142,7 @@ struct Config {
     std::optional<RoleSet> anonymous_roles;
     // /-/healthy and /-/ready answer everyone, for probes; false: they need the metrics role.
     bool open_health = true;
+    uint32_t max_requests = 40;  // requests in flight per route, more get 503; 0: no limit
     bool operator==(const Web&) const = default;
   } web;
 

@@ -1,6 +1,8 @@
 #pragma once
-// The embedded HTTP server: civetweb underneath, kept out of this header. Every request goes to
-// one Router (router.h), which picks the most specific route. No files are ever served from disk:
+// The embedded HTTP server: civetweb underneath, kept out of this header, behind a connection
+// gate that keeps idle and slow-header clients off its workers (src/connection_gate.h). Every
+// request goes to one Router (router.h), which picks the most specific route; at most
+// max_requests at once per route. No files are ever served from disk:
 // there is no document root.
 #include <chrono>
 #include <cstdint>
@@ -19,10 +21,16 @@ namespace flightrec::http {
 
 struct ServerOptions {
   std::string listen_address = "127.0.0.1:9717";  // host:port, [v6]:port or :port (all interfaces)
-  // civetweb serves one connection per thread and holds it for the keep-alive timeout, so this
-  // bounds concurrent scrapers and /dump clients before they queue behind idle connections.
-  int threads = 32;
+  // civetweb's workers. A worker holds a connection from its complete header to its close (the
+  // connection gate holds it before, on no worker), so this bounds requests being answered,
+  // slow readers included: above max_requests, so that requests on one path that read slowly
+  // leave workers for the others.
+  int threads = 64;
+  // The header deadline (the gate's, from accept; civetweb's for a TLS header) and civetweb's
+  // limit on each write to a client that does not read.
   std::chrono::milliseconds request_timeout{10000};
+  // Requests in flight per route; more get 503 (web.max_requests). 0: no limit.
+  size_t max_requests = 40;
   // --web.config.file: TLS, extra headers and basic authentication (web_config.h); "" for none.
   std::string web_config_file;
   // The access roles (access.h); the default lets every client reach every route.
@@ -59,6 +67,8 @@ class Server {
   // Loads the web config (throws on an invalid one), hands it to the router and, when it turns
   // TLS on, marks `ports` for TLS.
   void use_web_config(const std::string& path, std::string& ports);
+  // Starts civetweb listening on `ports` (its syntax); throws when it cannot.
+  void start_civetweb(const ServerOptions& options, const std::string& ports);
 
   std::unique_ptr<Impl> impl_;
   uint16_t port_ = 0;

@@ -1,0 +1,46 @@
+#pragma once
+// --web.max-requests: at most N requests at once per route, as node_exporter's flag of that name
+// bounds its scrapes; the server answers 503 beyond it. A client that asks and then reads slowly
+// holds a civetweb worker until its answer is sent, so without the bound a few dozen of them hold
+// every worker a scraper needs (docs/SECURITY.md "Slow and idle clients").
+#include <cstddef>
+#include <mutex>
+#include <unordered_map>
+
+namespace flightrec::http {
+
+class RequestLimiter {
+ public:
+  // limit 0: no limit.
+  explicit RequestLimiter(size_t limit) : limit_(limit) {}
+
+  // A request in flight on one route: admitted or not, released when it goes out of scope.
+  class Slot {
+   public:
+    Slot(Slot&& other) noexcept;
+    Slot(const Slot&) = delete;
+    Slot& operator=(const Slot&) = delete;
+    Slot& operator=(Slot&&) = delete;
+    ~Slot();
+    [[nodiscard]] bool admitted() const noexcept { return limiter_ != nullptr; }
+
+   private:
+    friend class RequestLimiter;
+    Slot(RequestLimiter* limiter, const void* route) : limiter_(limiter), route_(route) {}
+    RequestLimiter* limiter_;  // null when refused
+    const void* route_;
+  };
+
+  // Takes a place among `route`'s requests in flight, when one is free.
+  [[nodiscard]] Slot enter(const void* route);
+  [[nodiscard]] size_t in_flight(const void* route) const;
+
+ private:
+  void leave(const void* route);
+
+  size_t limit_;
+  mutable std::mutex mutex_;
+  std::unordered_map<const void*, size_t> in_flight_;
+};
+
+}  // namespace flightrec::http

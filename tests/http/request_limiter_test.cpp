@@ -1,0 +1,49 @@
+#include "flightrec/http/request_limiter.h"
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+using flightrec::http::RequestLimiter;
+
+TEST_CASE("RequestLimiter admits up to its limit per route, then refuses until one leaves",
+          "[http]") {
+  RequestLimiter limiter(2);
+  const int metrics = 0;
+  const int dump = 0;
+  auto first = limiter.enter(&metrics);
+  {
+    auto second = limiter.enter(&metrics);
+    CHECK(first.admitted());
+    CHECK(second.admitted());
+    CHECK_FALSE(limiter.enter(&metrics).admitted());
+    CHECK(limiter.in_flight(&metrics) == 2);
+    CHECK(limiter.enter(&dump).admitted());  // another route has its own count
+  }
+  CHECK(limiter.in_flight(&metrics) == 1);
+  CHECK(limiter.enter(&metrics).admitted());
+  CHECK(limiter.in_flight(&dump) == 0);
+}
+
+TEST_CASE("RequestLimiter refused slots take no place, and a moved slot leaves once", "[http]") {
+  RequestLimiter limiter(1);
+  const int route = 0;
+  std::vector<RequestLimiter::Slot> held;
+  held.push_back(limiter.enter(&route));
+  for (int i = 0; i < 5; ++i) CHECK_FALSE(limiter.enter(&route).admitted());
+  CHECK(limiter.in_flight(&route) == 1);
+  held.reserve(10);  // moves the slot
+  CHECK(limiter.in_flight(&route) == 1);
+  held.clear();
+  CHECK(limiter.in_flight(&route) == 0);
+}
+
+TEST_CASE("RequestLimiter with limit 0 admits everything", "[http]") {
+  RequestLimiter limiter(0);
+  const int route = 0;
+  std::vector<RequestLimiter::Slot> held;
+  for (int i = 0; i < 1000; ++i) {
+    held.push_back(limiter.enter(&route));
+    CHECK(held.back().admitted());
+  }
+  CHECK(limiter.in_flight(&route) == 1000);
+}

@@ -1,0 +1,141 @@
+// The server behind its connection gate: connections that send nothing or send their header
+// slowly hold no civetweb worker, are closed after the header timeout, and a route answers 503
+// beyond max_requests while others still answer.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "curl.h"
+#include "flightrec/common/fd.h"
+#include "flightrec/http/server.h"
+
+using namespace flightrec::http;
+using flightrec::Fd;
+using namespace std::chrono_literals;
+
+namespace {
+
+Fd connect_to(uint16_t port) {
+  Fd sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(sock.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0);
+  return sock;
+}
+
+void send_text(const Fd& sock, std::string_view text) {
+  REQUIRE(::send(sock.get(), text.data(), text.size(), MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(text.size()));
+}
+
+// Everything the server sends until it closes or `limit` passes.
+std::string read_until_closed(const Fd& sock, std::chrono::milliseconds limit) {
+  std::string got;
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    pollfd p{.fd = sock.get(), .events = POLLIN, .revents = 0};
+    if (::poll(&p, 1, 20) <= 0) continue;
+    char buffer[4096];
+    const ssize_t n = ::recv(sock.get(), buffer, sizeof buffer, 0);
+    if (n <= 0) break;
+    got.append(buffer, static_cast<size_t>(n));
+  }
+  return got;
+}
+
+bool closed_within(const Fd& sock, std::chrono::milliseconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    pollfd p{.fd = sock.get(), .events = POLLIN, .revents = 0};
+    if (::poll(&p, 1, 20) <= 0) continue;
+    char byte = 0;
+    if (::recv(sock.get(), &byte, 1, 0) <= 0) return true;
+  }
+  return false;
+}
+
+Route hello() {
+  return {.path = "/hello",
+          .handler = [](const Request&, Response& res) { res.send(200, "text/plain", "hello\n"); }};
+}
+
+}  // namespace
+
+TEST_CASE("Idle and slow-header connections hold none of the server's workers", "[http]") {
+  // Two workers: without the gate, the first two idle connections would hold both for the
+  // 10 s header timeout and curl's 3 s would run out.
+  Server server({.listen_address = "127.0.0.1:0", .threads = 2}, {hello()});
+  std::vector<Fd> held;
+  for (int i = 0; i < 20; ++i) held.push_back(connect_to(server.port()));
+  for (int i = 0; i < 20; ++i) {
+    held.push_back(connect_to(server.port()));
+    send_text(held.back(), "GET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+  }
+  for (int i = 0; i < 5; ++i) {
+    CHECK(flightrec::testing::curl("-s " + server.url() + "hello", 3) == "hello\n");
+  }
+}
+
+TEST_CASE("A header that arrives in pieces is answered once complete", "[http]") {
+  Server server({.listen_address = "127.0.0.1:0"}, {hello()});
+  const Fd sock = connect_to(server.port());
+  send_text(sock, "GET /hello HTTP/1.1\r\nHo");
+  std::this_thread::sleep_for(100ms);
+  send_text(sock, "st: x\r\nConnection: close\r\n");
+  std::this_thread::sleep_for(100ms);
+  send_text(sock, "\r\n");
+  const std::string answer = read_until_closed(sock, 3s);
+  CHECK_THAT(answer, Catch::Matchers::StartsWith("HTTP/1.1 200"));
+  CHECK_THAT(answer, Catch::Matchers::EndsWith("hello\n"));
+}
+
+TEST_CASE(
+    "A connection that sends nothing, or never ends its header, is closed after the "
+    "header timeout",
+    "[http]") {
+  Server server({.listen_address = "127.0.0.1:0", .request_timeout = 300ms}, {hello()});
+  const Fd idle = connect_to(server.port());
+  const Fd slow = connect_to(server.port());
+  send_text(slow, "GET /hello HTTP/1.1\r\n");
+  const auto begin = std::chrono::steady_clock::now();
+  CHECK(closed_within(idle, 3s));
+  CHECK(closed_within(slow, 3s));
+  CHECK(std::chrono::steady_clock::now() - begin >= 250ms);
+}
+
+TEST_CASE("Beyond max_requests in flight a route answers 503, and the others still answer",
+          "[http]") {
+  std::atomic<int> waiting{0};
+  std::promise<void> release;
+  const std::shared_future<void> released = release.get_future().share();
+  Route slow{.path = "/slow", .handler = [&](const Request&, Response& res) {
+               ++waiting;
+               released.wait();
+               res.send(200, "text/plain", "done\n");
+             }};
+  Server server({.listen_address = "127.0.0.1:0", .max_requests = 2}, {slow, hello()});
+  const std::string url = server.url();
+  std::vector<std::future<std::string>> in_flight;
+  for (int i = 0; i < 2; ++i) {
+    in_flight.push_back(std::async(
+        std::launch::async, [&url] { return flightrec::testing::curl("-s " + url + "slow", 10); }));
+  }
+  for (int i = 0; i < 500 && waiting < 2; ++i) std::this_thread::sleep_for(10ms);
+  REQUIRE(waiting == 2);
+  CHECK(flightrec::testing::curl("-s -o /dev/null -w %{http_code} " + url + "slow", 3) == "503");
+  CHECK(flightrec::testing::curl("-s " + url + "hello", 3) == "hello\n");
+  release.set_value();
+  for (auto& answer : in_flight) CHECK(answer.get() == "done\n");
+  CHECK(flightrec::testing::curl("-s " + url + "slow", 3) == "done\n");
+}
