@@ -3,12 +3,11 @@
 // real server, where 401 and 403 come from Router::dispatch.
 #include "flightrec/http/access.h"
 
-#include <crypt.h>
-
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <string>
 
+#include "bcrypt_hash.h"
 #include "curl.h"
 #include "flightrec/http/server.h"
 #include "flightrec/http/web_config.h"
@@ -21,6 +20,8 @@ using flightrec::config::Role;
 using flightrec::config::role_bit;
 
 namespace {
+
+using flightrec::testing::bcrypt_hash;
 
 Config::Web web_on(std::string listen_address) {
   Config::Web web;
@@ -46,17 +47,6 @@ std::string allowed(const AccessPolicy& policy, const std::string* user = nullpt
       out += (out.empty() ? "" : " ") + std::string(name);
   }
   return out;
-}
-
-std::string bcrypt_hash(const std::string& password) {
-  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-  crypt_data data{};
-  if (crypt_gensalt_rn("$2b$", 4, nullptr, 0, salt, sizeof salt) == nullptr) {
-    throw std::runtime_error("crypt_gensalt_rn failed");
-  }
-  const char* hash = crypt_r(password.c_str(), salt, &data);
-  if (hash == nullptr || hash[0] == '*') throw std::runtime_error("crypt_r failed");
-  return hash;
 }
 
 std::vector<Route> routes() {

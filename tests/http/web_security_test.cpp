@@ -1,11 +1,10 @@
 // The web config in front of a real server: basic auth in Router::dispatch, the extra headers on
 // every response, and the file re-read on change. Driven with curl on loopback.
-#include <crypt.h>
-
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <string>
 
+#include "bcrypt_hash.h"
 #include "curl.h"
 #include "flightrec/http/server.h"
 #include "flightrec/http/web_config_file.h"
@@ -15,18 +14,9 @@ using namespace flightrec::http;
 
 namespace {
 
-std::string curl(const std::string& args) { return flightrec::testing::curl(args, 5); }
+using flightrec::testing::bcrypt_hash;
 
-std::string bcrypt_hash(const std::string& password) {
-  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-  crypt_data data{};
-  if (crypt_gensalt_rn("$2b$", 4, nullptr, 0, salt, sizeof salt) == nullptr) {
-    throw std::runtime_error("crypt_gensalt_rn failed");
-  }
-  const char* hash = crypt_r(password.c_str(), salt, &data);
-  if (hash == nullptr || hash[0] == '*') throw std::runtime_error("crypt_r failed");
-  return hash;
-}
+std::string curl(const std::string& args) { return flightrec::testing::curl(args, 5); }
 
 std::vector<Route> routes() {
   const auto text = [](std::string body) {
