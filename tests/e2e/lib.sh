@@ -56,6 +56,15 @@ start_daemon() {
   exit 1
 }
 
+# start_refused ARGS...: runs the daemon on a free loopback port with ARGS, for a start-up that
+# must fail; sets START_OUTPUT (stdout and stderr) and START_STATUS.
+start_refused() {
+  set +e
+  START_OUTPUT=$("$FLIGHTREC" daemon --web.listen-address=127.0.0.1:0 "$@" 2>&1)
+  START_STATUS=$?
+  set -e
+}
+
 # wait_incident_scan [SECONDS]: waits (default 60 s) until the daemon's start-up scan of the incident
 # directory has verified every stored file (it runs in the background: docs/INCIDENTS.md).
 wait_incident_scan() {

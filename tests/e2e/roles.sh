@@ -76,13 +76,9 @@ expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -u scraper:scrape-pw "${URL}
 stop_daemon
 
 # The same unknown user at start-up stops the daemon, naming it.
-set +e
-out=$("$FLIGHTREC" daemon --web.listen-address=127.0.0.1:0 --config.file="$config" \
-  --web.config.file="$WORK/web.yml" 2>&1)
-status=$?
-set -e
-expect_eq "$status" 1 "web.roles naming an unknown user: exit 1"
-expect_contains "$out" "mallory" "the start-up error names the user"
+start_refused --config.file="$config" --web.config.file="$WORK/web.yml"
+expect_eq "$START_STATUS" 1 "web.roles naming an unknown user: exit 1"
+expect_contains "$START_OUTPUT" "mallory" "the start-up error names the user"
 
 # No authentication on every interface: metrics for everyone, history and actions refused.
 start_daemon --web.listen-address=0.0.0.0:0

@@ -37,12 +37,9 @@ basic_auth_users:
 YAML
 # An invalid file stops start-up with the error naming file, line and key.
 printf 'tls_server_config:\n  cert_file: pki/server.crt\n  key_file: pki/server.key\n  min_version: TLS1.2\n' >"$WORK/bad.yml"
-set +e
-bad=$("$FLIGHTREC" daemon --web.listen-address=127.0.0.1:0 --config.file="$WORK/e2e-default.yaml" \
-  --web.config.file="$WORK/bad.yml" 2>&1)
-status=$?
-set -e
-expect_eq "$status" 1 "an invalid web config: exit 1"
+start_refused --config.file="$WORK/e2e-default.yaml" --web.config.file="$WORK/bad.yml"
+bad=$START_OUTPUT
+expect_eq "$START_STATUS" 1 "an invalid web config: exit 1"
 # (logfmt escapes the quotes around the value)
 expect_contains "$bad" "$WORK/bad.yml:4: tls_server_config.min_version: \\\"TLS1.2\\\" is not a TLS version" \
   "an invalid web config: the error names file, line and key"
