@@ -195,39 +195,42 @@ hostport=${URL#https://}
 hostport=${hostport%/}
 
 # --- Debian's Prometheus scrapes over https with basic_auth and a client certificate: job
-# "right" has the password, job "wrong" does not.
+# "right" has the password, job "wrong" does not, job "nocert" has the password but no client
+# certificate.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 PROM_URL="http://127.0.0.1:$port"
-job() {
+job() {  # job NAME PASSWORD [nocert]
   cat <<YAML
   - job_name: $1
     scheme: https
     basic_auth: {username: prometheus, password: $2}
     tls_config:
       ca_file: $pki/ca.crt
-      cert_file: $pki/scraper.crt
-      key_file: $pki/scraper.key
-    static_configs: [{targets: ["$hostport"]}]
 YAML
+  [ "${3:-}" = nocert ] || printf '      cert_file: %s\n      key_file: %s\n' "$pki/scraper.crt" "$pki/scraper.key"
+  printf '    static_configs: [{targets: ["%s"]}]\n' "$hostport"
 }
 {
   printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\nscrape_configs:\n'
   job right s3cr3t
   job wrong guess
+  job nocert s3cr3t nocert
 } >"$WORK/prometheus.yml"
 prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
   --web.listen-address="127.0.0.1:$port" --log.level=warn 2>"$WORK/prometheus.log" &
 PROM_PID=$!
-right="" wrong=""
+right="" wrong="" nocert=""
 for _ in $(seq 60); do
   right=$(prom_value 'up{job="right"}' 2>/dev/null || true)
   wrong=$(prom_value 'up{job="wrong"}' 2>/dev/null || true)
-  [ "$right" = 1 ] && [ -n "$wrong" ] && break
+  nocert=$(prom_value 'up{job="nocert"}' 2>/dev/null || true)
+  [ "$right" = 1 ] && [ -n "$wrong" ] && [ -n "$nocert" ] && break
   sleep 0.5
 done
 [ "$right" = 1 ] || curl -s "$PROM_URL/api/v1/targets" | grep -o 'lastError.\{0,300\}' >&2 || true
 expect_eq "$right" 1 "Prometheus with the password and client certificate: up == 1"
 expect_eq "$wrong" 0 "Prometheus with a wrong password: up == 0"
+expect_eq "$nocert" 0 "Prometheus without the required client certificate: up == 0"
 stop_prometheus
 
 stop_daemon
