@@ -24,11 +24,19 @@ const std::vector<std::string_view>& live_keys() {
   // Each is read where it is used (the incident store, the trigger gate, the scrape, the log, the
   // router's access roles) and has a setter that is safe from any thread; the triggers are
   // swapped in between two frames.
-  static const std::vector<std::string_view> keys{
-      "incidents.max_count",         "incidents.max_bytes", "incidents.manual_interval",
-      "incidents.capture_oom_kills", "export.window",       "export.top_processes",
-      "processes.redact_cmdline",    "web.max_dump_bytes",  "web.roles",
-      "web.anonymous_roles",         "web.open_health",     "log.level"};
+  static const std::vector<std::string_view> keys{"incidents.max_count",
+                                                  "incidents.max_bytes",
+                                                  "incidents.manual_interval",
+                                                  "incidents.capture_oom_kills",
+                                                  "export.window",
+                                                  "export.top_processes",
+                                                  "processes.redact_cmdline",
+                                                  "web.max_dump_bytes",
+                                                  "web.max_requests",
+                                                  "web.roles",
+                                                  "web.anonymous_roles",
+                                                  "web.open_health",
+                                                  "log.level"};
   return keys;
 }
 

@@ -390,7 +390,10 @@ void Daemon::apply_live(const config::Config& effective, const std::string& orig
     if (process_metrics_) process_metrics_->set_window(effective.export_.window);
   }
   log::set_level(*log::parse_level(effective.log.level));
-  if (effective.web != running_.web) server_->set_access(http::access_policy(effective.web));
+  if (effective.web != running_.web) {
+    server_->set_access(http::access_policy(effective.web));
+    server_->set_max_requests(effective.web.max_requests);
+  }
   const std::lock_guard lock(provenance_mutex_);
   provenance_ = provenance_of(origin);
 }

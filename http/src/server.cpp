@@ -243,6 +243,8 @@ void Server::set_access(AccessPolicy policy) {
   impl_->router.set_access(std::move(policy));
 }
 
+void Server::set_max_requests(size_t limit) { impl_->limiter.set_limit(limit); }
+
 std::string Server::url() const {
   return (tls_ ? "https://" : "http://") + host_ + ":" + std::to_string(port_) + "/";
 }

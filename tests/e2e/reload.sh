@@ -103,9 +103,10 @@ expect_contains "$(curl -s -w ' %{http_code}' "${URL}dump?from=-60s")" "web.max_
   "web.max_dump_bytes is applied live: a larger dump is refused"
 
 # export.window changes live: the window's length, its label on the aggregates, the rankings.
-printf 'incidents:\n  dir: %s/incidents\nexport:\n  window: 5s\nweb:\n  max_dump_bytes: 1MiB\n' "$WORK" >"$config"
+printf 'incidents:\n  dir: %s/incidents\nexport:\n  window: 5s\nweb:\n  max_dump_bytes: 1MiB\n  max_requests: 7\n' "$WORK" >"$config"
 kill -HUP "$pid"
-wait_log 'changed=export.window' && pass "export.window is applied live" || fail "no live export.window change logged"
+wait_log 'changed="export.window web.max_requests"' && pass "export.window and web.max_requests are applied live" ||
+  fail "no live export.window and web.max_requests change logged: $(log_of | tail -2)"
 expect_eq "$(metric flightrec_export_window_seconds)" 5 "/metrics: flightrec_export_window_seconds 5"
 expect_contains "$(curl -s "${URL}metrics")" 'window="5s",agg="max"' "the aggregates carry the new window label"
 

@@ -47,3 +47,20 @@ TEST_CASE("RequestLimiter with limit 0 admits everything", "[http]") {
   }
   CHECK(limiter.in_flight(&route) == 1000);
 }
+
+TEST_CASE("RequestLimiter takes a new limit for the requests that come after it", "[http]") {
+  RequestLimiter limiter(2);
+  const int route = 0;
+  std::vector<RequestLimiter::Slot> held;
+  held.push_back(limiter.enter(&route));
+  held.push_back(limiter.enter(&route));
+  CHECK_FALSE(limiter.enter(&route).admitted());
+  limiter.set_limit(3);  // a reload raises it: one more fits
+  held.push_back(limiter.enter(&route));
+  CHECK(held.back().admitted());
+  limiter.set_limit(1);  // lowered below what is in flight: those stay, no new one
+  CHECK(limiter.in_flight(&route) == 3);
+  CHECK_FALSE(limiter.enter(&route).admitted());
+  held.clear();
+  CHECK(limiter.enter(&route).admitted());
+}

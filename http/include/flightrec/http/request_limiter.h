@@ -31,6 +31,12 @@ class RequestLimiter {
     const void* route_;
   };
 
+  // Any thread (a reload): requests from now on are admitted against `limit`; those in flight stay.
+  void set_limit(size_t limit) {
+    const std::lock_guard lock(mutex_);
+    limit_ = limit;
+  }
+
   // Takes a place among `route`'s requests in flight, when one is free.
   [[nodiscard]] Slot enter(const void* route);
   [[nodiscard]] size_t in_flight(const void* route) const;
@@ -38,8 +44,8 @@ class RequestLimiter {
  private:
   void leave(const void* route);
 
-  size_t limit_;
   mutable std::mutex mutex_;
+  size_t limit_;  // guarded by mutex_
   std::unordered_map<const void*, size_t> in_flight_;
 };
 

@@ -56,6 +56,8 @@ class Server {
   [[nodiscard]] std::vector<std::string> access_errors(const AccessPolicy& policy) const;
   // Replaces the access roles, as a reload does; requests already running keep theirs.
   void set_access(AccessPolicy policy);
+  // Requests in flight per route from now on (web.max_requests, live); 0: no limit.
+  void set_max_requests(size_t limit);
 
   [[nodiscard]] uint16_t port() const noexcept { return port_; }
   // http://host:port/ (https:// with TLS) as a client on this machine would reach it.
