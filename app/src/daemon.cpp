@@ -193,7 +193,9 @@ Daemon::Daemon(const Command& command, const Setup& setup)
           cfg_.processes.enabled
               ? incidents::ProcessBlocksSource([this] { return process_ring_.blocks(); })
               : incidents::ProcessBlocksSource{}),
-      incident_writer_(incident_sink_),
+      kernel_log_("/dev/kmsg"),
+      oom_victim_namer_(incident_sink_, kernel_log_),
+      incident_writer_(oom_victim_namer_),
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
                 [this](trigger::IncidentCapture incident, store::Snapshot blocks) {
@@ -210,6 +212,10 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   recorder_.set_frame_hook(
       [this](const sampler::FrameHeader& header, std::span<const int64_t> raw,
              std::span<const double> derived) { capturer_.on_frame(header, raw, derived); });
+  if (cfg_.incidents.capture_oom_kills && !kernel_log_.error().empty()) {
+    log::warn("OOM incidents will not name their victim: the kernel log cannot be read",
+              {{"error", kernel_log_.error()}});
+  }
   log::info("sampling", {{"rate", config::format_duration(sampler_.rate())},
                          {"source_rates", source_rates_text(sampler_)},
                          {"series", std::to_string(sampler_.schema().size())}});

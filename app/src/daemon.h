@@ -26,6 +26,7 @@
 #include "flightrec/trigger/capturer.h"
 #include "flightrec/trigger/engine.h"
 #include "flightrec/trigger/manual_gate.h"
+#include "flightrec/trigger/oom_victims.h"
 #include "flightrec/trigger/writer.h"
 
 namespace flightrec::app {
@@ -76,6 +77,8 @@ class Daemon {
   std::unique_ptr<recorder::ProcessRecorder> process_tier_;  // null when processes are off
   std::unique_ptr<exporter::metrics::ProcessMetrics> process_metrics_;
   incidents::IncidentFileSink incident_sink_;
+  sampler::oom::KernelLog kernel_log_;  // names OOM victims (trigger/oom_victims.h)
+  trigger::OomVictimNamer oom_victim_namer_;
   trigger::IncidentWriter incident_writer_;
   trigger::IncidentCapturer capturer_;
   trigger::ManualTriggerGate manual_gate_;

@@ -114,6 +114,9 @@ std::string incidents_json(const std::vector<IncidentEntry>& entries) {
     json.key("series").string(incident.series);
     json.key("value").number(incident.value);
     json.key("reason").string(incident.reason);
+    json.key("details").begin_object();
+    for (const auto& [key, text] : incident.details) json.key(key).string(text);
+    json.end_object();
     json.key("fired_at").string(snapshot::format_rfc3339_ms(incident.fired_at_ns));
     json.key("window").begin_object();
     json.key("from").string(snapshot::format_rfc3339_ms(incident.window_from_ns));

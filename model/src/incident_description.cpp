@@ -18,6 +18,7 @@ constexpr std::string_view kReason = "incident.reason";
 constexpr std::string_view kFiredAt = "incident.fired_at_ns";
 constexpr std::string_view kWindowFrom = "incident.window_from_ns";
 constexpr std::string_view kWindowTo = "incident.window_to_ns";
+constexpr std::string_view kDetailPrefix = "incident.detail.";
 
 template <typename Number>
 void parse_into(const std::string& text, Number& out) {
@@ -35,6 +36,8 @@ void decode_pair(const std::string& key, const std::string& text, IncidentDescri
   if (key == kFiredAt) parse_into(text, out.fired_at_ns);
   if (key == kWindowFrom) parse_into(text, out.window_from_ns);
   if (key == kWindowTo) parse_into(text, out.window_to_ns);
+  if (key.starts_with(kDetailPrefix))
+    out.details.emplace_back(key.substr(kDetailPrefix.size()), text);
 }
 
 }  // namespace
@@ -48,6 +51,9 @@ void encode_incident(const IncidentDescription& incident, recording::Labels& ext
   extra.emplace_back(kFiredAt, std::to_string(incident.fired_at_ns));
   extra.emplace_back(kWindowFrom, std::to_string(incident.window_from_ns));
   extra.emplace_back(kWindowTo, std::to_string(incident.window_to_ns));
+  for (const auto& [key, text] : incident.details) {
+    extra.emplace_back(std::string(kDetailPrefix) + key, text);
+  }
 }
 
 std::optional<IncidentDescription> decode_incident(const recording::Metadata& metadata) {

@@ -34,6 +34,9 @@ void write_triggers(snapshot::JsonWriter& json, const std::vector<Trigger>& trig
     json.key("value").number(incident.value);
     json.key("series").string(incident.series);
     json.key("reason").string(incident.reason);
+    json.key("details").begin_object();
+    for (const auto& [key, text] : incident.details) json.key(key).string(text);
+    json.end_object();
     json.end_object();
   }
   json.end_array();

@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "flightrec/common/number_format.h"
@@ -9,6 +12,21 @@
 
 namespace flightrec::replay {
 namespace {
+
+// ", killed 468 python3 (71.0M)" for an OOM incident whose victim the kernel log named.
+std::string victim_of(const model::IncidentDescription& incident) {
+  namespace keys = model::incident_details;
+  std::string pid;
+  std::string command;
+  std::optional<double> rss;
+  for (const auto& [key, text] : incident.details) {
+    if (key == keys::kOomVictimPid) pid = text;
+    if (key == keys::kOomVictimCommand) command = text;
+    if (key == keys::kOomVictimRssBytes) rss = std::strtod(text.c_str(), nullptr);
+  }
+  if (pid.empty()) return {};
+  return ", killed " + pid + " " + command + (rss ? " (" + format_bytes(rss) + ")" : "");
+}
 
 // The reason is whatever a client sent with POST /-/trigger: printable() keeps it from moving the
 // cursor or changing colours on the terminal that shows it.
@@ -18,6 +36,7 @@ std::string label_of(const model::IncidentDescription& incident) {
   // A manual incident has no value (NaN): no rule measured anything.
   if (std::isfinite(incident.value)) label += " (value " + number_text(incident.value) + ")";
   if (!incident.reason.empty()) label += ": " + incident.reason;
+  label += victim_of(incident);
   return printable(label);
 }
 

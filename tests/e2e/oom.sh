@@ -49,15 +49,28 @@ for _ in $(seq 150); do
   incident=$(curl -s "${URL}incidents" | python3 -c '
 import json, sys
 done = [i for i in json.load(sys.stdin) if i.get("rule") == "oom_kill" and i["status"] == "written"]
-print(done[0]["id"] + " " + done[0]["fired_at"] + " " + done[0]["series"] if done else "")')
+if done:
+    i, d = done[0], done[0]["details"]
+    print(i["id"], i["fired_at"], i["series"], d.get("oom.victim_pid", "-"), d.get("oom.victim_command", "-"),
+          d.get("oom.cgroup_limit_bytes", "-"), d.get("oom.victim_rss_bytes", "-"), d.get("oom.victim", "-"))')
   [ -n "$incident" ] && break
   sleep 0.1
 done
-read -r id fired_at series <<<"$incident"
+read -r id fired_at series victim_pid victim_command limit_bytes victim_rss why <<<"$incident"
 expect_eq "${series:-none}" oom_kills_per_second "an incident of the built-in rule oom_kill, on oom_kills_per_second"
 [ -n "$id" ] || finish
+# The kernel log names the victim (this test runs as root, which may read it).
+expect_eq "$victim_pid $victim_command" "$victim python3" "the incident names the victim from the kernel log (${why})"
+expect_eq "$limit_bytes" "$limit" "the incident names the cgroup's limit"
+if [ "$victim_rss" != - ] && [ "$victim_rss" -gt $((limit / 2)) ]; then
+  pass "the incident gives the victim's size when killed: $victim_rss bytes"
+else
+  fail "the victim's size when killed: '$victim_rss'"
+fi
 
 curl -s "${URL}incidents/$id?format=raw" -o "$WORK/oom.flightrec"
+expect_contains "$("$FLIGHTREC" replay --batch "$WORK/oom.flightrec" 2>&1 | grep "^trigger")" \
+  "killed $victim python3" "replay's trigger line names the victim"
 # The victim's RSS in the process frames before the kill, one reading per 250 ms step back.
 rss=$(python3 - "$FLIGHTREC" "$WORK/oom.flightrec" "$fired_at" "$victim" <<'PY'
 import datetime, json, subprocess, sys

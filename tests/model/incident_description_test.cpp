@@ -86,3 +86,14 @@ TEST_CASE("A number that does not parse leaves its field at the default", "[inci
   CHECK(decoded->fired_at_ns == 0);
   CHECK(decoded->window_to_ns == 12);
 }
+
+TEST_CASE("Details read back in their order, whatever their text", "[incident]") {
+  IncidentDescription incident = rule_incident();
+  incident.details = {{"oom.victim_pid", "468"},
+                      {"oom.victim_command", "python3 = \"x\"\n"},
+                      {"oom.cgroup", "/a/b"}};
+  const auto decoded = decode_incident(with_incident(incident));
+  REQUIRE(decoded);
+  CHECK(decoded->details == incident.details);
+  CHECK(*decoded == incident);
+}

@@ -203,6 +203,7 @@ ViewOptions incident_view_options(std::string_view id, const recording::Metadata
     details.emplace_back("value", number_text(incident.value));
   }
   if (!incident.reason.empty()) details.emplace_back("reason", incident.reason);
+  for (const auto& [key, text] : incident.details) details.emplace_back(key, text);
   if (incident.fired_at_ns != 0) {
     details.emplace_back("fired at", snapshot::format_rfc3339_ms(incident.fired_at_ns));
     options.trigger_ns = incident.fired_at_ns;

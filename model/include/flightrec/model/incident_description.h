@@ -17,6 +17,14 @@ namespace flightrec::model {
 // The rule name of incidents asked for with POST /-/trigger.
 inline constexpr std::string_view kManualRule = "manual";
 
+// Keys of IncidentDescription::details that readers show specially: an OOM kill's victim, named
+// from the kernel log (trigger/oom_victims.h).
+namespace incident_details {
+inline constexpr std::string_view kOomVictimPid = "oom.victim_pid";
+inline constexpr std::string_view kOomVictimCommand = "oom.victim_command";
+inline constexpr std::string_view kOomVictimRssBytes = "oom.victim_rss_bytes";
+}  // namespace incident_details
+
 struct IncidentDescription {
   std::string rule;       // the rule's name from the config, or "manual"
   std::string condition;  // the rule as configured, e.g. cpu_busy_ratio{cpu="total"} > 0.8
@@ -28,6 +36,9 @@ struct IncidentDescription {
   // [fired - pre, fired + post] in Unix ns; `from` may precede the oldest recorded frame.
   int64_t window_from_ns = 0;
   int64_t window_to_ns = 0;
+  // What else is known about the event, as key/value text, in the order found: e.g. an OOM
+  // kill's victim (incident_details). Empty for most incidents.
+  recording::Labels details;
   // Asked for with POST /-/trigger rather than fired by a rule (config reserves the name).
   [[nodiscard]] bool is_manual() const noexcept { return rule == kManualRule; }
   bool operator==(const IncidentDescription&) const = default;
