@@ -33,16 +33,29 @@ start_daemon
 sleep 1.5  # some history before the kill: the incident's pre-window is the whole buffer
 
 # 4 MiB every 100 ms, touched: about 1.6 s to reach the limit, several process ticks (250 ms).
-sh -c "echo \$\$ >'$cgroup/cgroup.procs' && exec python3 -c '
+# run_victim STEP_MIB: a child in the cgroup that allocates STEP_MIB every 100 ms, touched, until
+# the kernel kills it; sets victim to its pid and checks it died of SIGKILL.
+run_victim() {
+  sh -c "echo \$\$ >'$cgroup/cgroup.procs' && exec python3 -c '
 import time
 held = []
 while True:
-    held.append(b\"\\x01\" * (4 << 20))
+    held.append(b\"\\x01\" * ($1 << 20))
     time.sleep(0.1)
 '" &
-victim=$!
-wait "$victim" && status=0 || status=$?
-expect_eq "$status" 137 "the child in the $((limit >> 20)) MiB cgroup is killed (SIGKILL)"
+  victim=$!
+  local status=0
+  wait "$victim" || status=$?
+  expect_eq "$status" 137 "the child in the $((limit >> 20)) MiB cgroup is killed (SIGKILL)"
+}
+# 4 MiB every 100 ms: about 1.6 s to reach the limit, several process ticks (250 ms). A second
+# child, killed within the first incident's 5 s after-window (and its 5 s cooldown), is in that
+# incident and fires no other.
+run_victim 4
+first_victim=$victim
+run_victim 16
+second_victim=$victim
+victim=$first_victim
 
 incident=""
 for _ in $(seq 150); do
@@ -52,11 +65,13 @@ done = [i for i in json.load(sys.stdin) if i.get("rule") == "oom_kill" and i["st
 if done:
     i, d = done[0], done[0]["details"]
     print(i["id"], i["fired_at"], i["series"], d.get("oom.victim_pid", "-"), d.get("oom.victim_command", "-"),
-          d.get("oom.cgroup_limit_bytes", "-"), d.get("oom.victim_rss_bytes", "-"), d.get("oom.victim", "-"))')
+          d.get("oom.cgroup_limit_bytes", "-"), d.get("oom.victim_rss_bytes", "-"),
+          d.get("oom.kills_in_window", "-"), d.get("oom.killed_at_ns", "-"), d.get("oom.victim", "-"), len(done))')
   [ -n "$incident" ] && break
   sleep 0.1
 done
-read -r id fired_at series victim_pid victim_command limit_bytes victim_rss why <<<"$incident"
+listed_at=$(date +%s.%N)
+read -r id fired_at series victim_pid victim_command limit_bytes victim_rss kills killed_at why count <<<"$incident"
 expect_eq "${series:-none}" oom_kills_per_second "an incident of the built-in rule oom_kill, on oom_kills_per_second"
 [ -n "$id" ] || finish
 # The kernel log names the victim (this test runs as root, which may read it).
@@ -67,6 +82,15 @@ if [ "$victim_rss" != - ] && [ "$victim_rss" -gt $((limit / 2)) ]; then
 else
   fail "the victim's size when killed: '$victim_rss'"
 fi
+expect_eq "$kills $count" "2 1" "the second kill ($second_victim), inside the first's window, is in that one incident"
+python3 - "$fired_at" "$killed_at" "$listed_at" <<'PY' || fail "detection latency"
+import datetime, sys
+fired = datetime.datetime.fromisoformat(sys.argv[1].replace("Z", "+00:00")).timestamp()
+killed = int(sys.argv[2]) / 1e9
+print(f"figure: the rule fired {(fired - killed) * 1e3:.0f} ms after the kernel logged the kill; "
+      f"the incident was listed as written {float(sys.argv[3]) - killed:.1f} s after it "
+      "(5 s of it the after-window; /incidents polled every 0.1 s)")
+PY
 
 curl -s "${URL}incidents/$id?format=raw" -o "$WORK/oom.flightrec"
 expect_contains "$("$FLIGHTREC" replay --batch "$WORK/oom.flightrec" 2>&1 | grep "^trigger")" \
@@ -91,5 +115,22 @@ if [ "${#readings[@]}" -ge 3 ] && [ "${readings[-1]}" -gt "${readings[0]}" ]; th
 else
   fail "the victim's RSS in the incident's process frames: '${readings[*]}' (want 3 or more, growing)"
 fi
+stop_daemon
+
+# The process tier off: the incident still comes, and still names the victim.
+printf 'incidents:\n  dir: %s/incidents-noproc\nprocesses:\n  enabled: false\n' "$WORK" >"$WORK/noproc.yaml"
+start_daemon --config.file="$WORK/noproc.yaml"
+sleep 0.5
+run_victim 16
+named=""
+for _ in $(seq 150); do
+  named=$(curl -s "${URL}incidents" | python3 -c '
+import json, sys
+done = [i for i in json.load(sys.stdin) if i.get("rule") == "oom_kill" and i["status"] == "written"]
+print(done[0]["details"].get("oom.victim_pid", "-") if done else "")')
+  [ -n "$named" ] && break
+  sleep 0.1
+done
+expect_eq "$named" "$victim" "with the process tier off, the oom_kill incident is written and names the victim"
 stop_daemon
 finish

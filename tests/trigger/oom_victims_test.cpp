@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -81,6 +82,9 @@ TEST_CASE("An oom_kill incident names the victim the kernel logged within its wi
   CHECK(detail(named, "oom.constraint") == "CONSTRAINT_MEMCG");
   CHECK(detail(named, "oom.cgroup_limit_bytes") == std::to_string(65536 * 1024));
   CHECK(detail(named, "oom.victim_rss_bytes") == std::to_string((65152 + 6688) * 1024));
+  // The log's clock turned into Unix time at the read: the same offset as here, to a millisecond.
+  CHECK(std::llabs(std::stoll(detail(named, "oom.killed_at_ns")) - kill_unix_ns()) < 1'000'000);
+  CHECK(detail(named, "oom.kills_in_window") == "1");
 
   // The kill stays known for a later incident whose window holds it; one whose window does not
   // says that the log had none.

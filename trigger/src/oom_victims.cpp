@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -64,6 +65,12 @@ const OomVictimNamer::Kill* OomVictimNamer::kill_for(
   return nearest;
 }
 
+size_t OomVictimNamer::kills_in(const model::IncidentDescription& incident) const {
+  return static_cast<size_t>(std::count_if(recent_.begin(), recent_.end(), [&](const Kill& kill) {
+    return kill.unix_ns >= incident.window_from_ns && kill.unix_ns <= incident.window_to_ns;
+  }));
+}
+
 void OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot blocks) {
   if (incident.description.rule != kOomKillRule) {
     next_.write(incident, std::move(blocks));
@@ -74,6 +81,8 @@ void OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot bloc
   auto& details = named.description.details;
   if (const Kill* kill = kill_for(incident.description)) {
     details = oom_details(kill->report);
+    details.emplace_back("oom.killed_at_ns", std::to_string(kill->unix_ns));
+    details.emplace_back("oom.kills_in_window", std::to_string(kills_in(incident.description)));
   } else if (!log_.error().empty()) {
     details.emplace_back("oom.victim", "unknown: " + log_.error());
   } else {

@@ -29,6 +29,7 @@ class OomVictimNamer final : public IncidentSink {
   };
   void read_log();
   [[nodiscard]] const Kill* kill_for(const model::IncidentDescription& incident) const;
+  [[nodiscard]] size_t kills_in(const model::IncidentDescription& incident) const;
 
   IncidentSink& next_;
   sampler::oom::KernelLog& log_;
