@@ -79,12 +79,12 @@ secret_pid=$!
 printf 'incidents:\n  dir: %s/incidents\n' "$WORK" >"$config"
 start_daemon --config.file="$config"
 pid=$DAEMON_PID
-reload_started=$(date +%s.%N)
 recorded_command() {  # that process's row in the recording's last process frame
   "$FLIGHTREC" replay --batch "${URL}dump?from=-2s" 2>&1 | grep -E "^ *$secret_pid "
 }
 sleep 2.2  # two process ticks (processes.rate 1s)
 expect_contains "$(recorded_command)" "zorkmid=visible-secret-xyz" "before: the command line as it is"
+reload_started=$(date +%s.%N)  # the ring has held frames for seconds by now
 printf 'incidents:\n  dir: %s/incidents\nprocesses:\n  redact_cmdline: "zorkmid=[^ ]+"\n' "$WORK" >"$config"
 kill -HUP "$pid"
 wait_log 'changed=processes.redact_cmdline' && pass "processes.redact_cmdline is applied live" ||

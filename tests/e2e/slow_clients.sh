@@ -15,11 +15,15 @@ for _ in $(seq 100); do curl -sf "$URL-/ready" >/dev/null && break; sleep 0.1; d
 # with others running in parallel, which adds scheduling delays of tens of ms. Without the gate
 # every scrape waits out the header timeout (10 s) or fails, so 200 ms still tells the two apart
 # by a factor of 50. 10.5 s of scraping lets the first idle connections reach the header timeout.
+# A Debug build under AddressSanitizer (make test-asan) renders /metrics several times slower (p99
+# ~300 ms measured there with the other tests running): 1 s for it, still a tenth of the timeout.
+max_p99_ms=200
+if ldd "$FLIGHTREC" 2>/dev/null | grep -q libasan; then max_p99_ms=1000; fi
 result=$(python3 "$E2E_DIR/../../bench/slow_clients.py" "flightrec=127.0.0.1:$port" \
   --idle 200 --slow-header 50 --slow-read 20 --warmup 1 --duration 10.5 \
-  --max-p99-ms 200 --max-failed 0 2>&1) && status=0 || status=$?
+  --max-p99-ms "$max_p99_ms" --max-failed 0 2>&1) && status=0 || status=$?
 echo "$result"
-expect_eq "$status" 0 "scrapes while 270 slow or idle connections are held: p99 under 200 ms, none failed"
+expect_eq "$status" 0 "scrapes while 270 slow or idle connections are held: p99 under $max_p99_ms ms, none failed"
 idle_closed=$(sed -n 's/.*idle_closed_after=\([0-9.]*\)s.*/\1/p' <<<"$result")
 if [ -n "$idle_closed" ] && awk -v t="$idle_closed" 'BEGIN { exit !(t >= 9.5 && t <= 12) }'; then
   pass "an idle connection is closed after the 10 s header timeout (${idle_closed} s)"
