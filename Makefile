@@ -32,14 +32,15 @@ test-unit: build
 
 # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs this too),
 # but for the tests that measure timing, which a sanitized daemon distorts (the Prometheus burst
-# test, frames kept under CPU contention, two daemons' reads compared within a tick): they run
-# unsanitized in `make test`.
+# test, frames kept under CPU contention, two daemons' reads compared within a tick), and for the
+# two that check files rather than flightrec's code (the dashboards' queries through Prometheus,
+# the deployment files): they run unsanitized in `make test`.
 test-asan: deps
 	@cmake -S . -B build-asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFLIGHTREC_BENCH=OFF \
 	  -DFLIGHTREC_SANITIZE="address;undefined" >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir build-asan --output-on-failure -j $(JOBS) -E '^e2e_(prometheus|contention|fidelity)$$'
+	  ctest --test-dir build-asan --output-on-failure -j $(JOBS) -E '^e2e_(prometheus|contention|fidelity|dashboards|deploy_files)$$'
 
 # The components with threads that share data, under ThreadSanitizer.
 test-tsan: deps
