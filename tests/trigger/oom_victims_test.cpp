@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/common/clock.h"
 #include "flightrec/trigger/builtin_rules.h"
 #include "temp_dir.h"
 
@@ -31,13 +32,8 @@ struct Recorded final : IncidentSink {
 };
 
 int64_t kill_unix_ns() {
-  timespec real{};
-  timespec mono{};
-  clock_gettime(CLOCK_REALTIME, &real);
-  clock_gettime(CLOCK_MONOTONIC, &mono);
-  const int64_t offset =
-      (real.tv_sec - mono.tv_sec) * 1'000'000'000LL + real.tv_nsec - mono.tv_nsec;
-  return kKillKernelUs * 1000 + offset;
+  return kKillKernelUs * 1000 + flightrec::clock_ns(CLOCK_REALTIME) -
+         flightrec::clock_ns(CLOCK_MONOTONIC);
 }
 
 IncidentCapture oom_incident(int64_t fired_at_ns) {

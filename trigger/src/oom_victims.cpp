@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "flightrec/common/clock.h"
 #include "flightrec/trigger/builtin_rules.h"
 
 namespace flightrec::trigger {
@@ -16,12 +17,6 @@ namespace keys = model::incident_details;
 // Kills kept for incidents still to be written: two OOM incidents read the log in turn, and the
 // first may read the second's kill.
 constexpr size_t kRecentKills = 64;
-
-int64_t clock_ns(clockid_t clock) {
-  timespec now{};
-  clock_gettime(clock, &now);
-  return now.tv_sec * 1'000'000'000LL + now.tv_nsec;
-}
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 
+#include "flightrec/common/clock.h"
 #include "flightrec/common/gzip.h"
 #include "flightrec/common/log.h"
 #include "flightrec/exporter/exposition/negotiation.h"
@@ -20,11 +21,6 @@ namespace {
 // answer is staler than the window edge already is.
 constexpr int64_t kReuseNs = 100'000'000;
 
-int64_t clock_ns(clockid_t clock) {
-  timespec ts{};
-  clock_gettime(clock, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 int64_t monotonic_ns() { return clock_ns(CLOCK_MONOTONIC); }
 
 struct Rendered {

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "exit_program.h"
+#include "flightrec/common/clock.h"
 #include "flightrec/common/log.h"
 #endif
 
@@ -18,12 +19,6 @@ namespace {
 
 // `using` cannot carry __extension__, which keeps -Wpedantic quiet about __int128.
 __extension__ typedef unsigned __int128 Wide;  // NOLINT(modernize-use-using)
-
-int64_t clock_ns(clockid_t clock) {
-  timespec now{};
-  clock_gettime(clock, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
 
 // Added to a CLOCK_BOOTTIME time gives Unix time. Taken at each drain, so a step of the wall
 // clock moves later conversions as it moves /proc's boot time.

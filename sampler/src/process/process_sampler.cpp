@@ -11,6 +11,7 @@
 #include <limits>
 #include <utility>
 
+#include "flightrec/common/clock.h"
 #include "flightrec/sampler/process/pid_io.h"
 #include "process_identity.h"
 
@@ -24,12 +25,6 @@ constexpr size_t kReadBufferBytes = 4096;
 constexpr size_t kReservedFds = 512;
 // Each held process keeps its directory, stat and io open.
 constexpr size_t kFdsPerProcess = 3;
-
-int64_t clock_ns(clockid_t clock) {
-  timespec ts{};
-  ::clock_gettime(clock, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * kNanosPerSecond + ts.tv_nsec;
-}
 
 uint64_t ticks_to_ns(uint64_t ticks, int64_t user_hz) {
   const auto hz = static_cast<uint64_t>(user_hz);

@@ -7,16 +7,11 @@
 #include <cstring>
 #include <utility>
 
+#include "flightrec/common/clock.h"
 #include "process_identity.h"
 
 namespace flightrec::sampler::process {
 namespace {
-
-int64_t clock_ns(clockid_t clock) {
-  timespec ts{};
-  ::clock_gettime(clock, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 bool by_pid(const TaskCounters& a, const TaskCounters& b) { return a.pid < b.pid; }
 
