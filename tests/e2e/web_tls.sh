@@ -99,18 +99,23 @@ expect_eq "$(kill -0 "$DAEMON_PID" 2>/dev/null && echo running)" running "the da
 stop_daemon
 
 # --- mutual TLS: RequireAndVerifyClientCert with a SAN allow-list, max TLS 1.2
-cat >"$WORK/web.yml" <<YAML
+# mtls_web_config [KEYS]: RequireAndVerifyClientCert with the CA and the allow-list [scraper], plus
+# KEYS (more tls_server_config lines), and the prometheus user.
+mtls_web_config() {
+  cat >"$WORK/web.yml" <<YAML
 tls_server_config:
   cert_file: pki/server.crt
   key_file: pki/server.key
   client_auth_type: RequireAndVerifyClientCert
   client_ca_file: pki/ca.crt
   client_allowed_sans: [scraper]
-  max_version: TLS12
-  cipher_suites: [TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384]
+${1:-}
 basic_auth_users:
   prometheus: '$hash'
 YAML
+}
+mtls_web_config "  max_version: TLS12
+  cipher_suites: [TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384]"
 start_daemon --web.config.file="$WORK/web.yml"
 hostport=${URL#https://}
 hostport=${hostport%/}
@@ -180,16 +185,7 @@ expect_eq "$(tls_curl --cert "$pki/stranger.crt" --key "$pki/stranger.key" "${UR
 stop_daemon
 
 # The mutual-TLS daemon again, for Prometheus.
-cat >"$WORK/web.yml" <<YAML
-tls_server_config:
-  cert_file: pki/server.crt
-  key_file: pki/server.key
-  client_auth_type: RequireAndVerifyClientCert
-  client_ca_file: pki/ca.crt
-  client_allowed_sans: [scraper]
-basic_auth_users:
-  prometheus: '$hash'
-YAML
+mtls_web_config
 start_daemon --web.config.file="$WORK/web.yml"
 hostport=${URL#https://}
 hostport=${hostport%/}
