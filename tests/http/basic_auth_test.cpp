@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "base64.h"
+
 using namespace flightrec::http;
 
 namespace {
@@ -24,21 +26,7 @@ std::string bcrypt_hash(const std::string& password, int cost = 4) {
 }
 
 std::string basic(const std::string& user_colon_password) {
-  static const char* const kAlphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out = "Basic ";
-  const std::string& in = user_colon_password;
-  for (size_t i = 0; i < in.size(); i += 3) {
-    uint32_t group = static_cast<uint32_t>(static_cast<unsigned char>(in[i])) << 16;
-    if (i + 1 < in.size())
-      group |= static_cast<uint32_t>(static_cast<unsigned char>(in[i + 1])) << 8;
-    if (i + 2 < in.size()) group |= static_cast<unsigned char>(in[i + 2]);
-    out += kAlphabet[(group >> 18) & 63];
-    out += kAlphabet[(group >> 12) & 63];
-    out += i + 1 < in.size() ? kAlphabet[(group >> 6) & 63] : '=';
-    out += i + 2 < in.size() ? kAlphabet[group & 63] : '=';
-  }
-  return out;
+  return "Basic " + flightrec::testing::base64(user_colon_password);
 }
 
 }  // namespace
