@@ -92,24 +92,13 @@ creds="$(cat "$secrets/username"):$(cat "$secrets/password")"
 secured_curl() { curl -s --max-time 5 --cacert "$secrets/ca.crt" -o /dev/null -w '%{http_code}' "$@"; }
 expect_eq "$(secured_curl -u "$creds" "${URL}metrics")" 200 "the made web config: HTTPS with the made password 200"
 expect_eq "$(secured_curl "${URL}metrics")" 401 "the made web config: no password 401"
-prom_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 target=${URL#https://}
 yq -y --arg dir "$secrets" --arg target "${target%/}" '.global.scrape_interval = "1s" | .global.scrape_timeout = "900ms"
   | .scrape_configs[0].tls_config.ca_file = ($dir + "/ca.crt")
   | .scrape_configs[0].basic_auth.password_file = ($dir + "/password")
   | .scrape_configs[0].static_configs[0].targets = [$target]' "$repo/docker/prometheus.yml" >"$WORK/prometheus-https.yml"
-PROM_URL="http://127.0.0.1:$prom_port"
-prometheus --config.file="$WORK/prometheus-https.yml" --storage.tsdb.path="$WORK/tsdb" \
-  --web.listen-address="127.0.0.1:$prom_port" --log.level=warn 2>"$WORK/prometheus.log" &
-PROM_PID=$!
-up=""
-for _ in $(seq 60); do
-  up=$(prom_value 'up{job="flightrec"}' 2>/dev/null || true)
-  [ "$up" = 1 ] && break
-  sleep 0.5
-done
-[ "$up" = 1 ] || curl -s "$PROM_URL/api/v1/targets" | grep -o 'lastError.\{0,300\}' >&2 || true
-expect_eq "$up" 1 "Prometheus with docker/prometheus.yml's https scrape (made CA, server_name, password): up == 1"
+start_prometheus_with "$WORK/prometheus-https.yml" \
+  "Prometheus with docker/prometheus.yml's https scrape (made CA, server_name, password): up == 1"
 stop_prometheus
 stop_daemon
 

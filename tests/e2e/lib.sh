@@ -110,9 +110,6 @@ YAML
 # every second as job "flightrec"; returns once it has scraped TARGET, with PROM_URL set and
 # PROM_STARTED the second it started at.
 start_prometheus() {
-  local port
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  PROM_URL="http://127.0.0.1:$port"
   cat >"$WORK/prometheus.yml" <<YAML
 global:
   scrape_interval: 1s
@@ -122,8 +119,17 @@ scrape_configs:
     static_configs:
       - targets: ["$1"]
 YAML
+  start_prometheus_with "$WORK/prometheus.yml" "Prometheus scrapes flightrec: up == 1"
+}
+
+# start_prometheus_with CONFIG WHAT: Debian's Prometheus with CONFIG on a free loopback port; checks
+# (as WHAT) that its job "flightrec" gets up == 1 within 30 s, printing the scrape error if not.
+start_prometheus_with() {
+  local port
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  PROM_URL="http://127.0.0.1:$port"
   PROM_STARTED=$(date +%s)
-  prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
+  prometheus --config.file="$1" --storage.tsdb.path="$WORK/tsdb" \
     --web.listen-address="127.0.0.1:$port" --log.level=warn 2>"$WORK/prometheus.log" &
   PROM_PID=$!
   local up=""
@@ -132,7 +138,8 @@ YAML
     [ "$up" = 1 ] && break
     sleep 0.5
   done
-  expect_eq "$up" 1 "Prometheus scrapes flightrec: up == 1"
+  [ "$up" = 1 ] || curl -s "$PROM_URL/api/v1/targets" | grep -o 'lastError.\{0,300\}' >&2 || true
+  expect_eq "$up" 1 "$2"
 }
 
 # prom_query PROMQL: one line per result of an instant query, `labels<TAB>value`.
