@@ -32,7 +32,7 @@ stop_daemon
 expect_eq "$STOP_STATUS" 0 "exits 0 on SIGTERM"
 if [ "$STOP_MS" -lt 1000 ]; then pass "stopped in ${STOP_MS} ms"; else fail "took ${STOP_MS} ms to stop"; fi
 expect_contains "$(cat "$WORK/daemon.log")" "msg=stopped" "logs that it stopped"
-if grep -v '^ts=' "$WORK/daemon.log" | grep -q .; then fail "non-logfmt lines on stderr"; else pass "every log line is logfmt"; fi
+if grep -qv -e '^ts=' -e '^$' "$WORK/daemon.log"; then fail "non-logfmt lines on stderr"; else pass "every log line is logfmt"; fi
 
 # A second daemon on a taken port fails with a message naming the address, exit 1.
 start_daemon

@@ -1,6 +1,8 @@
 # Shared helpers for the end-to-end tests: each test runs the real binary and checks what a user sees.
 # Usage: source lib.sh; the test gets FLIGHTREC (the binary), a scratch dir $WORK and these helpers.
 set -euo pipefail
+# (Under pipefail `cmd | grep -q` fails whenever grep exits before cmd has written everything: the
+# tests match on captured output, `grep -q PATTERN <<<"$(cmd)"`, instead.)
 FLIGHTREC=${1:?usage: $0 path/to/flightrec}
 WORK=$(mktemp -d)
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -69,7 +71,7 @@ start_refused() {
 # directory has verified every stored file (it runs in the background: docs/INCIDENTS.md).
 wait_incident_scan() {
   for _ in $(seq $((${1:-60} * 20))); do
-    curl -sI --max-time 2 "${URL}incidents" | grep -qi '^Flightrec-Incident-Scan: done' && return 0
+    grep -qi '^Flightrec-Incident-Scan: done' <<<"$(curl -sI --max-time 2 "${URL}incidents")" && return 0
     sleep 0.05
   done
   fail "the incident scan did not finish in ${1:-60} s"

@@ -43,7 +43,7 @@ expect_contains "$(cat "$WORK/text.prom")" 'flightrec_source_success{source="mem
 stop_daemon
 start_daemon
 for _ in $(seq 50); do
-  curl -s "${URL}metrics" | grep -q '^flightrec_top_process_cpu_ratio' && break
+  grep -q '^flightrec_top_process_cpu_ratio' <<<"$(curl -s "${URL}metrics")" && break
   sleep 0.1
 done
 curl -sS "${URL}metrics" >"$WORK/live.prom"

@@ -17,7 +17,7 @@ first_row() { screen | sed -n 9p; }
 # wait_for TEXT: until the screen shows TEXT (the TUI redraws after each key), up to 5 s.
 wait_for() {
   for _ in $(seq 100); do
-    if screen | grep -qF -- "$1"; then return 0; fi
+    if grep -qF -- "$1" <<<"$(screen)"; then return 0; fi
     sleep 0.05
   done
   fail "screen never showed '$1'; it shows:"
@@ -46,7 +46,7 @@ expect_contains "$(screen)" "[#" "cursor at the left end of the timeline"
 expect_contains "$(first_row)" " init" "first row at the start"
 # 80 columns: DISK R/W and NET TX/RX give way, COMMAND shows the program without its path.
 expect_contains "$(screen)" "TIME+ COMMAND" "COMMAND follows TIME+ at 80 columns"
-if screen | grep -qF "DISK R/W"; then fail "DISK R/W left out at 80 columns"; else
+if grep -qF "DISK R/W" <<<"$(screen)"; then fail "DISK R/W left out at 80 columns"; else
   pass "DISK R/W left out at 80 columns"; fi
 expect_contains "$(screen)" "no rate" "no rate at the first sample"
 
@@ -87,7 +87,7 @@ wait_for "MEM%v" && pass "F6 sorts by the next column, in its natural order"
 keys '\' p y t h o n Enter
 wait_for "filter: python" && pass "\\ filters"
 expect_contains "$(first_row)" "    201 " "the filter keeps the leak"
-if screen | grep -qF "    202 "; then fail "the filter hides the rest"; else pass "the filter hides the rest"; fi
+if grep -qF "    202 " <<<"$(screen)"; then fail "the filter hides the rest"; else pass "the filter hides the rest"; fi
 keys F4 Escape
 wait_for "h:Help" && pass "Escape in the filter prompt clears it"
 expect_contains "$(screen)" "    202 " "all rows back"
