@@ -109,7 +109,12 @@ IncidentEntry IncidentStore::write(
   stats_.last_fired_ns = std::max(stats_.last_fired_ns, incident.fired_at_ns);
   if (cause) return record_failure(std::move(entry), *cause, std::move(error));
   ++stats_.written;
-  ++stats_.by_rule[incident.rule].written;
+  RuleCounts& rule_counts = stats_.by_rule[incident.rule];
+  ++rule_counts.written;
+  if (incident.fired_at_ns >= rule_counts.last_written_fired_ns) {
+    rule_counts.last_written_id = entry.id;
+    rule_counts.last_written_fired_ns = incident.fired_at_ns;
+  }
   cause_logged_.fill(false);  // the failure episode, if any, is over
   written_bytes_ += entry.bytes;
   written_.emplace(entry.id, entry);

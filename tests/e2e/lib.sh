@@ -124,15 +124,17 @@ YAML
   start_prometheus_with "$WORK/prometheus.yml" "Prometheus scrapes flightrec: up == 1"
 }
 
-# start_prometheus_with CONFIG WHAT: Debian's Prometheus with CONFIG on a free loopback port; checks
-# (as WHAT) that its job "flightrec" gets up == 1 within 30 s, printing the scrape error if not.
+# start_prometheus_with CONFIG WHAT [FLAG...]: Debian's Prometheus with CONFIG (and FLAGs, e.g.
+# --enable-feature=exemplar-storage) on a free loopback port; checks (as WHAT) that its job
+# "flightrec" gets up == 1 within 30 s, printing the scrape error if not.
 start_prometheus_with() {
-  local port
+  local config=$1 what=$2 port
+  shift 2
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   PROM_URL="http://127.0.0.1:$port"
   PROM_STARTED=$(date +%s)
-  prometheus --config.file="$1" --storage.tsdb.path="$WORK/tsdb" \
-    --web.listen-address="127.0.0.1:$port" --log.level=warn 2>"$WORK/prometheus.log" &
+  prometheus --config.file="$config" --storage.tsdb.path="$WORK/tsdb" \
+    --web.listen-address="127.0.0.1:$port" --log.level=warn "$@" 2>"$WORK/prometheus.log" &
   PROM_PID=$!
   local up=""
   for _ in $(seq 60); do
@@ -141,7 +143,7 @@ start_prometheus_with() {
     sleep 0.5
   done
   [ "$up" = 1 ] || curl -s "$PROM_URL/api/v1/targets" | grep -o 'lastError.\{0,300\}' >&2 || true
-  expect_eq "$up" 1 "$2"
+  expect_eq "$up" 1 "$what"
 }
 
 # prom_query PROMQL: one line per result of an instant query, `labels<TAB>value`.

@@ -142,6 +142,51 @@ TEST_CASE("OpenMetrics leaves out created times that do not match the series, wi
   CHECK(result.warnings.front().find("'c_total'") != std::string::npos);
 }
 
+TEST_CASE("OpenMetrics writes a counter's exemplar after its _total value, with its timestamp",
+          "[exposition][openmetrics]") {
+  auto family = counter("flightrec_incidents_total", 2);
+  family.metric.push_back(family.metric.front());
+  family.metric[0].label = {{"status", "written"}};
+  family.metric[1].label = {{"status", "failed"}};
+  ExtrasByFamily extras{{"flightrec_incidents_total", {}}};
+  extras["flightrec_incidents_total"].exemplars.emplace(
+      0, Exemplar{.labels = {{"incident_id", "20261202T031500.250Z-cpu"}},
+                  .value = 1,
+                  .timestamp_seconds = 1795929300.25});
+  const auto result = serialize(Format::openmetrics_1_0_0, {family}, extras);
+  CHECK(result.warnings.empty());
+  CHECK(
+      lines_of(result.body) ==
+      std::vector<std::string>{
+          "# TYPE flightrec_incidents counter", "# HELP flightrec_incidents A counter.",
+          R"(flightrec_incidents_total{status="written"} 2 # {incident_id="20261202T031500.250Z-cpu"} 1 1795929300.25)",
+          R"(flightrec_incidents_total{status="failed"} 2)", "# EOF"});
+}
+
+TEST_CASE("OpenMetrics leaves out exemplars it may not write, each with a warning",
+          "[exposition][openmetrics]") {
+  const Exemplar fits{.labels = {{"id", "x"}}, .value = 1, .timestamp_seconds = 1};
+  // 2 + 127 characters: one over the spec's 128, counted in characters ("é" is two bytes).
+  const Exemplar too_long{.labels = {{"id", "é" + std::string(126, 'x')}}, .value = 1};
+  ExtrasByFamily extras;
+  extras["g"].exemplars.emplace(0, fits);
+  extras["c_total"].exemplars.emplace(0, too_long);
+  extras["c_total"].exemplars.emplace(5, fits);
+  const auto result =
+      serialize(Format::openmetrics_1_0_0, {gauge("g", 1), counter("c_total", 1)}, extras);
+  CHECK(result.body.find(" # {") == std::string::npos);
+  CHECK(result.warnings ==
+        std::vector<std::string>{"family 'g': exemplar left out: a gauge cannot carry one",
+                                 "family 'c_total': exemplar left out: its labels have 129 "
+                                 "characters, at most 128",
+                                 "family 'c_total': exemplar left out: series 5 of 1"});
+  // Exactly 128 characters is allowed.
+  extras["c_total"].exemplars = {
+      {0, Exemplar{.labels = {{"id", "é" + std::string(125, 'x')}}, .value = 1}}};
+  extras.erase("g");
+  CHECK(serialize(Format::openmetrics_1_0_0, {counter("c_total", 1)}, extras).warnings.empty());
+}
+
 TEST_CASE("OpenMetrics writes histogram buckets in order with canonical le, then count and sum",
           "[exposition][openmetrics]") {
   const auto text = openmetrics({histogram("flightrec_tick_lateness_seconds",

@@ -50,12 +50,17 @@ TEST_CASE("Text adds _total to a counter named without it, like OpenMetrics does
   CHECK(body.find("\nflightrec_ticks_total 3\n") != std::string::npos);
 }
 
-TEST_CASE("Text has no # EOF, UNIT or _created even when extras are given", "[exposition][text]") {
-  const ExtrasByFamily extras{{"c_seconds_total", {"seconds", {1700000000}}}};
+TEST_CASE("Text has no # EOF, UNIT, _created or exemplars even when extras are given",
+          "[exposition][text]") {
+  ExtrasByFamily extras{{"c_seconds_total", {"seconds", {1700000000}}}};
+  extras["c_seconds_total"].exemplars.emplace(
+      0, Exemplar{.labels = {{"incident_id", "x"}}, .value = 1, .timestamp_seconds = 1});
   const auto body = text({counter("c_seconds_total", "h", 1)}, extras);
   CHECK(body.find("# EOF") == std::string::npos);
   CHECK(body.find("# UNIT") == std::string::npos);
   CHECK(body.find("_created") == std::string::npos);
+  CHECK(body.find("incident_id") == std::string::npos);
+  CHECK(body == "# HELP c_seconds_total h\n# TYPE c_seconds_total counter\nc_seconds_total 1\n");
 }
 
 TEST_CASE("Text writes histogram buckets with +Inf", "[exposition][text]") {

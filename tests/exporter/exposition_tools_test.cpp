@@ -87,20 +87,30 @@ std::vector<MetricFamily> realistic_families() {
 }
 
 ExtrasByFamily realistic_extras() {
-  return {{"flightrec_source_reads_total", {.created_seconds = {1.7e9, 1.7e9, 1700000000.25}}},
-          {"flightrec_ring_bytes", {"bytes"}},
-          {"flightrec_tick_lateness_seconds", {"seconds", {1700000000}}},
-          {"flightrec_scrape_duration_seconds", {"seconds", {1700000000}}}};
+  ExtrasByFamily extras{
+      {"flightrec_source_reads_total", {.created_seconds = {1.7e9, 1.7e9, 1700000000.25}}},
+      {"flightrec_ring_bytes", {"bytes"}},
+      {"flightrec_tick_lateness_seconds", {"seconds", {1700000000}}},
+      {"flightrec_scrape_duration_seconds", {"seconds", {1700000000}}}};
+  extras["flightrec_source_reads_total"].exemplars.emplace(
+      1, Exemplar{.labels = {{"incident_id", "20231114T221320.250Z-cpu_busy"}},
+                  .value = 1,
+                  .timestamp_seconds = 1700000000.25});
+  return extras;
 }
 
 // promtool's OpenMetrics backfill runs Prometheus's own OpenMetrics parser, the one its scraper
-// uses, but insists on timestamps: give every sample line one, and nothing else changes.
+// uses, but insists on timestamps: give every sample line one (before its exemplar, if any), and
+// nothing else changes.
 std::string with_timestamps(const std::string& openmetrics) {
   std::istringstream in(openmetrics);
   std::string stamped;
   for (std::string line; std::getline(in, line);) {
+    if (line.rfind('#', 0) != 0) {
+      const auto exemplar = line.find(" # {");
+      line.insert(exemplar == std::string::npos ? line.size() : exemplar, " 1700000100");
+    }
     stamped += line;
-    if (line.rfind('#', 0) != 0) stamped += " 1700000100";
     stamped += '\n';
   }
   return stamped;

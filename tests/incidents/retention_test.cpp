@@ -238,3 +238,20 @@ TEST_CASE("New bounds from a reload apply at once, oldest first", "[incidents][r
   CHECK(ids_newest_first(store) == std::vector<std::string>{c.id, b.id});
   CHECK_FALSE(fs::exists(dir.path() / (a.id + ".flightrec")));
 }
+
+TEST_CASE("The stats name each rule's newest written incident, for the counter's exemplar",
+          "[incidents]") {
+  TempDir dir;
+  StderrCapture log;
+  IncidentStore store({.dir = dir.path()});
+  CHECK(store.stats().by_rule.empty());
+  const auto later = write_incident(store, "cpu", 2000);
+  // Written after, fired before: not the newest.
+  write_incident(store, "cpu", 1000);
+  const auto other = write_incident(store, "memory", 500);
+  const auto stats = store.stats();
+  CHECK(stats.by_rule.at("cpu").written == 2);
+  CHECK(stats.by_rule.at("cpu").last_written_id == later.id);
+  CHECK(stats.by_rule.at("cpu").last_written_fired_ns == kT0 + 2'000'000'000);
+  CHECK(stats.by_rule.at("memory").last_written_id == other.id);
+}

@@ -1,7 +1,9 @@
 #include "openmetrics_writer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string_view>
 
 #include "escaping.h"
@@ -42,10 +44,10 @@ class SampleWriter {
       : out_(out), family_name_(family_name), metric_(metric) {}
 
   template <typename Number>
-  void write(std::string_view suffix, Number value) {
+  void write(std::string_view suffix, Number value, const Exemplar* exemplar = nullptr) {
     begin(suffix);
     close_labels(!metric_.label.empty());
-    finish(value);
+    finish(value, exemplar);
   }
 
   template <typename Number>
@@ -81,10 +83,29 @@ class SampleWriter {
   }
 
   template <typename Number>
-  void finish(Number value) {
+  void finish(Number value, const Exemplar* exemplar = nullptr) {
     out_ += ' ';
     append_value(out_, value);
+    if (exemplar != nullptr) append_exemplar(*exemplar);
     out_ += '\n';
+  }
+
+  // ` # {labels} value timestamp` after the sample's value.
+  void append_exemplar(const Exemplar& exemplar) {
+    out_ += " # {";
+    const char* separator = "";
+    for (const auto& label : exemplar.labels) {
+      out_ += separator;
+      out_ += label.name;
+      out_ += "=\"";
+      append_escaped(out_, label.value);
+      out_ += '"';
+      separator = ",";
+    }
+    out_ += "} ";
+    append_value(out_, exemplar.value);
+    out_ += ' ';
+    append_value(out_, exemplar.timestamp_seconds);
   }
 
   std::string& out_;
@@ -115,10 +136,11 @@ void write_summary(SampleWriter& sample, const ClientMetric::Summary& summary) {
   sample.write("_sum", summary.sample_sum);
 }
 
-void write_metric(SampleWriter& sample, MetricType type, const ClientMetric& metric) {
+void write_metric(SampleWriter& sample, MetricType type, const ClientMetric& metric,
+                  const Exemplar* exemplar) {
   switch (type) {
     case MetricType::Counter:
-      sample.write(kTotalSuffix, metric.counter.value);
+      sample.write(kTotalSuffix, metric.counter.value, exemplar);
       return;
     case MetricType::Gauge:
       sample.write("", metric.gauge.value);
@@ -179,6 +201,45 @@ const std::vector<double>* usable_created(const MetricFamily& family, const Fami
   return &created;
 }
 
+// UTF-8 characters, not bytes: the spec bounds an exemplar's label set in characters.
+size_t character_count(std::string_view text) {
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U;
+  }));
+}
+
+// The spec's bound on an exemplar's label names and values together.
+constexpr size_t kMaxExemplarLabelCharacters = 128;
+
+// The exemplars to write, by series index; each one that cannot be written is left out with a
+// warning.
+std::map<size_t, Exemplar> usable_exemplars(const MetricFamily& family, const FamilyExtras* extras,
+                                            std::vector<std::string>& warnings) {
+  std::map<size_t, Exemplar> usable;
+  if (extras == nullptr) return usable;
+  for (const auto& [index, exemplar] : extras->exemplars) {
+    size_t characters = 0;
+    for (const auto& label : exemplar.labels) {
+      characters += character_count(label.name) + character_count(label.value);
+    }
+    std::string problem;
+    if (family.type != MetricType::Counter) {
+      problem = "a " + std::string(type_name(family.type)) + " cannot carry one";
+    } else if (index >= family.metric.size()) {
+      problem = "series " + std::to_string(index) + " of " + std::to_string(family.metric.size());
+    } else if (characters > kMaxExemplarLabelCharacters) {
+      problem = "its labels have " + std::to_string(characters) + " characters, at most " +
+                std::to_string(kMaxExemplarLabelCharacters);
+    }
+    if (problem.empty()) {
+      usable.emplace(index, exemplar);
+    } else {
+      warnings.push_back("family '" + family.name + "': exemplar left out: " + problem);
+    }
+  }
+  return usable;
+}
+
 void write_family(std::string& out, const MetricFamily& family, const FamilyExtras* extras,
                   std::vector<std::string>& warnings) {
   const auto name = openmetrics_family_name(family);
@@ -194,9 +255,12 @@ void write_family(std::string& out, const MetricFamily& family, const FamilyExtr
     out += '\n';
   }
   const auto* created = usable_created(family, extras, warnings);
+  const auto exemplars = usable_exemplars(family, extras, warnings);
   for (std::size_t i = 0; i < family.metric.size(); ++i) {
     SampleWriter sample(out, name, family.metric[i]);
-    write_metric(sample, family.type, family.metric[i]);
+    const auto exemplar = exemplars.find(i);
+    write_metric(sample, family.type, family.metric[i],
+                 exemplar == exemplars.end() ? nullptr : &exemplar->second);
     if (created != nullptr) sample.write("_created", (*created)[i]);
   }
 }

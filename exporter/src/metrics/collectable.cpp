@@ -14,12 +14,15 @@ void Families::gauge(const std::string& name, const std::string& help, const std
 }
 
 void Families::counter(const std::string& name, const std::string& help, const std::string& unit,
-                       double v, std::vector<ClientMetric::Label> labels) {
+                       double v, std::vector<ClientMetric::Label> labels,
+                       std::optional<exposition::Exemplar> exemplar) {
   ClientMetric m;
   m.label = std::move(labels);
   m.counter.value = v;
   add_sample(name, help, unit, MetricType::Counter, std::move(m));
-  extras_[name].created_seconds.push_back(created_);
+  auto& extras = extras_[name];
+  extras.created_seconds.push_back(created_);
+  if (exemplar) extras.exemplars.emplace(out_.back().metric.size() - 1, std::move(*exemplar));
 }
 
 void Families::histogram(const std::string& name, const std::string& help, const std::string& unit,

@@ -2,15 +2,28 @@
 #include "flightrec/exporter/metrics/collectors.h"
 
 namespace flightrec::exporter::metrics {
+namespace {
+
+constexpr const char* kIncidentsHelp = "Incidents by rule and outcome since start.";
+
+// OpenMetrics only: the newest written incident of the rule, so that Grafana can open the recording
+// behind a step of the counter (/incidents/{incident_id}/view).
+std::optional<exposition::Exemplar> newest_incident(const incidents::RuleCounts& counts) {
+  if (counts.last_written_id.empty()) return std::nullopt;
+  return exposition::Exemplar{.labels = {{"incident_id", counts.last_written_id}},
+                              .value = 1,
+                              .timestamp_seconds = seconds(counts.last_written_fired_ns)};
+}
+
+}  // namespace
 
 void IncidentsCollector::collect(Families& out) const {
   const auto incidents = store_.stats();
   for (const auto& [rule, counts] : incidents.by_rule) {
-    for (const auto& [status, n] :
-         {std::pair{"written", counts.written}, {"failed", counts.failed}}) {
-      out.counter("flightrec_incidents_total", "Incidents by rule and outcome since start.", "",
-                  as_double(n), {{"rule", rule}, {"status", status}});
-    }
+    out.counter("flightrec_incidents_total", kIncidentsHelp, "", as_double(counts.written),
+                {{"rule", rule}, {"status", "written"}}, newest_incident(counts));
+    out.counter("flightrec_incidents_total", kIncidentsHelp, "", as_double(counts.failed),
+                {{"rule", rule}, {"status", "failed"}});
   }
   for (const auto cause : incidents::kFailureCauses) {
     out.counter("flightrec_incident_write_failures_total",

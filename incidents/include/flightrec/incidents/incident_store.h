@@ -59,6 +59,10 @@ struct ScanProgress {
 struct RuleCounts {
   uint64_t written = 0;
   uint64_t failed = 0;
+  // The newest incident of the rule written since start (its id and when it fired, Unix ns), for
+  // the exemplar of flightrec_incidents_total that links a step of the counter to its recording.
+  std::string last_written_id;
+  int64_t last_written_fired_ns = 0;
 };
 
 // For /metrics: flightrec_incidents_total{rule,status} and flightrec_incident_last_time_seconds.

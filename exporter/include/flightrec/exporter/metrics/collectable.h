@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,7 +32,8 @@ class Families {
   void gauge(const std::string& name, const std::string& help, const std::string& unit, double v,
              std::vector<prometheus::ClientMetric::Label> labels = {});
   void counter(const std::string& name, const std::string& help, const std::string& unit, double v,
-               std::vector<prometheus::ClientMetric::Label> labels = {});
+               std::vector<prometheus::ClientMetric::Label> labels = {},
+               std::optional<exposition::Exemplar> exemplar = std::nullopt);
   void histogram(const std::string& name, const std::string& help, const std::string& unit,
                  prometheus::ClientMetric::Histogram h);
   // A family built whole; `created` gives each of its series the daemon's start as created time.
