@@ -34,6 +34,9 @@ for _ in $(seq 60); do
 done
 if [ "${samples:-0}" -ge 25 ]; then pass "Prometheus holds $samples scrapes"; else fail "only ${samples:-0} scrapes after 60 s"; fi
 expect_eq "$(prom_value 'sum(flightrec_incidents_total{status="written"})')" 1 "the incident was written"
+incident_id=$(curl -s "${URL}incidents" | python3 -c "import json, sys; print(json.load(sys.stdin)[0]['id'])")
+expect_eq "$(prom_query "flightrec_incident_newest_time_seconds{rule=\"manual\"}" | grep -o 'incident_id=[^,]*')" \
+  "incident_id=$incident_id" "the annotations' series names the incident /incidents lists"
 
 if check_dashboards "$repo"/dashboards/*.json >"$WORK/dashboards.out"; then
   pass "every query of every dashboard returns data; uids, panel ids and data sources are right"

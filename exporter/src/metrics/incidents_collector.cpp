@@ -43,6 +43,15 @@ void IncidentsCollector::collect(Families& out) const {
   out.gauge("flightrec_incident_last_time_seconds",
             "When the newest incident fired (Unix time); 0 before the first.", "seconds",
             seconds(incidents.last_fired_ns));
+  // The id as a label: a dashboard annotation can then link to the recording on this node.
+  for (const auto& [rule, counts] : incidents.by_rule) {
+    if (counts.last_written_id.empty()) continue;
+    out.gauge("flightrec_incident_newest_time_seconds",
+              "When each rule's newest incident written since start fired (Unix time); "
+              "incident_id names it.",
+              "seconds", seconds(counts.last_written_fired_ns),
+              {{"rule", rule}, {"incident_id", counts.last_written_id}});
+  }
   out.counter("flightrec_incidents_dropped_total",
               "Incidents dropped because the incident writer was behind.", "",
               as_double(writer_.dropped()));
