@@ -9,13 +9,7 @@ openmetrics='Accept: application/openmetrics-text; version=1.0.0'
 always_firing_config "$WORK/incidents" 1s 1h >"$WORK/flightrec.yaml"
 start_daemon --config.file="$WORK/flightrec.yaml"
 
-id=""
-for _ in $(seq 100); do
-  id=$(curl -s "${URL}incidents" | python3 -c "import json, sys
-print(next((i['id'] for i in json.load(sys.stdin) if i['status'] == 'written'), ''))")
-  [ -n "$id" ] && break
-  sleep 0.1
-done
+id=$(first_written_incident)
 [ -n "$id" ] || { fail "no incident written in 10 s"; finish; }
 
 line=$(grep '^flightrec_incidents_total{rule="always",status="written"}' \
@@ -39,17 +33,7 @@ expect_eq "$lint" "" "promtool check metrics finds nothing to say"
 
 target=${URL#http://}
 target=${target%/}
-cat >"$WORK/prometheus.yml" <<YAML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: flightrec
-    static_configs:
-      - targets: ["$target"]
-YAML
-start_prometheus_with "$WORK/prometheus.yml" "Prometheus with exemplar storage scrapes flightrec" \
-  --enable-feature=exemplar-storage
+start_prometheus "$target" --enable-feature=exemplar-storage
 
 exemplar=""
 for _ in $(seq 40); do

@@ -77,6 +77,19 @@ wait_incident_scan() {
   fail "the incident scan did not finish in ${1:-60} s"
 }
 
+# first_written_incident [SECONDS]: prints the id of the first written incident /incidents lists,
+# waiting for one up to SECONDS (default 10); prints nothing if none was written by then.
+first_written_incident() {
+  local id=""
+  for _ in $(seq $((${1:-10} * 10))); do
+    id=$(curl -s "${URL}incidents" | python3 -c "import json, sys
+print(next((i['id'] for i in json.load(sys.stdin) if i['status'] == 'written'), ''))")
+    [ -n "$id" ] && break
+    sleep 0.1
+  done
+  echo "$id"
+}
+
 # stop_daemon: SIGTERM, then the exit status and the milliseconds it took in STOP_STATUS/STOP_MS.
 stop_daemon() {
   local begin end
@@ -108,9 +121,9 @@ YAML
   if [ $# -ge 3 ]; then echo "    cooldown: $3"; fi
 }
 
-# start_prometheus TARGET: Debian's Prometheus on a free loopback port, scraping TARGET (host:port)
-# every second as job "flightrec"; returns once it has scraped TARGET, with PROM_URL set and
-# PROM_STARTED the second it started at.
+# start_prometheus TARGET [FLAG...]: Debian's Prometheus (with FLAGs) on a free loopback port,
+# scraping TARGET (host:port) every second as job "flightrec"; returns once it has scraped TARGET,
+# with PROM_URL set and PROM_STARTED the second it started at.
 start_prometheus() {
   cat >"$WORK/prometheus.yml" <<YAML
 global:
@@ -121,7 +134,7 @@ scrape_configs:
     static_configs:
       - targets: ["$1"]
 YAML
-  start_prometheus_with "$WORK/prometheus.yml" "Prometheus scrapes flightrec: up == 1"
+  start_prometheus_with "$WORK/prometheus.yml" "Prometheus scrapes flightrec: up == 1" "${@:2}"
 }
 
 # start_prometheus_with CONFIG WHAT [FLAG...]: Debian's Prometheus with CONFIG (and FLAGs, e.g.

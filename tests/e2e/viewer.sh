@@ -50,13 +50,7 @@ same_headers() {
 # The daemon: an incident that fires at once, with a short window.
 always_firing_config "$WORK/incidents" 500ms >"$WORK/flightrec.yaml"
 start_daemon --config.file="$WORK/flightrec.yaml"
-id=""
-for _ in $(seq 100); do
-  id=$(curl -s "${URL}incidents" | python3 -c "import json, sys
-print(next((i['id'] for i in json.load(sys.stdin) if i['status'] == 'written'), ''))")
-  [ -n "$id" ] && break
-  sleep 0.1
-done
+id=$(first_written_incident)
 [ -n "$id" ] || fail "the daemon wrote no incident in 10 s"
 # Its file, for the test server to serve next to the synthetic one: real series, real devices.
 mkdir -p "$WORK/served-incidents"

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <string_view>
+#include <vector>
 
 #include "escaping.h"
 #include "numbers.h"
@@ -67,8 +68,14 @@ class SampleWriter {
   void begin(std::string_view suffix) {
     out_ += family_name_;
     out_ += suffix;
-    const char* separator = "{";
-    for (const auto& label : metric_.label) {
+    append_label_pairs(metric_.label, "{");
+  }
+
+  // `name="value"` pairs joined by commas, the first preceded by `first_separator`.
+  void append_label_pairs(const std::vector<ClientMetric::Label>& labels,
+                          const char* first_separator) {
+    const char* separator = first_separator;
+    for (const auto& label : labels) {
       out_ += separator;
       out_ += label.name;
       out_ += "=\"";
@@ -93,15 +100,7 @@ class SampleWriter {
   // ` # {labels} value timestamp` after the sample's value.
   void append_exemplar(const Exemplar& exemplar) {
     out_ += " # {";
-    const char* separator = "";
-    for (const auto& label : exemplar.labels) {
-      out_ += separator;
-      out_ += label.name;
-      out_ += "=\"";
-      append_escaped(out_, label.value);
-      out_ += '"';
-      separator = ",";
-    }
+    append_label_pairs(exemplar.labels, "");
     out_ += "} ";
     append_value(out_, exemplar.value);
     out_ += ' ';
