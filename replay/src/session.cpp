@@ -269,9 +269,10 @@ void Session::jump_to_next_trigger() {
 
 void Session::select_victim(const Trigger& trigger) {
   if (!trigger.oom_kill) return;
-  const std::string note = message_.empty() ? std::string() : message_ + "; ";
+  // First in the message bar, which the screen cuts at its width: the trigger's label may follow.
+  const std::string rest = message_.empty() ? std::string() : "; " + message_;
   if (trigger.victim_pid <= 0) {
-    message_ = note + "OOM kill: the kernel log named no victim";
+    message_ = "OOM kill: the kernel log named no victim" + rest;
     return;
   }
   if (tab_ != Tab::processes) {
@@ -288,13 +289,14 @@ void Session::select_victim(const Trigger& trigger) {
     victim = find_victim();
   }
   if (victim == table_.rows.end()) {
-    message_ = note + "OOM kill: victim " + trigger.victim +
+    message_ = "OOM kill: victim " + trigger.victim +
                " is in no process frame at the kill (it lived between two process ticks, or "
-               "the process tier was off)";
+               "the process tier was off)" +
+               rest;
     return;
   }
   select(static_cast<size_t>(victim - table_.rows.begin()));
-  message_ = note + "OOM kill: victim " + trigger.victim + " selected";
+  message_ = "OOM kill: victim " + trigger.victim + " selected" + rest;
 }
 
 void Session::arrange(Action action) {
