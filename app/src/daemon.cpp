@@ -194,7 +194,10 @@ Daemon::Daemon(const Command& command, const Setup& setup)
               ? incidents::ProcessBlocksSource([this] { return process_ring_.blocks(); })
               : incidents::ProcessBlocksSource{}),
       kernel_log_("/dev/kmsg"),
-      oom_victim_namer_(incident_sink_, kernel_log_),
+      oom_victim_namer_(incident_sink_, kernel_log_,
+                        cfg_.processes.enabled ? trigger::ProcessBlocksSource(
+                                                     [this] { return process_ring_.blocks(); })
+                                               : trigger::ProcessBlocksSource{}),
       incident_writer_(oom_victim_namer_),
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "flightrec/common/number_format.h"
+#include "flightrec/model/oom_memory.h"
 #include "flightrec/replay/format.h"
 
 namespace flightrec::replay {
@@ -40,6 +41,31 @@ std::string label_of(const model::IncidentDescription& incident) {
   return printable(label);
 }
 
+template <typename Number>
+std::optional<Number> number_of(const std::string& text) {
+  Number value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// The kill's time and victim from an OOM incident's details (trigger/oom_victims.h).
+void add_oom_kill(const model::IncidentDescription& incident, Trigger& trigger) {
+  namespace keys = model::incident_details;
+  std::string command;
+  for (const auto& [key, text] : incident.details) {
+    if (key.starts_with("oom.")) trigger.oom_kill = true;
+    if (key == keys::kOomVictimPid) trigger.victim_pid = number_of<int32_t>(text).value_or(0);
+    if (key == keys::kOomVictimCommand) command = text;
+    if (key == model::oom_detail_keys::kKilledAtNs) {
+      trigger.focus_ns = number_of<int64_t>(text).value_or(trigger.focus_ns);
+    }
+  }
+  if (trigger.victim_pid > 0) {
+    trigger.victim = printable(std::to_string(trigger.victim_pid) + " " + command);
+  }
+}
+
 }  // namespace
 
 ReplayData from_recording(recording::Recording&& recording) {
@@ -53,9 +79,11 @@ ReplayData from_recording(recording::Recording&& recording) {
 std::vector<Trigger> triggers_of(const recording::Metadata& meta) {
   auto incident = model::decode_incident(meta);
   if (!incident || incident->fired_at_ns == 0) return {};
-  std::string label = label_of(*incident);
-  const int64_t time_ns = incident->fired_at_ns;
-  return {Trigger{.time_ns = time_ns, .label = std::move(label), .incident = std::move(*incident)}};
+  Trigger trigger{.time_ns = incident->fired_at_ns, .label = label_of(*incident)};
+  trigger.focus_ns = trigger.time_ns;
+  add_oom_kill(*incident, trigger);
+  trigger.incident = std::move(*incident);
+  return {std::move(trigger)};
 }
 
 }  // namespace flightrec::replay

@@ -36,7 +36,7 @@ std::optional<CursorPlace> initial_cursor(const Model& model, const std::string&
     return place;
   }
   if (!model.triggers().empty()) {
-    return CursorPlace{timeline.at_or_before(model.triggers().front().time_ns), {}};
+    return CursorPlace{timeline.at_or_before(model.triggers().front().focus_ns), {}};
   }
   return CursorPlace{timeline.size() - 1, {}};
 }
@@ -106,6 +106,10 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
   session.set_filter(options.filter);
   session.set_tree(options.tree && options.tab == Tab::processes);
   session.show_message(cursor->note);
+  // Opened at the trigger (no --at): an OOM kill's victim is what the user came to see.
+  if (options.at.empty() && !model.triggers().empty()) {
+    session.select_victim(model.triggers().front());
+  }
   return tui::run(session);
 }
 

@@ -262,8 +262,41 @@ void Session::jump_to_next_trigger() {
   }
   const Trigger& trigger = triggers[next_trigger_ % triggers.size()];
   next_trigger_ = (next_trigger_ + 1) % triggers.size();
-  move_cursor(model_.timeline().at_or_before(trigger.time_ns));
+  move_cursor(model_.timeline().at_or_before(trigger.focus_ns));
   message_ = "trigger: " + trigger.label;
+  select_victim(trigger);
+}
+
+void Session::select_victim(const Trigger& trigger) {
+  if (!trigger.oom_kill) return;
+  // First in the message bar, which the screen cuts at its width: the trigger's label may follow.
+  const std::string rest = message_.empty() ? std::string() : "; " + message_;
+  if (trigger.victim_pid <= 0) {
+    message_ = "OOM kill: the kernel log named no victim" + rest;
+    return;
+  }
+  if (tab_ != Tab::processes) {
+    // switch_tab steps through kTabs: the step from here to Processes.
+    switch_tab(tab_index(Tab::processes) + std::size(kTabs) - tab_index(tab_));
+  }
+  const auto find_victim = [&] {
+    return std::find_if(table_.rows.begin(), table_.rows.end(),
+                        [&](const Row& row) { return row.pid == trigger.victim_pid; });
+  };
+  auto victim = find_victim();
+  if (victim == table_.rows.end() && !filter_.empty()) {
+    set_filter({});
+    victim = find_victim();
+  }
+  if (victim == table_.rows.end()) {
+    message_ = "OOM kill: victim " + trigger.victim +
+               " is in no process frame at the kill (it lived between two process ticks, or "
+               "the process tier was off)" +
+               rest;
+    return;
+  }
+  select(static_cast<size_t>(victim - table_.rows.begin()));
+  message_ = "OOM kill: victim " + trigger.victim + " selected" + rest;
 }
 
 void Session::arrange(Action action) {

@@ -115,6 +115,20 @@ if [ "${#readings[@]}" -ge 3 ] && [ "${readings[-1]}" -gt "${readings[0]}" ]; th
 else
   fail "the victim's RSS in the incident's process frames: '${readings[*]}' (want 3 or more, growing)"
 fi
+# The memory details computed from those frames when the incident was written.
+last_reading=0
+[ "${#readings[@]}" -gt 0 ] && last_reading=${readings[-1]}
+read -r peak samples top1 <<<"$(curl -s "${URL}incidents" | python3 -c '
+import json, sys
+d = next(i for i in json.load(sys.stdin) if i["id"] == sys.argv[1])["details"]
+print(d.get("oom.victim_peak_rss_bytes", "-"), d.get("oom.victim_rss_samples", "-"),
+      d.get("oom.top_rss.1", "-").split(" ")[0])' "$id")"
+if [ "$samples" != - ] && [ "$samples" -ge 3 ] && [ "$peak" -ge "$last_reading" ]; then
+  pass "the incident gives the victim's recorded RSS: peak $peak bytes over $samples process frames"
+else
+  fail "the victim's recorded RSS in the details: peak '$peak' over '$samples' frames"
+fi
+expect_eq "${top1%%=*}" pid "the incident lists the biggest memory consumers at the kill ($top1)"
 stop_daemon
 
 # The process tier off: the incident still comes, and still names the victim.
@@ -127,10 +141,11 @@ for _ in $(seq 150); do
   named=$(curl -s "${URL}incidents" | python3 -c '
 import json, sys
 done = [i for i in json.load(sys.stdin) if i.get("rule") == "oom_kill" and i["status"] == "written"]
-print(done[0]["details"].get("oom.victim_pid", "-") if done else "")')
+print(done[0]["details"].get("oom.victim_pid", "-") + " " + done[0]["details"].get("oom.victim_rss_curve", "-") if done else "")')
   [ -n "$named" ] && break
   sleep 0.1
 done
-expect_eq "$named" "$victim" "with the process tier off, the oom_kill incident is written and names the victim"
+expect_eq "${named%% *}" "$victim" "with the process tier off, the oom_kill incident is written and names the victim"
+expect_eq "${named#* }" "not recorded: the process tier is off (processes.enabled)" "and says its RSS curve is not recorded"
 stop_daemon
 finish

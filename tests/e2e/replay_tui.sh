@@ -4,6 +4,8 @@
 # with keys, asserting on what the screen shows (capture-pane) after each.
 source "$(dirname "$0")/lib.sh"
 RECORDING="$(cd "$(dirname "$0")/.." && pwd)/replay/data/leak.fltrec"
+# The same recording as an OOM incident: the leak (pid 201) killed at 1.9 s, the rule fired at 2 s.
+OOM_RECORDING="$(dirname "$RECORDING")/oom.fltrec"
 command -v tmux >/dev/null || { echo "tmux is not installed" >&2; exit 1; }
 SOCKET="$WORK/tmux.sock"
 tmuxc() { tmux -S "$SOCKET" "$@"; }
@@ -144,6 +146,22 @@ expect_contains "$(screen | sed -n 30p)" "h:Help" "the key bar moved to the new 
 
 keys q
 wait_for "replay-exited-0" && pass "q quits with status 0"
+
+# An OOM incident opens (no --at) at the kill, not the firing, with the victim selected.
+SESSION=oom
+tmuxc -f /dev/null new-session -d -s oom -x 80 -y 24 \
+  "env TERM=vt100 NO_COLOR=1 '$FLIGHTREC' replay '$OOM_RECORDING'; echo replay-exited-\$?; sleep 30"
+wait_for "2025-11-30T05:00:01.900Z +1.900s/3s" && pass "an OOM incident opens at the kill"
+expect_contains "$(screen)" "OOM kill: victim 201 python3 selected" "the status line names the victim"
+selected=$(screen -e | grep -F "    201 " | head -1)
+expect_contains "$selected" $'\e[1;7m' "the victim's row is selected (bold reverse video)"
+keys End
+wait_for "2025-11-30T05:00:03.000Z +3.000s/3s" && pass "End leaves the kill"
+keys i
+wait_for "+1.900s/3s" && pass "i goes back to the kill"
+expect_contains "$(screen)" "OOM kill: victim 201 python3 selected" "and selects the victim again"
+keys q
+wait_for "replay-exited-0" && pass "the OOM replay quits"
 
 # A plain vt100 without colour: same screen, meaning in the text, search selects by reverse video.
 start plain TERM=vt100 NO_COLOR=1

@@ -68,11 +68,16 @@ for _ in $(seq 100); do
 done
 server_url=$(sed -n 's/^url=\([^ ]*\) .*/\1/p' "$WORK/server.out")
 incident=$(sed -n 's/.* incident=//p' "$WORK/server.out")
+oom_incident=$(sed -n 's/^oom_incident=//p' "$WORK/server.out")
 if [ -z "$server_url" ]; then
   fail "the viewer test server did not start: $(cat "$WORK/server.log")"
 else
   # The synthetic incident file holds no process frames (IncidentStore::write takes blocks only).
   browse "${server_url}incidents/$incident/view" fixture-incident --trigger
+  # An OOM incident: the kill marked on every chart with its victim, its top consumers listed.
+  # (No --trigger: the firing, 4 ms after the kill, is under the kill's line at this zoom.)
+  browse "${server_url}incidents/$oom_incident/view" fixture-oom-incident \
+    --oom "OOM kill: 900 postgres" --oom-rows 2
   browse "${server_url}dump?format=html" fixture-dump --processes 3 --comm '</script><b>'
   same_headers "${server_url}dump?format=html" fixture-dump
   [ -n "$id" ] && browse "${server_url}incidents/$id/view" recorded-incident --trigger

@@ -17,8 +17,7 @@ using flightrec::testing::TempDir;
 
 namespace {
 
-fs::path write_fixture(const fs::path& path) {
-  const ReplayData data = fixture();
+fs::path write_fixture(const fs::path& path, const ReplayData& data = fixture()) {
   const std::vector<std::shared_ptr<const flightrec::store::ProcessBlock>> process_blocks{
       flightrec::store::ProcessBlock::encode(std::span(data.process_frames))};
   const auto written = flightrec::recording::write_recording_atomically(
@@ -153,22 +152,24 @@ TEST_CASE("theInteractiveViewRefusesToRunWithoutATerminal", "[replay][load]") {
 }
 
 TEST_CASE("theCommittedFixtureFileMatchesTheFixture", "[replay][load]") {
-  // tests/replay/data/leak.fltrec is what the e2e test replays; FLIGHTREC_UPDATE_GOLDEN=1
-  // rewrites it from the in-memory fixture.
-  const fs::path committed = fs::path(FLIGHTREC_REPLAY_TEST_DIR) / "data" / "leak.fltrec";
+  // tests/replay/data/leak.fltrec and oom.fltrec are what the e2e test replays;
+  // FLIGHTREC_UPDATE_GOLDEN=1 rewrites them from the in-memory fixtures.
+  const auto [name, expected] = GENERATE(table<const char*, ReplayData (*)()>(
+      {{"leak.fltrec", &fixture}, {"oom.fltrec", &oom_fixture}}));
+  const fs::path committed = fs::path(FLIGHTREC_REPLAY_TEST_DIR) / "data" / name;
   if (const char* update = std::getenv("FLIGHTREC_UPDATE_GOLDEN");
       update && update == std::string("1")) {
-    write_fixture(committed);
+    write_fixture(committed, expected());
   }
   const auto read = flightrec::recording::read_recording(committed);
   REQUIRE(read.ok());
-  const ReplayData expected = fixture();
-  CHECK(read.recording.meta == expected.meta);
-  CHECK(read.recording.process_frames == expected.process_frames);
-  REQUIRE(read.recording.blocks.size() == expected.blocks.size());
-  for (size_t i = 0; i < expected.blocks.size(); ++i) {
+  const ReplayData data = expected();
+  CHECK(read.recording.meta == data.meta);
+  CHECK(read.recording.process_frames == data.process_frames);
+  REQUIRE(read.recording.blocks.size() == data.blocks.size());
+  for (size_t i = 0; i < data.blocks.size(); ++i) {
     const auto a = read.recording.blocks[i]->bytes();
-    const auto b = expected.blocks[i]->bytes();
+    const auto b = data.blocks[i]->bytes();
     CHECK(std::equal(a.begin(), a.end(), b.begin(), b.end()));
   }
 }

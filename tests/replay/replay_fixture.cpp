@@ -1,7 +1,9 @@
 #include "replay_fixture.h"
 
+#include <string>
 #include <vector>
 
+#include "flightrec/model/incident_description.h"
 #include "flightrec/sampler/frame.h"
 #include "flightrec/sampler/series.h"
 
@@ -190,6 +192,34 @@ ReplayData fixture() {
   data.meta = metadata();
   data.blocks = blocks(data.meta.series.size());
   for (int k = 0; k < kProcessFrames; ++k) data.process_frames.push_back(process_frame(k));
+  return data;
+}
+
+ReplayData oom_fixture() {
+  ReplayData data = fixture();
+  const auto ns = [](int64_t value) { return std::to_string(value); };
+  const model::IncidentDescription incident{
+      .rule = "oom_kill",
+      .condition = "oom_kills_per_second > 0",
+      .value = 100,
+      .series = "oom_kills_per_second",
+      .fired_at_ns = kTriggerNs,
+      .window_from_ns = kStartNs,
+      .window_to_ns = kStartNs + 3'000'000'000,
+      .details = {{"oom.victim_pid", "201"},
+                  {"oom.victim_command", "python3"},
+                  {"oom.victim_rss_bytes", ns(leak_rss(190))},
+                  {"oom.killed_at_ns", ns(kOomKillNs)},
+                  {"oom.top_rss_at_ns", ns(kStartNs + 1'750'000'000)},
+                  {"oom.top_rss.1", "pid=201 rss_bytes=" + ns(leak_rss(175)) + " comm=python3"},
+                  {"oom.top_rss.2", "pid=300 rss_bytes=" + ns(20 * kMiB) + " comm=nginx"},
+                  {"oom.victim_rss_samples", "8"},
+                  {"oom.victim_last_rss_bytes", ns(leak_rss(175))},
+                  {"oom.victim_last_rss_at_ns", ns(kStartNs + 1'750'000'000)},
+                  {"oom.victim_peak_rss_bytes", ns(leak_rss(175))},
+                  {"oom.victim_peak_rss_at_ns", ns(kStartNs + 1'750'000'000)}}};
+  data.meta.extra.clear();
+  model::encode_incident(incident, data.meta.extra);
   return data;
 }
 

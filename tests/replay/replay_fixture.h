@@ -27,6 +27,12 @@ inline constexpr int kSwapAbsentFrame = 150;
 inline int64_t leak_rss(int frame) { return (100 + 8 * int64_t{frame}) * kMiB; }
 
 ReplayData fixture();
+
+// The same recording as an OOM incident (tests/replay/data/oom.fltrec): rule oom_kill fired at
+// kTriggerNs, the kernel's kill of the leak (pid 201) at kOomKillNs, and the memory details the
+// OOM victim namer adds.
+inline constexpr int64_t kOomKillNs = kStartNs + 1'900'000'000;
+ReplayData oom_fixture();
 UserNames fixture_users();  // 0 root, 33 www-data, 1000 alice
 
 }  // namespace flightrec::replay::testing

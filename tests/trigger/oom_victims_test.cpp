@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "flightrec/common/clock.h"
+#include "flightrec/store/process_block.h"
 #include "flightrec/trigger/builtin_rules.h"
 #include "temp_dir.h"
 
@@ -59,7 +60,94 @@ void append_fixture(const std::filesystem::path& log) {
   std::ofstream(log, std::ios::app) << records.str();
 }
 
+using flightrec::sampler::process::ProcessFrame;
+using flightrec::sampler::process::ProcessRow;
+
+ProcessFrame process_frame(int64_t at_ns, std::vector<std::pair<int32_t, uint64_t>> pid_rss) {
+  ProcessFrame frame;
+  frame.time_unix_ns = at_ns;
+  for (const auto& [pid, rss] : pid_rss) {
+    ProcessRow row;
+    row.pid = pid;
+    row.comm = pid == 468 ? "python3" : "proc" + std::to_string(pid);
+    row.rss_bytes = rss;
+    frame.processes.push_back(row);
+  }
+  return frame;
+}
+
+// Process blocks around the fixture's kill: the victim (468) grows until the kill, a bigger
+// process (900) starts only after it.
+ProcessBlocksSource blocks_around_kill(int64_t kill, bool with_victim) {
+  const uint64_t mib = 1 << 20;
+  std::vector<ProcessFrame> frames = {
+      process_frame(kill - 120'000'000'000, {{1, 90 * mib}, {468, 400 * mib}}),  // before window
+      process_frame(kill - 750'000'000, {{1, 9 * mib}, {300, 20 * mib}, {468, 30 * mib}}),
+      process_frame(kill - 500'000'000, {{1, 9 * mib}, {300, 20 * mib}, {468, 60 * mib}}),
+      process_frame(kill - 250'000'000, {{1, 9 * mib}, {300, 20 * mib}, {468, 62 * mib}}),
+      process_frame(kill + 250'000'000, {{1, 9 * mib}, {300, 20 * mib}, {900, 800 * mib}})};
+  if (!with_victim) {
+    for (auto& frame : frames) std::erase_if(frame.processes, [](auto& r) { return r.pid == 468; });
+  }
+  auto first = flightrec::store::ProcessBlock::encode(std::span(frames).first(2));
+  auto second = flightrec::store::ProcessBlock::encode(std::span(frames).subspan(2));
+  return [=] { return std::vector{first, second}; };
+}
+
 }  // namespace
+
+TEST_CASE("An OOM incident holds the top consumers at the kill and the victim's recorded RSS",
+          "[trigger][oom]") {
+  const flightrec::testing::TempDir dir;
+  const auto path = dir.write("kmsg", "");
+  KernelLog log(path);
+  append_fixture(path);
+  Recorded sink;
+  const int64_t kill = kill_unix_ns();
+  OomVictimNamer namer(sink, log, blocks_around_kill(kill, true));
+  namer.write(oom_incident(kill + 20'000'000), {});
+  const IncidentCapture& named = sink.written.at(0);
+  const uint64_t mib = 1 << 20;
+  CHECK(detail(named, "oom.top_rss_at_ns") == std::to_string(kill - 250'000'000));
+  CHECK(detail(named, "oom.top_rss.1") ==
+        "pid=468 rss_bytes=" + std::to_string(62 * mib) + " comm=python3");
+  CHECK(detail(named, "oom.top_rss.2") ==
+        "pid=300 rss_bytes=" + std::to_string(20 * mib) + " comm=proc300");
+  CHECK(detail(named, "oom.top_rss.3") ==
+        "pid=1 rss_bytes=" + std::to_string(9 * mib) + " comm=proc1");
+  CHECK(detail(named, "oom.top_rss.4") == "(none)");
+  // The frame two minutes before the firing is outside the window: its 400 MiB is no peak.
+  CHECK(detail(named, "oom.victim_rss_samples") == "3");
+  CHECK(detail(named, "oom.victim_last_rss_bytes") == std::to_string(62 * mib));
+  CHECK(detail(named, "oom.victim_peak_rss_bytes") == std::to_string(62 * mib));
+  CHECK(detail(named, "oom.victim_peak_rss_at_ns") == std::to_string(kill - 250'000'000));
+  CHECK(detail(named, "oom.victim_rss_curve") == "(none)");
+}
+
+TEST_CASE("An OOM victim no process frame holds, or no process tier, is said so",
+          "[trigger][oom]") {
+  const flightrec::testing::TempDir dir;
+  const auto path = dir.write("kmsg", "");
+  KernelLog log(path);
+  append_fixture(path);
+  Recorded sink;
+  OomVictimNamer between_ticks(sink, log, blocks_around_kill(kill_unix_ns(), false));
+  between_ticks.write(oom_incident(kill_unix_ns() + 20'000'000), {});
+  CHECK(detail(sink.written.at(0), "oom.victim_rss_curve")
+            .starts_with("not recorded: the victim "
+                         "lived between two"));
+  CHECK(detail(sink.written.at(0), "oom.victim_last_rss_bytes") == "(none)");
+  CHECK(detail(sink.written.at(0), "oom.top_rss.1").starts_with("pid=300 "));
+
+  // The first namer read the kill from the log; the kernel logs another for the second.
+  append_fixture(path);
+  OomVictimNamer no_tier(sink, log);
+  no_tier.write(oom_incident(kill_unix_ns() + 20'000'000), {});
+  CHECK(detail(sink.written.at(1), "oom.victim_pid") == "468");
+  CHECK(detail(sink.written.at(1), "oom.victim_rss_curve") ==
+        "not recorded: the process tier is off (processes.enabled)");
+  CHECK(detail(sink.written.at(1), "oom.top_rss.1") == "(none)");
+}
 
 TEST_CASE("An oom_kill incident names the victim the kernel logged within its window",
           "[trigger][oom]") {

@@ -3,16 +3,21 @@
 // strings, every chart drawn with data, the trigger marked, the process table filled, zoom shared.
 // Saves a full-page screenshot. Usage (tests/e2e/viewer.sh runs it):
 //   node browser_test.js URL SCREENSHOT.png [--trigger] [--processes N] [--comm TEXT]
+//     [--oom LABEL --oom-rows N]   (an OOM kill marked with LABEL, N top memory consumers listed)
 // Exits 1 listing every failed check.
 'use strict';
 const { chromium } = require('playwright-core');
 
 function parseArgs(argv) {
-  const args = { url: argv[0], screenshot: argv[1], trigger: false, processes: 0, comm: null };
+  const args = {
+    url: argv[0], screenshot: argv[1], trigger: false, processes: 0, comm: null, oom: null, oomRows: 0,
+  };
   for (let i = 2; i < argv.length; i++) {
     if (argv[i] === '--trigger') args.trigger = true;
     else if (argv[i] === '--processes') args.processes = Number(argv[++i]);
     else if (argv[i] === '--comm') args.comm = argv[++i];
+    else if (argv[i] === '--oom') args.oom = argv[++i];
+    else if (argv[i] === '--oom-rows') args.oomRows = Number(argv[++i]);
     else throw new Error('unknown argument ' + argv[i]);
   }
   if (!args.url || !args.screenshot) throw new Error('usage: browser_test.js URL SCREENSHOT [...]');
@@ -43,8 +48,16 @@ function inspectCharts() {
       const column = u.ctx.getImageData(x - 1, Math.round(top), 3, Math.round(height)).data;
       for (let at = 0; at < column.length; at += 4) if (near(column, at, [214, 39, 40])) markerPixels++;
     }
+    // The OOM kill's marker, in its own colour (#7b2cbf).
+    let oomPixels = 0;
+    if (viewer.oom != null) {
+      const x = Math.round(u.valToPos(viewer.oom.killed_at, 'x', true));
+      const column = u.ctx.getImageData(x - 1, Math.round(top), 3, Math.round(height)).data;
+      for (let at = 0; at < column.length; at += 4) if (near(column, at, [123, 44, 191])) oomPixels++;
+    }
     return {
       id: chart.id,
+      oomPixels,
       points: u.data[0].length,
       valuesPerLine: u.data.slice(1).map((values) => values.filter((v) => v != null).length),
       drawnPixelsPerLine: drawn,
@@ -94,6 +107,23 @@ async function main() {
     if (args.trigger) {
       const draws = await page.evaluate(() => window.flightrecViewer.markerDraws);
       check(draws >= charts.length, 'the trigger marker was drawn on every chart');
+    }
+
+    if (args.oom != null) {
+      for (const chart of charts) {
+        check(chart.oomPixels > chart.plotHeight, chart.id + ': the OOM kill is marked (' + chart.oomPixels + ' purple pixels)');
+      }
+      const oom = await page.evaluate(() => ({
+        draws: window.flightrecViewer.oomMarkerDraws,
+        label: window.flightrecViewer.oom && window.flightrecViewer.oom.victim,
+        note: document.getElementById('oom-note').textContent,
+        hidden: document.getElementById('oom').hidden,
+        rows: [...document.querySelectorAll('#oom-table tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent)),
+      }));
+      check(oom.draws >= charts.length, 'the OOM marker was drawn on every chart');
+      check(!oom.hidden && oom.note.startsWith(args.oom + ' at '), 'the OOM section names the kill: ' + JSON.stringify(oom.note));
+      check(oom.rows.length === args.oomRows, oom.rows.length + ' top memory consumers (want ' + args.oomRows + ')');
+      check(oom.rows.length > 0 && oom.rows[0][0] === args.oom.split(' ')[2], 'the victim leads them: ' + JSON.stringify(oom.rows[0]));
     }
 
     const rows = await page.$$eval('#processes-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));

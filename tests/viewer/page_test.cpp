@@ -1,5 +1,6 @@
 #include "flightrec/viewer/page.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "flightrec/model/incident_description.h"
@@ -164,6 +165,58 @@ TEST_CASE("shouldShowAnIncidentFromBeforeReasonsWithoutConditionOrReason") {
   std::vector<std::string> keys;
   for (const auto& [key, value] : options.details) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"rule", "series", "value", "fired at", "window", "host"});
+}
+
+model::IncidentDescription oom_incident(Details details) {
+  return {.rule = "oom_kill",
+          .condition = "oom_kills_per_second > 0",
+          .value = 1000,
+          .fired_at_ns = 1'764'478'801'004'000'000,
+          .window_from_ns = 1'764'478'800'000'000'000,
+          .window_to_ns = 1'764'478'803'000'000'000,
+          .details = std::move(details)};
+}
+
+TEST_CASE("shouldMarkAnOomKillWithItsVictimAndListTheTopConsumers") {
+  const auto options = incident_view_options(
+      "x", incident_metadata(
+               oom_incident({{"oom.victim_pid", "468"},
+                             {"oom.victim_command", "python3"},
+                             {"oom.killed_at_ns", "1764478800900000000"},
+                             {"oom.top_rss_at_ns", "1764478800750000000"},
+                             {"oom.top_rss.1", "pid=468 rss_bytes=67108864 comm=python3"},
+                             {"oom.top_rss.2", "pid=900 rss_bytes=1048576 comm=</script><b>"},
+                             {"oom.top_rss.3", "not an entry"}})));
+  REQUIRE(options.oom_kill);
+  CHECK(options.oom_kill->killed_at_ns == 1'764'478'800'900'000'000);
+  CHECK(options.oom_kill->victim == "468 python3");
+  CHECK(options.oom_kill->top_rss.size() == 2);
+  // Every detail still shows as text in the header.
+  CHECK(std::count(options.details.begin(), options.details.end(),
+                   std::pair<std::string, std::string>{"oom.victim_pid", "468"}) == 1);
+  const auto rec = synthetic_recording(2'000, 1'000);
+  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_blocks, options);
+  CHECK(between(page, "\"oom\":", ",\n\"t0\"") ==
+        R"({"killed_at":1764478800.9,"victim":"468 python3","top_rss_at":1764478800.75,)"
+        R"("top_rss":[{"pid":468,"comm":"python3","rss":67108864},)"
+        R"({"pid":900,"comm":"\u003c/script\u003e\u003cb\u003e","rss":1048576}]})");
+  // The top processes are compared around the kill (frames at 750 and 1000 ms), not the firing
+  // (1000 and 1250 ms).
+  CHECK(between(page, "\"processes\":{", ",\"rows\"") ==
+        "\"from\":1764478800.75,\"to\":1764478801");
+  CHECK(page.find("<section id=\"oom\" hidden>") != std::string::npos);
+}
+
+TEST_CASE("shouldNotMarkAnOomIncidentWithoutAKillTimeNorOtherIncidents") {
+  const auto unknown = incident_view_options(
+      "x", incident_metadata(oom_incident({{"oom.victim", "unknown: no kill"}})));
+  CHECK_FALSE(unknown.oom_kill);
+  const auto bad_time =
+      incident_view_options("x", incident_metadata(oom_incident({{"oom.killed_at_ns", "soon"}})));
+  CHECK_FALSE(bad_time.oom_kill);
+  const auto rec = synthetic_recording(100, 50);
+  const auto page = render_view_page(rec.metadata, rec.blocks, {}, unknown);
+  CHECK(page.find("\"oom\":null") != std::string::npos);
 }
 
 }  // namespace

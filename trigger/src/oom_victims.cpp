@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 
 #include "flightrec/common/clock.h"
+#include "flightrec/model/oom_memory.h"
 #include "flightrec/trigger/builtin_rules.h"
 
 namespace flightrec::trigger {
@@ -66,6 +68,21 @@ size_t OomVictimNamer::kills_in(const model::IncidentDescription& incident) cons
   }));
 }
 
+void OomVictimNamer::add_memory(const model::IncidentDescription& incident, int64_t killed_at_ns,
+                                int32_t victim_pid, recording::Labels& details) const {
+  if (!process_blocks_) {
+    if (victim_pid != 0) {
+      details.emplace_back(model::oom_detail_keys::kVictimRssCurve,
+                           "not recorded: the process tier is off (processes.enabled)");
+    }
+    return;
+  }
+  auto memory =
+      oom_memory_details(process_blocks_(), incident.window_from_ns, killed_at_ns, victim_pid);
+  details.insert(details.end(), std::make_move_iterator(memory.begin()),
+                 std::make_move_iterator(memory.end()));
+}
+
 void OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot blocks) {
   if (incident.description.rule != kOomKillRule) {
     next_.write(incident, std::move(blocks));
@@ -78,10 +95,13 @@ void OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot bloc
     details = oom_details(kill->report);
     details.emplace_back("oom.killed_at_ns", std::to_string(kill->unix_ns));
     details.emplace_back("oom.kills_in_window", std::to_string(kills_in(incident.description)));
-  } else if (!log_.error().empty()) {
-    details.emplace_back("oom.victim", "unknown: " + log_.error());
+    add_memory(incident.description, kill->unix_ns, kill->report.pid, details);
   } else {
-    details.emplace_back("oom.victim", "unknown: no kill in the kernel log within the window");
+    details.emplace_back("oom.victim", log_.error().empty()
+                                           ? "unknown: no kill in the kernel log within the window"
+                                           : "unknown: " + log_.error());
+    // No kill time: the consumers as of the firing, a source step or so after the kill.
+    add_memory(incident.description, incident.description.fired_at_ns, 0, details);
   }
   next_.write(named, std::move(blocks));
 }

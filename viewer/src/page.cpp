@@ -149,6 +149,33 @@ void append_processes(std::string& out, const TopProcesses& top) {
   out += "]}";
 }
 
+// "oom":null, or the kill in Unix seconds, its victim and the top resident sets at it.
+void append_oom(std::string& out, const std::optional<OomKillMark>& oom) {
+  out += ",\n\"oom\":";
+  if (!oom) {
+    out += "null";
+    return;
+  }
+  out += "{\"killed_at\":";
+  append_seconds(out, oom->killed_at_ns);
+  out += ",\"victim\":";
+  append_string(out, oom->victim);
+  out += ",\"top_rss_at\":";
+  if (oom->top_rss_at_ns != 0) {
+    append_seconds(out, oom->top_rss_at_ns);
+  } else {
+    out += "null";
+  }
+  out += ",\"top_rss\":[";
+  for (size_t i = 0; i < oom->top_rss.size(); ++i) {
+    if (i > 0) out += ',';
+    out += "{\"pid\":" + std::to_string(oom->top_rss[i].pid) + ",\"comm\":";
+    append_string(out, oom->top_rss[i].comm);
+    out += ",\"rss\":" + std::to_string(oom->top_rss[i].rss_bytes) + '}';
+  }
+  out += "]}";
+}
+
 // Where to look at processes when nothing fired: the busiest moment of the first CPU line.
 int64_t peak_cpu_time(const SignalWindow& window) {
   if (window.times_ns.empty()) return 0;
@@ -208,6 +235,7 @@ ViewOptions incident_view_options(std::string_view id, const recording::Metadata
     details.emplace_back("fired at", snapshot::format_rfc3339_ms(incident.fired_at_ns));
     options.trigger_ns = incident.fired_at_ns;
   }
+  options.oom_kill = oom_kill_mark(incident);
   details.emplace_back("window", snapshot::format_rfc3339_ms(incident.window_from_ns) + " to " +
                                      snapshot::format_rfc3339_ms(incident.window_to_ns));
   details.emplace_back("host", metadata.host);
@@ -243,6 +271,7 @@ std::string view_json(const recording::Metadata& metadata, const SignalWindow& w
   } else {
     out += "null";
   }
+  append_oom(out, options.oom_kill);
   append_times(out, window);
   append_charts(out, window);
   append_processes(out, top);
@@ -255,7 +284,8 @@ std::string render_view_page(const recording::Metadata& metadata,
                              std::span<const std::shared_ptr<const store::ProcessBlock>> processes,
                              const ViewOptions& options) {
   const auto window = key_signals(metadata, blocks, options.range, options.max_values);
-  const int64_t focus = options.trigger_ns.value_or(peak_cpu_time(window));
+  const int64_t focus = options.oom_kill ? options.oom_kill->killed_at_ns
+                                         : options.trigger_ns.value_or(peak_cpu_time(window));
   const auto top = top_processes(frames_near(processes, focus), focus, options.top_processes);
   const std::string json = view_json(metadata, window, top, options);
 
@@ -278,7 +308,10 @@ std::string render_view_page(const recording::Metadata& metadata,
       "<section id=\"processes\"><h2>Top processes</h2><p id=\"processes-note\"></p>"
       "<table id=\"processes-table\"><thead><tr><th>PID</th><th>Command</th><th>State</th>"
       "<th>CPU</th><th>RSS</th><th>Disk read/s</th><th>Disk write/s</th><th>Net tx/s</th>"
-      "<th>Net rx/s</th><th>Command line</th></tr></thead><tbody></tbody></table></section>\n";
+      "<th>Net rx/s</th><th>Command line</th></tr></thead><tbody></tbody></table></section>\n"
+      "<section id=\"oom\" hidden><h2>Biggest memory consumers at the OOM kill</h2>"
+      "<p id=\"oom-note\"></p><table id=\"oom-table\"><thead><tr><th>PID</th><th>Command</th>"
+      "<th>RSS</th></tr></thead><tbody></tbody></table></section>\n";
   page += "<script type=\"application/json\" id=\"flightrec-data\">";
   page += json;
   page += "</script>\n<script>";

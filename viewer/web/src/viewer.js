@@ -1,6 +1,6 @@
 // The incident viewer page. Reads the inline JSON (#flightrec-data, layout in docs/VIEWER.md),
-// draws one uPlot chart per signal group with the trigger marked, zooms every chart together and
-// fills the process table. Recorded strings (process names, command lines) only ever reach the
+// draws one uPlot chart per signal group with the trigger (and an OOM kill) marked, zooms every
+// chart together and fills the process tables. Recorded strings (process names, command lines) only ever reach the
 // page as text (textContent), never as HTML.
 (function () {
   'use strict';
@@ -9,10 +9,13 @@
   const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f',
     '#bcbd22', '#17becf', '#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173'];
   const TRIGGER_COLOR = '#d62728';
+  const OOM_COLOR = '#7b2cbf';
   const CHART_HEIGHT = 240;
 
   // What the browser test and a curious user can inspect: every chart and its uPlot instance.
-  const state = { charts: [], trigger: data.trigger, markerDraws: 0, ready: false };
+  const state = {
+    charts: [], trigger: data.trigger, markerDraws: 0, oom: data.oom, oomMarkerDraws: 0, ready: false,
+  };
   window.flightrecViewer = state;
 
   const times = new Float64Array(data.t.length);
@@ -82,25 +85,40 @@
     document.getElementById('note').textContent = note;
   }
 
-  function drawTrigger(u) {
-    if (data.trigger == null) return;
-    const x = u.valToPos(data.trigger, 'x', true);
+  // A vertical line at `seconds` with `label` beside it, `row` label heights below the top; false
+  // when the time is outside the zoomed span.
+  function drawMarker(u, seconds, color, label, row) {
+    const x = u.valToPos(seconds, 'x', true);
     const { left, top, width, height } = u.bbox;
-    if (!(x >= left && x <= left + width)) return;
+    if (!(x >= left && x <= left + width)) return false;
     const ratio = window.devicePixelRatio || 1;
     const ctx = u.ctx;
     ctx.save();
-    ctx.strokeStyle = TRIGGER_COLOR;
+    ctx.strokeStyle = color;
     ctx.lineWidth = 2 * ratio;
     ctx.beginPath();
     ctx.moveTo(x, top);
     ctx.lineTo(x, top + height);
     ctx.stroke();
-    ctx.fillStyle = TRIGGER_COLOR;
+    ctx.fillStyle = color;
     ctx.font = 12 * ratio + 'px sans-serif';
-    ctx.fillText('trigger', x + 4 * ratio, top + 14 * ratio);
+    ctx.fillText(label, x + 4 * ratio, top + (14 + 16 * row) * ratio);
     ctx.restore();
-    state.markerDraws++;
+    return true;
+  }
+
+  function drawMarkers(u) {
+    if (data.trigger != null && drawMarker(u, data.trigger, TRIGGER_COLOR, 'trigger', 0)) {
+      state.markerDraws++;
+    }
+    // The kill comes a source step or so before the rule fires: its label goes on a second row.
+    if (data.oom != null && drawMarker(u, data.oom.killed_at, OOM_COLOR, oomLabel(), 1)) {
+      state.oomMarkerDraws++;
+    }
+  }
+
+  function oomLabel() {
+    return data.oom.victim ? 'OOM kill: ' + data.oom.victim : 'OOM kill';
   }
 
   // Rates from zero (ratios up to 100 %), levels (memory) around their own span; with a margin so
@@ -153,7 +171,7 @@
         cursor: { sync: { key: 'flightrec' }, drag: { x: true, y: false } },
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'),
         hooks: {
-          draw: [drawTrigger],
+          draw: [drawMarkers],
           setScale: [(u, key) => { if (key === 'x') followZoom(u); }],
         },
       }, [times].concat(chart.lines.map((line) => line.values)), section);
@@ -173,8 +191,10 @@
       table.hidden = true;
       return;
     }
+    const around = data.oom != null ? ' (around the OOM kill)'
+      : data.trigger == null ? ' (around the CPU peak)' : ' (around the trigger)';
     note.textContent = 'Compared between ' + formatTime(processes.from) + ' and ' +
-      formatTime(processes.to) + ' UTC' + (data.trigger == null ? ' (around the CPU peak)' : ' (around the trigger)') +
+      formatTime(processes.to) + ' UTC' + around +
       '. CPU 100 % is one CPU busy throughout.';
     const body = table.querySelector('tbody');
     for (const row of processes.rows) {
@@ -197,8 +217,33 @@
     }
   }
 
+  // The kill's biggest resident sets, as the incident's oom.top_rss.N details name them.
+  function fillOom() {
+    if (data.oom == null) return;
+    document.getElementById('oom').hidden = false;
+    const note = document.getElementById('oom-note');
+    const rows = data.oom.top_rss;
+    if (rows.length === 0) {
+      note.textContent = oomLabel() + ' at ' + formatTime(data.oom.killed_at) +
+        ' UTC; no process frame before it in the window.';
+      document.getElementById('oom-table').hidden = true;
+      return;
+    }
+    note.textContent = oomLabel() + ' at ' + formatTime(data.oom.killed_at) +
+      ' UTC; resident sets from the process frame of ' + formatTime(data.oom.top_rss_at) + ' UTC.';
+    const body = document.querySelector('#oom-table tbody');
+    for (const row of rows) {
+      const tr = document.createElement('tr');
+      tr.appendChild(element('td', String(row.pid), 'number'));
+      tr.appendChild(element('td', row.comm, 'comm'));
+      tr.appendChild(element('td', formatBytes(row.rss), 'number'));
+      body.appendChild(tr);
+    }
+  }
+
   fillHeader();
   drawCharts();
   fillProcesses();
+  fillOom();
   state.ready = true;
 })();

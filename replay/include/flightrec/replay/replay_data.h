@@ -30,6 +30,14 @@ struct Trigger {
   // e.g. "cpu_busy: cpu_busy_ratio > 0.8 (value 0.93)" or "manual: during the deploy of v2.3".
   std::string label;
   model::IncidentDescription incident;  // as stored, for output that keeps the text exact
+  // Where replay puts the cursor for it: for an OOM kill the kill itself (oom.killed_at_ns, which
+  // the rule's firing follows by a source step or so), else time_ns.
+  int64_t focus_ns = 0;
+  // An OOM kill's victim, to select in the Processes tab: its pid (0: not named) and "468
+  // python3" (printable) for the status line.
+  int32_t victim_pid = 0;
+  std::string victim;
+  bool oom_kill = false;  // the incident carries oom.* details
 };
 
 // The trigger of an incident file (its description, model::decode_incident, with a time it

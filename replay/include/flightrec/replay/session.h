@@ -60,6 +60,10 @@ class Session {
   // A line for the message bar until the next key (e.g. that --at was clamped).
   void show_message(std::string message);
 
+  // For an OOM kill: selects its victim's row in the Processes tab (clearing a filter that hid
+  // it) and says so in the message bar, or says why it cannot. Nothing for other triggers.
+  void select_victim(const Trigger& trigger);
+
   void set_sort(std::optional<size_t> column, bool reverse);
   void set_filter(std::string filter);
   void set_tree(bool tree);

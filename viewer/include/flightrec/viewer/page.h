@@ -17,6 +17,7 @@
 #include "flightrec/store/block.h"
 #include "flightrec/store/cursor.h"
 #include "flightrec/viewer/key_signals.h"
+#include "flightrec/viewer/oom_kill_mark.h"
 #include "flightrec/viewer/top_processes.h"
 
 namespace flightrec::viewer {
@@ -27,6 +28,9 @@ struct ViewOptions {
   std::vector<std::pair<std::string, std::string>> details;
   store::TimeRange range;             // frames outside it are left out
   std::optional<int64_t> trigger_ns;  // marked on every chart
+  // An OOM kill: marked on every chart too, its top consumers listed; the top processes are
+  // taken around it rather than around the trigger.
+  std::optional<OomKillMark> oom_kill;
   size_t max_values = kDefaultMaxValues;
   size_t top_processes = 15;
 };
@@ -36,7 +40,7 @@ struct ViewOptions {
 std::string view_json(const recording::Metadata& metadata, const SignalWindow& window,
                       const TopProcesses& top, const ViewOptions& options);
 
-// The top processes are taken around the trigger, or around the CPU peak without one.
+// The top processes are taken around an OOM kill, else the trigger, else the CPU peak.
 std::string render_view_page(const recording::Metadata& metadata,
                              std::span<const std::shared_ptr<const store::Block>> blocks,
                              std::span<const std::shared_ptr<const store::ProcessBlock>> processes,
@@ -44,7 +48,7 @@ std::string render_view_page(const recording::Metadata& metadata,
 
 // The title and header of incident `id`'s page, from the description in its metadata: rule,
 // condition, series, value, reason (only those it has), when it fired (also marked on every
-// chart), its window and the host.
+// chart), its window and the host; for an OOM incident, the kill's mark (oom_kill_mark).
 ViewOptions incident_view_options(std::string_view id, const recording::Metadata& metadata);
 
 // Text for HTML element content and attribute values: & < > " ' escaped.

@@ -1,0 +1,70 @@
+#include "flightrec/model/oom_memory.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace flightrec::model {
+namespace {
+
+bool larger(const ResidentProcess& a, const ResidentProcess& b) {
+  return a.rss_bytes != b.rss_bytes ? a.rss_bytes > b.rss_bytes : a.pid < b.pid;
+}
+
+template <typename Number>
+std::optional<Number> number_after(std::string_view text, std::string_view prefix) {
+  if (!text.starts_with(prefix)) return std::nullopt;
+  text.remove_prefix(prefix.size());
+  Number value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+bool OomMemoryScan::add(const sampler::process::ProcessFrame& frame) {
+  if (frame.time_unix_ns > killed_at_ns_) return false;
+  // The kernel may have taken the victim's memory already on the frame that found it gone (an
+  // exited row): only a row with a resident set is a sample of it.
+  for (const auto& row : frame.processes) {
+    if (row.pid != victim_pid_ || victim_pid_ == 0 || row.rss_bytes == 0) continue;
+    ++victim_.samples;
+    victim_.last_bytes = row.rss_bytes;
+    victim_.last_at_ns = frame.time_unix_ns;
+    if (row.rss_bytes >= victim_.peak_bytes) {
+      victim_.peak_bytes = row.rss_bytes;
+      victim_.peak_at_ns = frame.time_unix_ns;
+    }
+  }
+  top_.clear();
+  top_at_ns_ = frame.time_unix_ns;
+  for (const auto& row : frame.processes) {
+    if (row.exited || row.rss_bytes == 0) continue;
+    const ResidentProcess candidate{.pid = row.pid, .comm = row.comm, .rss_bytes = row.rss_bytes};
+    if (top_.size() == top_n_ && (top_n_ == 0 || !larger(candidate, top_.back()))) continue;
+    top_.insert(std::upper_bound(top_.begin(), top_.end(), candidate, larger), candidate);
+    if (top_.size() > top_n_) top_.pop_back();
+  }
+  return true;
+}
+
+std::string format_resident(const ResidentProcess& process) {
+  // comm last: it may hold spaces, so it takes the rest of the value.
+  return "pid=" + std::to_string(process.pid) + " rss_bytes=" + std::to_string(process.rss_bytes) +
+         " comm=" + process.comm;
+}
+
+std::optional<ResidentProcess> parse_resident(std::string_view text) {
+  const size_t first_space = text.find(' ');
+  if (first_space == std::string_view::npos) return std::nullopt;
+  const size_t second_space = text.find(' ', first_space + 1);
+  if (second_space == std::string_view::npos) return std::nullopt;
+  const auto pid = number_after<int32_t>(text.substr(0, first_space), "pid=");
+  const auto rss = number_after<uint64_t>(
+      text.substr(first_space + 1, second_space - first_space - 1), "rss_bytes=");
+  const std::string_view comm = text.substr(second_space + 1);
+  if (!pid || !rss || !comm.starts_with("comm=")) return std::nullopt;
+  return ResidentProcess{.pid = *pid, .comm = std::string(comm.substr(5)), .rss_bytes = *rss};
+}
+
+}  // namespace flightrec::model

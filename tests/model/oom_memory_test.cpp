@@ -1,0 +1,92 @@
+// OomMemoryScan over process frames: the top resident sets come from the last frame at or before
+// the kill, the victim's samples stop at the kill, exited and empty rows are left out; and the
+// "oom.top_rss.N" text reads back as written.
+#include "flightrec/model/oom_memory.h"
+
+#include <catch2/catch.hpp>
+
+using namespace flightrec;
+using sampler::process::ProcessFrame;
+using sampler::process::ProcessRow;
+
+namespace {
+
+constexpr int64_t kSecond = 1'000'000'000;
+
+ProcessRow row(int32_t pid, const char* comm, uint64_t rss, bool exited = false) {
+  ProcessRow r;
+  r.pid = pid;
+  r.comm = comm;
+  r.rss_bytes = rss;
+  r.exited = exited;
+  return r;
+}
+
+ProcessFrame frame(int64_t at_ns, std::vector<ProcessRow> rows) {
+  ProcessFrame f;
+  f.time_unix_ns = at_ns;
+  f.processes = std::move(rows);
+  return f;
+}
+
+std::vector<int32_t> pids(const std::vector<model::ResidentProcess>& top) {
+  std::vector<int32_t> out;
+  for (const auto& p : top) out.push_back(p.pid);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("The top resident sets are those of the last frame before the kill", "[model][oom]") {
+  model::OomMemoryScan scan(10 * kSecond, 7, 3);
+  CHECK(scan.add(frame(8 * kSecond, {row(1, "init", 10), row(7, "hog", 100), row(9, "db", 50)})));
+  CHECK(
+      scan.add(frame(9 * kSecond, {row(1, "init", 10), row(3, "gone", 900, true), row(5, "web", 50),
+                                   row(7, "hog", 400), row(9, "db", 50), row(11, "idle", 0)})));
+  // After the kill: the victim is gone and a new process is big, neither counts.
+  CHECK_FALSE(scan.add(frame(10 * kSecond + 1, {row(1, "init", 10), row(12, "late", 5000)})));
+  CHECK(scan.top_at_ns() == 9 * kSecond);
+  // Exited (3) and empty (11) rows left out; a tie (5 and 9 at 50) goes to the lower pid.
+  CHECK(pids(scan.top()) == std::vector<int32_t>{7, 5, 9});
+  CHECK(scan.top()[0] == model::ResidentProcess{.pid = 7, .comm = "hog", .rss_bytes = 400});
+  const auto& victim = scan.victim();
+  CHECK(victim.samples == 2);
+  CHECK(victim.last_bytes == 400);
+  CHECK(victim.last_at_ns == 9 * kSecond);
+  CHECK(victim.peak_bytes == 400);
+  CHECK(victim.peak_at_ns == 9 * kSecond);
+}
+
+TEST_CASE("The victim's peak may precede its last sample; an unknown victim has none",
+          "[model][oom]") {
+  model::OomMemoryScan scan(10 * kSecond, 7, 5);
+  scan.add(frame(1 * kSecond, {row(7, "hog", 300)}));
+  scan.add(frame(2 * kSecond, {row(7, "hog", 800)}));
+  scan.add(frame(3 * kSecond, {row(7, "hog", 200), row(8, "other", 100)}));
+  // The frame that found it gone: an exited row without memory is not a sample.
+  scan.add(frame(4 * kSecond, {row(7, "hog", 0, true), row(8, "other", 100)}));
+  CHECK(scan.victim().samples == 3);
+  CHECK(scan.victim().last_bytes == 200);
+  CHECK(scan.victim().last_at_ns == 3 * kSecond);
+  CHECK(scan.victim().peak_bytes == 800);
+  CHECK(scan.victim().peak_at_ns == 2 * kSecond);
+  CHECK(pids(scan.top()) == std::vector<int32_t>{8});
+
+  model::OomMemoryScan unknown(10 * kSecond, 0, 5);
+  unknown.add(frame(1 * kSecond, {row(0, "swapper", 300), row(7, "hog", 800)}));
+  CHECK(unknown.victim().samples == 0);
+  CHECK(pids(unknown.top()) == std::vector<int32_t>{7, 0});
+}
+
+TEST_CASE("A top entry reads back as written; other text is refused", "[model][oom]") {
+  const model::ResidentProcess java{.pid = 1234, .comm = "java main", .rss_bytes = 1288490188};
+  CHECK(model::format_resident(java) == "pid=1234 rss_bytes=1288490188 comm=java main");
+  CHECK(model::parse_resident(model::format_resident(java)) == java);
+  CHECK(model::parse_resident("pid=1 rss_bytes=2 comm=") ==
+        model::ResidentProcess{.pid = 1, .comm = "", .rss_bytes = 2});
+  CHECK_FALSE(model::parse_resident(""));
+  CHECK_FALSE(model::parse_resident("pid=x rss_bytes=2 comm=a"));
+  CHECK_FALSE(model::parse_resident("pid=1 rss_bytes=-2 comm=a"));
+  CHECK_FALSE(model::parse_resident("pid=1 rss=2 comm=a"));
+  CHECK_FALSE(model::parse_resident("pid=1 rss_bytes=2 name=a"));
+}
