@@ -23,7 +23,8 @@ std::optional<std::string> read_alert_match(std::string_view text, std::vector<s
     if (!item.IsScalar()) return position + ": expected a string, got " + describe(item);
     const auto parsed = parse_alert_matchers(item.Scalar());
     if (const auto* error = std::get_if<std::string>(&parsed)) {
-      return position + " " + quote(item.Scalar()) + ": " + *error;
+      return position + " " + quote(item.Scalar()) + ": " + *error +
+             " (allowed: " + alert_match_allowed() + ")";
     }
     sets.push_back(item.Scalar());
   }

@@ -46,7 +46,10 @@ class Scanner {
       const size_t from = at_;
       while (!done() && text_[at_] != ',' && text_[at_] != '}' && !is_space(text_[at_])) ++at_;
       out = std::string(text_.substr(from, at_ - from));
-      return true;
+      // `a=="x"` or `a=~~x` is a typo, not the value `="x"`.
+      if (out.find_first_of("\"=~!") == std::string::npos) return true;
+      error = "a value holding \", =, ~ or ! must be quoted";
+      return false;
     }
     while (!done()) {
       const char c = text_[at_++];

@@ -55,7 +55,8 @@ TEST_CASE("matchers hold as Alertmanager's do", "[alerts]") {
 TEST_CASE("a bad matcher says what is wrong", "[alerts]") {
   CHECK(error_of("{severity=~\"(\"}") ==
         "severity=~\"(\": not a valid regex (missing ): ^(?:()$)");
-  CHECK(error_of("{severity==\"x\"}") == "expected , or } after a matcher");
+  CHECK(error_of("{severity==\"x\"}") == "severity: a value holding \", =, ~ or ! must be quoted");
+  CHECK(error_of("{a=\"b\" c=\"d\"}") == "expected , or } after a matcher");
   CHECK(error_of("{9lives=\"x\"}") == "expected a label name (letters, digits, _)");
   CHECK(error_of("{severity~\"x\"}") == "severity: expected one of =, !=, =~, !~");
   CHECK(error_of("{severity=\"x}") == "severity: a quoted value is not closed");
