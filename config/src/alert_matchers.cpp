@@ -80,10 +80,14 @@ class Scanner {
 
 std::string op_text(MatchOp op) {
   switch (op) {
-    case MatchOp::equal: return "=";
-    case MatchOp::not_equal: return "!=";
-    case MatchOp::regex: return "=~";
-    case MatchOp::not_regex: return "!~";
+    case MatchOp::equal:
+      return "=";
+    case MatchOp::not_equal:
+      return "!=";
+    case MatchOp::regex:
+      return "=~";
+    case MatchOp::not_regex:
+      return "!~";
   }
   return "?";
 }
@@ -104,8 +108,8 @@ std::variant<AlertMatcher, std::string> parse_one(Scanner& scan) {
     // Anchored, as Alertmanager does: the regex must match the whole label value.
     matcher.regex = Regex::compile("^(?:" + matcher.value + ")$", error);
     if (!matcher.regex) {
-      return matcher.name + op_text(matcher.op) + "\"" + matcher.value +
-             "\": not a valid regex (" + error + ")";
+      return matcher.name + op_text(matcher.op) + "\"" + matcher.value + "\": not a valid regex (" +
+             error + ")";
     }
   }
   return matcher;
@@ -119,10 +123,14 @@ std::string_view value_of(const AlertLabels& labels, const std::string& name) {
 
 bool holds(const AlertMatcher& matcher, std::string_view value) {
   switch (matcher.op) {
-    case MatchOp::equal: return value == matcher.value;
-    case MatchOp::not_equal: return value != matcher.value;
-    case MatchOp::regex: return matcher.regex->search(value);
-    case MatchOp::not_regex: return !matcher.regex->search(value);
+    case MatchOp::equal:
+      return value == matcher.value;
+    case MatchOp::not_equal:
+      return value != matcher.value;
+    case MatchOp::regex:
+      return matcher.regex->search(value);
+    case MatchOp::not_regex:
+      return !matcher.regex->search(value);
   }
   return false;
 }
@@ -146,7 +154,8 @@ std::variant<AlertMatcherSet, std::string> parse_alert_matchers(std::string_view
   if (braced && !scan.take('}')) return std::string("expected , or } after a matcher");
   scan.skip_spaces();
   if (!scan.done()) return std::string("unexpected text after the matchers");
-  if (set.empty()) return std::string("no matchers (write at least one, e.g. severity=\"critical\")");
+  if (set.empty())
+    return std::string("no matchers (write at least one, e.g. severity=\"critical\")");
   return set;
 }
 

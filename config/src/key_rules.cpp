@@ -2,12 +2,12 @@
 // spelling a stored value back out.
 #include <charconv>
 
+#include "alert_match_rules.h"
 #include "flightrec/common/regex.h"
 #include "flightrec/config/detail/text.h"
 #include "flightrec/config/listen_address.h"
 #include "flightrec/config/schema.h"
 #include "flightrec/config/units.h"
-#include "alert_match_rules.h"
 #include "role_rules.h"
 #include "value_checks.h"
 

@@ -20,12 +20,14 @@ std::string error_of(std::string_view text) {
   return std::get<std::string>(parsed);
 }
 
-const AlertLabels kWeb = {{"alertname", "HighLoad"}, {"instance", "web-12"}, {"severity", "critical"}};
+const AlertLabels kWeb = {
+    {"alertname", "HighLoad"}, {"instance", "web-12"}, {"severity", "critical"}};
 
 }  // namespace
 
 TEST_CASE("matchers read in Alertmanager's syntax", "[alerts]") {
-  const AlertMatcherSet set = set_of("{severity=\"critical\", instance=~\"web-.*\", team!=db, x!~\"a|b\"}");
+  const AlertMatcherSet set =
+      set_of("{severity=\"critical\", instance=~\"web-.*\", team!=db, x!~\"a|b\"}");
   REQUIRE(set.size() == 4);
   CHECK(set[0].name == "severity");
   CHECK(set[0].op == MatchOp::equal);
@@ -53,8 +55,7 @@ TEST_CASE("matchers hold as Alertmanager's do", "[alerts]") {
 }
 
 TEST_CASE("a bad matcher says what is wrong", "[alerts]") {
-  CHECK(error_of("{severity=~\"(\"}") ==
-        "severity=~\"(\": not a valid regex (missing ): ^(?:()$)");
+  CHECK(error_of("{severity=~\"(\"}") == "severity=~\"(\": not a valid regex (missing ): ^(?:()$)");
   CHECK(error_of("{severity==\"x\"}") == "severity: a value holding \", =, ~ or ! must be quoted");
   CHECK(error_of("{a=\"b\" c=\"d\"}") == "expected , or } after a matcher");
   CHECK(error_of("{9lives=\"x\"}") == "expected a label name (letters, digits, _)");

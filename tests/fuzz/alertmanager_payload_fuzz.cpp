@@ -1,7 +1,7 @@
-// parse_alert_payload on arbitrary bodies POSTed to /-/trigger/alertmanager: it must never crash, and
-// must either give a notification whose alerts all have a fingerprint and a start in int64 ns, or
-// one line of error that names a field ("<field>: <what>").
-// Seed corpus: tests/fixtures/alerts/ (the alertmanager payloads and the bad ones).
+// parse_alert_payload on arbitrary bodies POSTed to /-/trigger/alertmanager: it must never crash,
+// and must either give a notification whose alerts all have a fingerprint and a start in int64 ns,
+// or one line of error that names a field ("<field>: <what>"). Seed corpus: tests/fixtures/alerts/
+// (the alertmanager payloads and the bad ones).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,7 +11,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace flightrec::trigger;
-  auto result = parse_alert_payload(AlertSource::alertmanager, flightrec::fuzz::as_text(data, size));
+  auto result =
+      parse_alert_payload(AlertSource::alertmanager, flightrec::fuzz::as_text(data, size));
   if (const auto* error = std::get_if<std::string>(&result)) {
     if (error->empty() || error->find(": ") == std::string::npos) __builtin_trap();
     return 0;

@@ -110,9 +110,9 @@ TEST_CASE("a bad payload is refused naming the field", "[alerts]") {
   }
   CHECK(error_of(AlertSource::alertmanager, "[]") == "body: expected a JSON object, got array");
   CHECK(error_of(AlertSource::alertmanager, "{\"version\": \"4\"").starts_with("body: not JSON"));
-  CHECK(error_of(AlertSource::grafana, "{\"version\": \"1\", \"status\": \"firing\", \"orgId\": "
-                                       "\"one\", \"alerts\": []}") ==
-        "orgId: expected an integer, got string");
+  CHECK(error_of(AlertSource::grafana,
+                 "{\"version\": \"1\", \"status\": \"firing\", \"orgId\": "
+                 "\"one\", \"alerts\": []}") == "orgId: expected an integer, got string");
   const std::string deep(100, '[');
   CHECK(error_of(AlertSource::alertmanager, deep) == "body: nested deeper than 16 levels");
 }

@@ -57,7 +57,12 @@ config::AlertLabels string_map(const Json& object, const std::string& path, cons
   const std::string at = path + name;
   if (!value.is_object()) fail(at, "expected an object, got " + type_of(value));
   config::AlertLabels out;
-  for (const auto& [key, item] : value.items()) out.emplace_back(key, string_at(item, at + "." + key));
+  for (const auto& [key, item] : value.items()) {
+    std::string field = at;
+    field += '.';
+    field += key;
+    out.emplace_back(key, string_at(item, field));
+  }
   return out;
 }
 
@@ -88,7 +93,10 @@ void read_grafana_extras(const Json& item, const std::string& path, Alert& alert
     if (!values->is_object()) fail(path + "values", "expected an object, got " + type_of(*values));
     for (const auto& [key, number] : values->items()) {
       if (!number.is_number()) {
-        fail(path + "values." + key, "expected a number, got " + type_of(number));
+        std::string field = path;
+        field += "values.";
+        field += key;
+        fail(field, "expected a number, got " + type_of(number));
       }
     }
   }
@@ -96,7 +104,8 @@ void read_grafana_extras(const Json& item, const std::string& path, Alert& alert
 
 Alert read_alert(const Json& item, AlertSource source, size_t index) {
   const std::string path = "alerts[" + std::to_string(index) + "].";
-  if (!item.is_object()) fail(path.substr(0, path.size() - 1), "expected an object, got " + type_of(item));
+  if (!item.is_object())
+    fail(path.substr(0, path.size() - 1), "expected an object, got " + type_of(item));
   Alert alert;
   alert.firing = firing_status(item, path);
   alert.labels = string_map(item, path, "labels");
@@ -124,10 +133,10 @@ AlertNotification read_notification(const Json& root, AlertSource source) {
                         "'s webhook version \"" + wanted + "\"");
   }
   AlertNotification out{.source = source, .firing = firing_status(root, "")};
-  out.receiver = grafana ? optional_string(root, "", "receiver")
-                         : required_string(root, "", "receiver");
-  out.group_key = grafana ? optional_string(root, "", "groupKey")
-                          : required_string(root, "", "groupKey");
+  out.receiver =
+      grafana ? optional_string(root, "", "receiver") : required_string(root, "", "receiver");
+  out.group_key =
+      grafana ? optional_string(root, "", "groupKey") : required_string(root, "", "groupKey");
   if (grafana) {
     out.title = optional_string(root, "", "title");
     static_cast<void>(optional_string(root, "", "state"));
@@ -154,7 +163,9 @@ std::variant<AlertNotification, std::string> parse_alert_payload(AlertSource sou
   try {
     // Refuse deep nesting while parsing, before a hostile body builds it.
     root = Json::parse(body, [](int depth, Json::parse_event_t, Json&) {
-      if (depth > kMaxPayloadDepth) throw FieldError{"body: nested deeper than " + std::to_string(kMaxPayloadDepth) + " levels"};
+      if (depth > kMaxPayloadDepth)
+        throw FieldError{"body: nested deeper than " + std::to_string(kMaxPayloadDepth) +
+                         " levels"};
       return true;
     });
   } catch (const FieldError& error) {

@@ -26,7 +26,11 @@ std::string series_of(const Alert& alert) {
   std::string labels;
   for (const auto& [name, value] : alert.labels) {
     if (name == "alertname") continue;
-    labels += (labels.empty() ? "" : ",") + name + "=\"" + value + "\"";
+    if (!labels.empty()) labels += ',';
+    labels += name;
+    labels += "=\"";
+    labels += value;
+    labels += '"';
   }
   return labels.empty() ? out : out + "{" + labels + "}";
 }
@@ -55,21 +59,30 @@ std::string key_of(const model::IncidentDescription& incident) {
 
 std::string_view outcome_name(AlertOutcome outcome) {
   switch (outcome) {
-    case AlertOutcome::captured: return "captured";
-    case AlertOutcome::duplicate: return "duplicate";
-    case AlertOutcome::resolved: return "resolved";
-    case AlertOutcome::end_too_late: return "end_too_late";
-    case AlertOutcome::filtered: return "filtered";
-    case AlertOutcome::dropped: return "dropped";
+    case AlertOutcome::captured:
+      return "captured";
+    case AlertOutcome::duplicate:
+      return "duplicate";
+    case AlertOutcome::resolved:
+      return "resolved";
+    case AlertOutcome::end_too_late:
+      return "end_too_late";
+    case AlertOutcome::filtered:
+      return "filtered";
+    case AlertOutcome::dropped:
+      return "dropped";
   }
   return "?";
 }
 
 std::string_view result_name(NotificationResult result) {
   switch (result) {
-    case NotificationResult::accepted: return "accepted";
-    case NotificationResult::bad_request: return "bad_request";
-    case NotificationResult::too_large: return "too_large";
+    case NotificationResult::accepted:
+      return "accepted";
+    case NotificationResult::bad_request:
+      return "bad_request";
+    case NotificationResult::too_large:
+      return "too_large";
   }
   return "?";
 }
@@ -108,8 +121,7 @@ std::vector<AlertOutcome> AlertReceiver::receive(const AlertNotification& notifi
   return outcomes;
 }
 
-AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification,
-                                        const Alert& alert) {
+AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, const Alert& alert) {
   if (!config::passes_filter(options_.match, alert.labels)) return AlertOutcome::filtered;
   const std::string key = episode_key(notification.source, alert.fingerprint, alert.starts_at_ns);
   const auto found = episodes_.find(key);
@@ -187,8 +199,8 @@ void AlertReceiver::complete(IncidentCapture& capture, const store::Snapshot& sn
   // What of the wanted window the ring still holds: from its oldest frame on.
   // No sealed block yet (the daemon started less than a block ago): the open frames hold it all.
   const int64_t oldest = snapshot.stats().first_real_ns;
-  const int64_t held_from = oldest == 0 ? incident.window_from_ns
-                                        : std::max(incident.window_from_ns, oldest);
+  const int64_t held_from =
+      oldest == 0 ? incident.window_from_ns : std::max(incident.window_from_ns, oldest);
   set_detail(incident.details, kHeldFromKey, snapshot::format_rfc3339_ms(held_from));
   const std::lock_guard lock(mutex_);
   const auto found = episodes_.find(key_of(incident));

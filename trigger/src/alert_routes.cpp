@@ -42,8 +42,8 @@ void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Req
   auto parsed = parse_alert_payload(source, *body);
   if (const auto* error = std::get_if<std::string>(&parsed)) {
     receiver.count_notification(source, NotificationResult::bad_request);
-    log::warn("alert notification refused", {{"source", std::string(source_name(source))},
-                                               {"err", *error}});
+    log::warn("alert notification refused",
+              {{"source", std::string(source_name(source))}, {"err", *error}});
     response.send(400, kText, *error + "\n");
     return;
   }

@@ -1,8 +1,9 @@
 #pragma once
 // Label matchers in Alertmanager's syntax, which decide which alerts capture an incident
 // (incidents.alerts.match): a set is `{severity="critical", instance=~"web-.*"}` (braces optional),
-// its matchers ANDed. As in Alertmanager, a label the alert lacks reads as "" and a regex must match
-// the whole value (it is anchored). Regexes are RE2 (common/regex.h), Alertmanager's syntax too.
+// its matchers ANDed. As in Alertmanager, a label the alert lacks reads as "" and a regex must
+// match the whole value (it is anchored). Regexes are RE2 (common/regex.h), Alertmanager's syntax
+// too.
 #include <optional>
 #include <string>
 #include <string_view>

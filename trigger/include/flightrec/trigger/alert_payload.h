@@ -21,13 +21,13 @@ enum class AlertSource { alertmanager, grafana };
 [[nodiscard]] std::string_view source_name(AlertSource source);
 
 struct Alert {
-  bool firing = true;           // status "firing", else "resolved"
-  config::AlertLabels labels;   // sorted by name
+  bool firing = true;          // status "firing", else "resolved"
+  config::AlertLabels labels;  // sorted by name
   config::AlertLabels annotations;
-  int64_t starts_at_ns = 0;     // Unix ns
+  int64_t starts_at_ns = 0;  // Unix ns
   // Unix ns; nullopt for Go's zero time (0001-01-01T00:00:00Z), which senders use for "no end".
   std::optional<int64_t> ends_at_ns;
-  std::string fingerprint;      // not empty
+  std::string fingerprint;  // not empty
   std::string generator_url;
   // Grafana only (empty otherwise).
   std::string dashboard_url;

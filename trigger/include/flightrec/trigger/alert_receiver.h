@@ -35,12 +35,12 @@ inline constexpr size_t kNotificationResultCount = 3;
 
 // What became of one alert of a notification.
 enum class AlertOutcome : uint8_t {
-  captured,     // a new firing episode: an incident is on its way
-  duplicate,    // an episode already captured (a repeat, a retry, the same alert in another group)
-  resolved,     // the end of a captured episode, recorded on its incident
-  end_too_late, // the end of an episode whose incident was already written: not recorded
-  filtered,     // left out by incidents.alerts.match
-  dropped,      // too many incidents waiting for their windows (kMaxWaiting)
+  captured,      // a new firing episode: an incident is on its way
+  duplicate,     // an episode already captured (a repeat, a retry, the same alert in another group)
+  resolved,      // the end of a captured episode, recorded on its incident
+  end_too_late,  // the end of an episode whose incident was already written: not recorded
+  filtered,      // left out by incidents.alerts.match
+  dropped,       // too many incidents waiting for their windows (kMaxWaiting)
 };
 inline constexpr size_t kAlertOutcomeCount = 6;
 [[nodiscard]] std::string_view outcome_name(AlertOutcome outcome);
