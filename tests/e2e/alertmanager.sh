@@ -173,4 +173,13 @@ bad=$(curl -s -w ' %{http_code}' -X POST --data '{"version":"4"}' "${URL}-/trigg
 expect_eq "$bad" "status: missing
  400" "a bad payload gets 400 naming the field"
 
+# Grafana's contact point payload on its own route; its alert lacks capture="flightrec": filtered.
+grafana=$(curl -s -w ' %{http_code}' -X POST --data @"$FLIGHTREC_FIXTURES/alerts/grafana_firing.json" \
+  "${URL}-/trigger/grafana")
+expect_contains "$grafana" '"filtered":1' "a Grafana alert outside incidents.alerts.match is counted as filtered"
+expect_contains "$grafana" ' 200' "and answered 200"
+big=$(head -c 1100000 /dev/zero | tr '\0' ' ' | curl -s -o /dev/null -w '%{http_code}' -X POST \
+  --data-binary @- "${URL}-/trigger/alertmanager")
+expect_eq "$big" 413 "a body over 1 MiB gets 413"
+
 finish
