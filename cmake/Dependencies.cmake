@@ -5,6 +5,7 @@ find_package(civetweb CONFIG REQUIRED)
 find_package(yaml-cpp CONFIG REQUIRED)
 find_package(Boost 1.74 REQUIRED)   # Lockfree is header-only
 find_package(ZLIB REQUIRED)
+find_package(nlohmann_json 3 CONFIG REQUIRED)  # alert webhook payloads (trigger)
 if(FLIGHTREC_TESTS)
   find_package(Catch2 2 CONFIG REQUIRED)
 endif()

@@ -39,6 +39,7 @@
 #include "flightrec/sampler/sources/system_sources.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
+#include "flightrec/trigger/alert_routes.h"
 #include "flightrec/trigger/builtin_rules.h"
 #include "flightrec/trigger/capturer.h"
 #include "flightrec/trigger/engine.h"
@@ -199,6 +200,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                                                      [this] { return process_ring_.blocks(); })
                                                : trigger::ProcessBlocksSource{}),
       incident_writer_(oom_victim_namer_),
+      alert_receiver_(trigger::AlertReceiver::options_from(cfg_)),
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
                 [this](trigger::IncidentCapture incident, store::Snapshot blocks) {
@@ -212,6 +214,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       max_dump_bytes_(cfg_.web.max_dump_bytes),
       running_(*setup.config) {
   if (cfg_.processes.enabled) start_process_tier(command);
+  capturer_.add_requests(alert_receiver_);
   recorder_.set_frame_hook(
       [this](const sampler::FrameHeader& header, std::span<const int64_t> raw,
              std::span<const double> derived) { capturer_.on_frame(header, raw, derived); });
@@ -273,6 +276,7 @@ void Daemon::add_collectors() {
   collectables_.emplace<SamplerCollector>(sampler_.stats());
   collectables_.emplace<RecorderCollector>(recorder_, ring_);
   collectables_.emplace<IncidentsCollector>(incident_store_, incident_writer_, manual_gate_);
+  collectables_.emplace<AlertsCollector>(alert_receiver_);
   if (process_tier_) {
     collectables_.emplace<ProcessTierCollector>(process_tier_->stats(), process_ring_,
                                                 std::string(process_tier_->process_backend()));
@@ -299,6 +303,7 @@ http::Router Daemon::router() {
   router.add(incidents::incidents_routes(incident_store_));
   router.add(viewer::incident_view_route(incident_store_));
   router.add(trigger::manual_trigger_route(engine_, manual_gate_));
+  router.add(trigger::alert_trigger_routes(alert_receiver_));
   // As Prometheus: an HTTP reload only when the operator asked for lifecycle endpoints.
   if (command_.web_enable_lifecycle) router.add(reload_route());
   return router;

@@ -23,6 +23,7 @@
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
+#include "flightrec/trigger/alert_receiver.h"
 #include "flightrec/trigger/capturer.h"
 #include "flightrec/trigger/engine.h"
 #include "flightrec/trigger/manual_gate.h"
@@ -80,6 +81,7 @@ class Daemon {
   sampler::oom::KernelLog kernel_log_;  // names OOM victims (trigger/oom_victims.h)
   trigger::OomVictimNamer oom_victim_namer_;
   trigger::IncidentWriter incident_writer_;
+  trigger::AlertReceiver alert_receiver_;  // before capturer_, which takes its requests
   trigger::IncidentCapturer capturer_;
   trigger::ManualTriggerGate manual_gate_;
   exporter::metrics::Collectables collectables_;

@@ -2,6 +2,7 @@
 // spelling a stored value back out.
 #include <charconv>
 
+#include "alert_match_rules.h"
 #include "flightrec/common/regex.h"
 #include "flightrec/config/detail/text.h"
 #include "flightrec/config/listen_address.h"
@@ -112,6 +113,9 @@ struct Applier {
   std::optional<std::string> operator()(const UserRolesRule& rule) const {
     return detail::read_user_roles(scalar, rule.field(config));
   }
+  std::optional<std::string> operator()(const AlertMatchRule& rule) const {
+    return detail::read_alert_match(scalar, rule.field(config));
+  }
 };
 
 }  // namespace
@@ -129,6 +133,7 @@ std::string_view type_name(const KeySpec& key) {
     std::string_view operator()(const ChoiceRule&) const { return "string"; }
     std::string_view operator()(const RoleListRule&) const { return "roles"; }
     std::string_view operator()(const UserRolesRule&) const { return "map of roles"; }
+    std::string_view operator()(const AlertMatchRule&) const { return "list of matchers"; }
   };
   return std::visit(Namer{}, key.rule);
 }
@@ -163,6 +168,7 @@ std::string allowed_values(const KeySpec& key) {
     std::string operator()(const ChoiceRule& rule) const { return join(rule.choices); }
     std::string operator()(const RoleListRule&) const { return detail::role_list_allowed(); }
     std::string operator()(const UserRolesRule&) const { return detail::user_roles_allowed(); }
+    std::string operator()(const AlertMatchRule&) const { return detail::alert_match_allowed(); }
   };
   return std::visit(Describer{}, key.rule);
 }
@@ -196,13 +202,17 @@ std::string value_text(const KeySpec& key, const Config& config) {
     std::string operator()(const UserRolesRule& rule) const {
       return detail::user_roles_text(rule.field(config));
     }
+    std::string operator()(const AlertMatchRule& rule) const {
+      return detail::alert_match_text(rule.field(config));
+    }
   };
   return std::visit(Reader{copy}, key.rule);
 }
 
 bool takes_collection(const KeySpec& key) {
   return std::holds_alternative<RoleListRule>(key.rule) ||
-         std::holds_alternative<UserRolesRule>(key.rule);
+         std::holds_alternative<UserRolesRule>(key.rule) ||
+         std::holds_alternative<AlertMatchRule>(key.rule);
 }
 
 std::optional<std::string> apply_value(const KeySpec& key, std::string_view scalar,

@@ -42,19 +42,6 @@ const std::string& allowed_roles() {
   return text;
 }
 
-// The one value `text` holds, or nullopt when it is not one well-formed YAML value. The scan
-// comes first: yaml-cpp alone can loop forever on malformed input (document_scan.h).
-std::optional<YAML::Node> parse_flow(std::string_view text) {
-  try {
-    const std::string copy(text);
-    const DocumentScan scan = scan_documents(copy);
-    if (scan.stalled_at || scan.extra_content_at) return std::nullopt;
-    return YAML::Load(copy);
-  } catch (const YAML::Exception&) {
-    return std::nullopt;
-  }
-}
-
 std::string not_a_role(std::string_view name, const std::string& allowed) {
   std::string message = quote(name) + " is not a role (allowed: " + allowed + ")";
   const std::vector<std::string_view> known(kRoleNames.begin(), kRoleNames.end());
@@ -86,6 +73,18 @@ std::optional<std::string> read_roles(const YAML::Node& node, const std::string&
 }
 
 }  // namespace
+
+// The scan comes first: yaml-cpp alone can loop forever on malformed input (document_scan.h).
+std::optional<YAML::Node> parse_flow(std::string_view text) {
+  try {
+    const std::string copy(text);
+    const DocumentScan scan = scan_documents(copy);
+    if (scan.stalled_at || scan.extra_content_at) return std::nullopt;
+    return YAML::Load(copy);
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+}
 
 std::string role_list_allowed() { return "auto, or a list of " + allowed_roles(); }
 

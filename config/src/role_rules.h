@@ -9,7 +9,15 @@
 
 #include "flightrec/config/roles.h"
 
+namespace YAML {
+class Node;
+}
+
 namespace flightrec::config::detail {
+
+// The one value `text` holds, or nullopt when it is not one well-formed YAML value (the collection
+// keys' flow text).
+[[nodiscard]] std::optional<YAML::Node> parse_flow(std::string_view text);
 
 // Each stores the value in `out` and returns nullopt, or returns why not (naming the bad role,
 // the valid ones and, for a likely typo, the one meant).

@@ -169,6 +169,24 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        "fires an incident of the built-in rule `oom_kill`: the whole buffer before the kill, 5 s "
        "after. A rule named `oom_kill` in `triggers:` replaces the built-in one "
        "(docs/TRIGGERS.md)."},
+      {"incidents.alerts.match", AlertMatchRule{[](Config& c) -> std::vector<std::string>& {
+         return c.incidents.alerts.match;
+       }},
+       "Which Alertmanager and Grafana alerts capture an incident (`POST /-/trigger/alertmanager`, "
+       "`POST /-/trigger/grafana`): a list of label matcher sets in Alertmanager's syntax, e.g. "
+       "`['{severity=\"critical\"}', '{instance=~\"web-.*\", team=\"db\"}']`. Matchers "
+       "within a set must all hold (AND); an alert captures when any set holds (OR). `=`, `!=`, "
+       "`=~`, `!~`; regexes are RE2 and match the whole value; a missing label reads as \"\". "
+       "Empty: every alert captures. Alerts left out are counted, not captured "
+       "(docs/TRIGGERS.md)."},
+      {"incidents.alerts.pre",
+       DurationRule{[](Config& c) -> Duration& { return c.incidents.alerts.pre; }, 0s, 24h},
+       "Recording kept before an alert's `startsAt` (as far as the ring still holds it): the "
+       "window is centred on when the condition began, not on when the notification arrived."},
+      {"incidents.alerts.post",
+       DurationRule{[](Config& c) -> Duration& { return c.incidents.alerts.post; }, 0s, 1h},
+       "Recording kept after an alert's `startsAt`; the incident is written once that much has "
+       "passed (at once when it already has)."},
       {"web.listen_address",
        ListenAddressRule{[](Config& c) -> std::string& { return c.web.listen_address; }},
        "Address of the HTTP server (`/metrics`, `/dump`, ...). Use `0.0.0.0:9717` or `[::]:9717` "

@@ -10,6 +10,17 @@ std::optional<std::string_view> Request::header(const char* name) const {
   return std::string_view(value);
 }
 
+std::optional<std::string> Request::body(size_t max_bytes) const {
+  std::string out;
+  char chunk[16384];
+  for (;;) {
+    const int n = mg_read(conn_, chunk, sizeof chunk);
+    if (n <= 0) return out;
+    out.append(chunk, static_cast<size_t>(n));
+    if (out.size() > max_bytes) return std::nullopt;
+  }
+}
+
 std::optional<std::string> Request::param(std::string_view name) const {
   std::string_view rest = query_;
   while (!rest.empty()) {

@@ -61,6 +61,7 @@ TEST_CASE("Config equality notices a change in any field", "[defaults]") {
     if (std::holds_alternative<PercentRule>(key.rule)) value = "55.5%";
     if (std::holds_alternative<RoleListRule>(key.rule)) value = "[actions]";
     if (std::holds_alternative<UserRolesRule>(key.rule)) value = "{a: [metrics]}";
+    if (std::holds_alternative<AlertMatchRule>(key.rule)) value = "['severity=\"critical\"']";
     REQUIRE(value != nullptr);
     REQUIRE_FALSE(apply_value(key, value, changed).has_value());
     CHECK_FALSE(changed == Config{});

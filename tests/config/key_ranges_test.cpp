@@ -114,6 +114,10 @@ TEST_CASE("every key accepts its range edges and rejects one step beyond", "[sch
       require_accepted(key, "{}");
       require_accepted(key, "{a: [metrics, recordings, actions], b: []}");
       require_rejected(key, "metrics");
+    } else if (std::holds_alternative<AlertMatchRule>(key.rule)) {
+      require_accepted(key, "[]");
+      require_accepted(key, "['{severity=\"critical\"}', 'instance=~\"web-.*\", team!=db']");
+      require_rejected(key, "severity=critical");
     } else {
       FAIL("no edge test for the rule type of " << key.path);
     }

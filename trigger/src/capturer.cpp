@@ -1,5 +1,6 @@
 #include "flightrec/trigger/capturer.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "flightrec/common/number_format.h"
@@ -15,11 +16,14 @@ IncidentCapturer::IncidentCapturer(TriggerEngine& engine, const store::Ring& rin
 void IncidentCapturer::on_frame(const sampler::FrameHeader& header, std::span<const int64_t> raw,
                                 std::span<const double> derived) {
   for (const Firing& firing : engine_.evaluate(header, raw, derived)) start(firing, header);
+  if (requests_ != nullptr && requests_->waiting()) take_requests(header);
   // Complete in firing order; erase only when something completed, so a quiet tick costs a scan.
   bool any_complete = false;
   for (Pending& pending : pending_) {
     if (header.tick < pending.complete_at_tick) continue;
-    handoff_(std::move(pending.capture), ring_.snapshot());
+    store::Snapshot snapshot = ring_.snapshot();
+    if (pending.requested_by != nullptr) pending.requested_by->complete(pending.capture, snapshot);
+    handoff_(std::move(pending.capture), std::move(snapshot));
     any_complete = true;
   }
   if (any_complete) {
@@ -52,6 +56,19 @@ void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& h
   auto post_ticks =
       static_cast<uint64_t>((post.count() + options_.rate.count() - 1) / options_.rate.count());
   pending_.push_back(Pending{std::move(capture), header.tick + post_ticks});
+}
+
+void IncidentCapturer::take_requests(const sampler::FrameHeader& header) {
+  requests_->take(taken_);
+  for (IncidentCapture& capture : taken_) {
+    // The window's end in ticks from now; a window that has already ended completes at once.
+    const int64_t wait_ns = std::max<int64_t>(0, capture.description.window_to_ns - header.real_ns);
+    const auto wait_ticks =
+        static_cast<uint64_t>((wait_ns + options_.rate.count() - 1) / options_.rate.count());
+    capture.tick = header.tick;
+    pending_.push_back(Pending{std::move(capture), header.tick + wait_ticks, requests_});
+  }
+  taken_.clear();
 }
 
 }  // namespace flightrec::trigger

@@ -159,6 +159,16 @@ struct Config {
     // The built-in rule oom_kill: every OOM kill the kernel counts fires an incident (a rule the
     // file names oom_kill replaces it; trigger/builtin_rules.h).
     bool capture_oom_kills = true;
+    // Alertmanager and Grafana notifications (POST /-/trigger/alertmanager, /-/trigger/grafana).
+    struct Alerts {
+      // Matcher sets in Alertmanager's syntax (alert_matchers.h), checked at load; an alert
+      // captures when any set holds. Empty: every alert captures.
+      std::vector<std::string> match;
+      // The window around the alert's startsAt.
+      Duration pre = std::chrono::minutes(1);
+      Duration post = std::chrono::minutes(1);
+      bool operator==(const Alerts&) const = default;
+    } alerts;
     bool operator==(const Incidents&) const = default;
   } incidents;
 

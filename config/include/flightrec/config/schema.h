@@ -89,9 +89,15 @@ struct UserRolesRule {
   FieldAccessor<std::map<std::string, RoleSet>> field;
 };
 
+// A list of label matcher sets in Alertmanager's syntax (alert_matchers.h), written as a YAML list
+// of strings.
+struct AlertMatchRule {
+  FieldAccessor<std::vector<std::string>> field;
+};
+
 using KeyRule =
     std::variant<DurationRule, SizeRule, BoolRule, CountRule, RegexRule, ListenAddressRule,
-                 PathRule, PercentRule, ChoiceRule, RoleListRule, UserRolesRule>;
+                 PathRule, PercentRule, ChoiceRule, RoleListRule, UserRolesRule, AlertMatchRule>;
 
 struct KeySpec {
   std::string_view path;  // dotted, e.g. "sampler.rate"

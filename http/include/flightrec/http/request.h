@@ -15,7 +15,7 @@ using PathValues = std::vector<std::pair<std::string_view, std::string_view>>;
 
 class Request {
  public:
-  Request(const mg_connection* conn, std::string_view method, std::string_view path,
+  Request(mg_connection* conn, std::string_view method, std::string_view path,
           std::string_view query)
       : conn_(conn), method_(method), path_(path), query_(query) {}
 
@@ -25,6 +25,9 @@ class Request {
   [[nodiscard]] std::optional<std::string_view> header(const char* name) const;
   // The URL-decoded value of query parameter `name`, if present.
   [[nodiscard]] std::optional<std::string> param(std::string_view name) const;
+  // The request body, read once; nullopt when it is longer than `max_bytes` (the rest is left
+  // unread, and civetweb closes the connection). Bounded so a client cannot make us buffer more.
+  [[nodiscard]] std::optional<std::string> body(size_t max_bytes) const;
   // What the route's {name} or {name...} matched in the path; empty for a name it does not have.
   [[nodiscard]] std::string_view path_value(std::string_view name) const noexcept;
 
@@ -36,7 +39,7 @@ class Request {
   void set_user(std::string user) { user_ = std::move(user); }
 
  private:
-  const mg_connection* conn_;
+  mg_connection* conn_;  // not const: reading the body consumes it
   std::string_view method_;
   std::string_view path_;
   std::string_view query_;

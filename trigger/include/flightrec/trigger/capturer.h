@@ -17,6 +17,20 @@
 
 namespace flightrec::trigger {
 
+// Requests that arrive with their window already chosen (alert notifications: the window is
+// centred on when the alert began, trigger/alert_receiver.h), taken on the recorder thread.
+class CaptureRequests {
+ public:
+  virtual ~CaptureRequests() = default;
+  // Cheap enough to ask on every frame.
+  [[nodiscard]] virtual bool waiting() const noexcept = 0;
+  // Moves the waiting requests to `out`: each with its description's fired_at and window set.
+  virtual void take(std::vector<IncidentCapture>& out) = 0;
+  // Just before a request's incident goes to the writer, with the ring as it will be written:
+  // a last chance to add what became known while it waited.
+  virtual void complete(IncidentCapture& capture, const store::Snapshot& snapshot) = 0;
+};
+
 struct CaptureOptions {
   std::chrono::nanoseconds rate = std::chrono::milliseconds(1);
   // A rule without `pre` takes the whole buffer (buffer.duration).
@@ -39,18 +53,25 @@ class IncidentCapturer {
 
   [[nodiscard]] size_t pending() const noexcept { return pending_.size(); }
 
+  // Before the recorder starts: also capture what `requests` asks for (it must outlive this).
+  void add_requests(CaptureRequests& requests) { requests_ = &requests; }
+
  private:
   struct Pending {
     IncidentCapture capture;
     uint64_t complete_at_tick;
+    CaptureRequests* requested_by = nullptr;  // null for a rule or manual firing
   };
   void start(const Firing& firing, const sampler::FrameHeader& header);
+  void take_requests(const sampler::FrameHeader& header);
 
   TriggerEngine& engine_;
   const store::Ring& ring_;
   CaptureOptions options_;
   Handoff handoff_;
   std::vector<Pending> pending_;
+  CaptureRequests* requests_ = nullptr;
+  std::vector<IncidentCapture> taken_;  // reused: allocates only when requests arrive
 };
 
 }  // namespace flightrec::trigger

@@ -24,6 +24,7 @@
 #include "flightrec/sampler/series.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
+#include "flightrec/trigger/alert_receiver.h"
 #include "flightrec/trigger/manual_gate.h"
 #include "flightrec/trigger/writer.h"
 
@@ -126,6 +127,17 @@ class IncidentsCollector final : public Collectable {
   const incidents::IncidentStore& store_;
   const trigger::IncidentWriter& writer_;
   const trigger::ManualTriggerGate& manual_gate_;
+};
+
+// Alert webhook notifications (POST /-/trigger/alertmanager, /-/trigger/grafana) and what became
+// of their alerts.
+class AlertsCollector final : public Collectable {
+ public:
+  explicit AlertsCollector(const trigger::AlertReceiver& receiver) : receiver_(receiver) {}
+  void collect(Families& out) const override;
+
+ private:
+  const trigger::AlertReceiver& receiver_;
 };
 
 // The process tier's own health (ticks, reads, drops) and its ring.

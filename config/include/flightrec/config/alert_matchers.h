@@ -1,0 +1,41 @@
+#pragma once
+// Label matchers in Alertmanager's syntax, which decide which alerts capture an incident
+// (incidents.alerts.match): a set is `{severity="critical", instance=~"web-.*"}` (braces optional),
+// its matchers ANDed. As in Alertmanager, a label the alert lacks reads as "" and a regex must
+// match the whole value (it is anchored). Regexes are RE2 (common/regex.h), Alertmanager's syntax
+// too.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "flightrec/common/regex.h"
+
+namespace flightrec::config {
+
+enum class MatchOp { equal, not_equal, regex, not_regex };
+
+struct AlertMatcher {
+  std::string name;
+  MatchOp op = MatchOp::equal;
+  std::string value;
+  std::optional<Regex> regex;  // for regex and not_regex: `value`, anchored
+};
+
+using AlertMatcherSet = std::vector<AlertMatcher>;
+using AlertLabels = std::vector<std::pair<std::string, std::string>>;
+
+// The set `text` spells, or why not, e.g. `instance=~"(": not a valid regex (missing ): ()`.
+[[nodiscard]] std::variant<AlertMatcherSet, std::string> parse_alert_matchers(
+    std::string_view text);
+
+// Whether every matcher of `set` holds for `labels` (an empty set holds for every alert).
+[[nodiscard]] bool matches_all(const AlertMatcherSet& set, const AlertLabels& labels);
+
+// Whether any set holds; no sets at all: every alert passes.
+[[nodiscard]] bool passes_filter(const std::vector<AlertMatcherSet>& sets,
+                                 const AlertLabels& labels);
+
+}  // namespace flightrec::config

@@ -1,0 +1,174 @@
+#include "flightrec/config/alert_matchers.h"
+
+#include <algorithm>
+
+namespace flightrec::config {
+namespace {
+
+bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// A cursor over one matcher set's text.
+class Scanner {
+ public:
+  explicit Scanner(std::string_view text) : text_(text) {}
+
+  void skip_spaces() {
+    while (at_ < text_.size() && is_space(text_[at_])) ++at_;
+  }
+  [[nodiscard]] bool done() const { return at_ >= text_.size(); }
+  [[nodiscard]] char peek() const { return done() ? '\0' : text_[at_]; }
+  bool take(char c) {
+    if (peek() != c) return false;
+    ++at_;
+    return true;
+  }
+  std::string name() {
+    const size_t from = at_;
+    if (is_name_start(peek())) {
+      while (!done() && is_name_char(text_[at_])) ++at_;
+    }
+    return std::string(text_.substr(from, at_ - from));
+  }
+  std::optional<MatchOp> op() {
+    if (take('=')) return take('~') ? MatchOp::regex : MatchOp::equal;
+    if (take('!')) {
+      if (take('=')) return MatchOp::not_equal;
+      if (take('~')) return MatchOp::not_regex;
+    }
+    return std::nullopt;
+  }
+  // A double-quoted value with \" \\ \n escapes, or a bare word up to ',' or '}'. False, with
+  // `error` set, when the value is malformed.
+  bool value(std::string& out, std::string& error) {
+    if (!take('"')) {
+      const size_t from = at_;
+      while (!done() && text_[at_] != ',' && text_[at_] != '}' && !is_space(text_[at_])) ++at_;
+      out = std::string(text_.substr(from, at_ - from));
+      // `a=="x"` or `a=~~x` is a typo, not the value `="x"`.
+      if (out.find_first_of("\"=~!") == std::string::npos) return true;
+      error = "a value holding \", =, ~ or ! must be quoted";
+      return false;
+    }
+    while (!done()) {
+      const char c = text_[at_++];
+      if (c == '"') return true;
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (done()) break;
+      const char escaped = text_[at_++];
+      if (escaped == 'n') {
+        out += '\n';
+      } else if (escaped == '"' || escaped == '\\') {
+        out += escaped;
+      } else {
+        error = std::string("unknown escape \\") + escaped + " in a value";
+        return false;
+      }
+    }
+    error = "a quoted value is not closed";
+    return false;
+  }
+
+ private:
+  std::string_view text_;
+  size_t at_ = 0;
+};
+
+std::string op_text(MatchOp op) {
+  switch (op) {
+    case MatchOp::equal:
+      return "=";
+    case MatchOp::not_equal:
+      return "!=";
+    case MatchOp::regex:
+      return "=~";
+    case MatchOp::not_regex:
+      return "!~";
+  }
+  return "?";
+}
+
+// One `name op value`, or why not.
+std::variant<AlertMatcher, std::string> parse_one(Scanner& scan) {
+  AlertMatcher matcher;
+  matcher.name = scan.name();
+  if (matcher.name.empty()) return "expected a label name (letters, digits, _)";
+  scan.skip_spaces();
+  const auto op = scan.op();
+  if (!op) return matcher.name + ": expected one of =, !=, =~, !~";
+  matcher.op = *op;
+  scan.skip_spaces();
+  if (std::string error; !scan.value(matcher.value, error)) return matcher.name + ": " + error;
+  if (matcher.op == MatchOp::regex || matcher.op == MatchOp::not_regex) {
+    std::string error;
+    // Anchored, as Alertmanager does: the regex must match the whole label value.
+    matcher.regex = Regex::compile("^(?:" + matcher.value + ")$", error);
+    if (!matcher.regex) {
+      return matcher.name + op_text(matcher.op) + "\"" + matcher.value + "\": not a valid regex (" +
+             error + ")";
+    }
+  }
+  return matcher;
+}
+
+std::string_view value_of(const AlertLabels& labels, const std::string& name) {
+  auto found = std::find_if(labels.begin(), labels.end(),
+                            [&name](const auto& label) { return label.first == name; });
+  return found == labels.end() ? std::string_view{} : std::string_view(found->second);
+}
+
+bool holds(const AlertMatcher& matcher, std::string_view value) {
+  switch (matcher.op) {
+    case MatchOp::equal:
+      return value == matcher.value;
+    case MatchOp::not_equal:
+      return value != matcher.value;
+    case MatchOp::regex:
+      return matcher.regex->search(value);
+    case MatchOp::not_regex:
+      return !matcher.regex->search(value);
+  }
+  return false;
+}
+
+}  // namespace
+
+std::variant<AlertMatcherSet, std::string> parse_alert_matchers(std::string_view text) {
+  Scanner scan(text);
+  scan.skip_spaces();
+  const bool braced = scan.take('{');
+  AlertMatcherSet set;
+  for (;;) {
+    scan.skip_spaces();
+    if (scan.done() || scan.peek() == '}') break;
+    auto matcher = parse_one(scan);
+    if (matcher.index() == 1) return std::get<1>(std::move(matcher));
+    set.push_back(std::get<0>(std::move(matcher)));
+    scan.skip_spaces();
+    if (!scan.take(',')) break;
+  }
+  if (braced && !scan.take('}')) return std::string("expected , or } after a matcher");
+  scan.skip_spaces();
+  if (!scan.done()) return std::string("unexpected text after the matchers");
+  if (set.empty())
+    return std::string("no matchers (write at least one, e.g. severity=\"critical\")");
+  return set;
+}
+
+bool matches_all(const AlertMatcherSet& set, const AlertLabels& labels) {
+  return std::all_of(set.begin(), set.end(), [&labels](const AlertMatcher& matcher) {
+    return holds(matcher, value_of(labels, matcher.name));
+  });
+}
+
+bool passes_filter(const std::vector<AlertMatcherSet>& sets, const AlertLabels& labels) {
+  if (sets.empty()) return true;
+  return std::any_of(sets.begin(), sets.end(),
+                     [&labels](const AlertMatcherSet& set) { return matches_all(set, labels); });
+}
+
+}  // namespace flightrec::config

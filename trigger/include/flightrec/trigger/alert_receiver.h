@@ -1,0 +1,121 @@
+#pragma once
+// Turns alert notifications (alert_payload.h) into incident requests for the capturer: filters
+// them with incidents.alerts.match, keeps one incident per firing episode (fingerprint +
+// startsAt) however often Alertmanager re-sends, retries or regroups, and records a resolved
+// notification's end on an incident still waiting for its window. The window is centred on the
+// alert's startsAt (docs/TRIGGERS.md, "Alertmanager and Grafana").
+//
+// receive() runs on HTTP threads and only queues; the capture itself happens on the recorder
+// thread (CaptureRequests) and the writer thread, so the webhook is answered at once.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flightrec/config/alert_matchers.h"
+#include "flightrec/config/config.h"
+#include "flightrec/trigger/alert_payload.h"
+#include "flightrec/trigger/capturer.h"
+
+namespace flightrec::trigger {
+
+// The rule name of alert incidents; the alert's name is in their series.
+inline constexpr std::string_view kAlertRule = "alert";
+
+// What became of one webhook request.
+enum class NotificationResult : uint8_t { accepted, bad_request, too_large };
+inline constexpr size_t kNotificationResultCount = 3;
+[[nodiscard]] std::string_view result_name(NotificationResult result);
+
+// What became of one alert of a notification.
+enum class AlertOutcome : uint8_t {
+  captured,      // a new firing episode: an incident is on its way
+  duplicate,     // an episode already captured (a repeat, a retry, the same alert in another group)
+  resolved,      // the end of a captured episode, recorded on its incident
+  end_too_late,  // the end of an episode whose incident was already written: not recorded
+  filtered,      // left out by incidents.alerts.match
+  dropped,       // too many incidents waiting for their windows (kMaxWaiting)
+};
+inline constexpr size_t kAlertOutcomeCount = 6;
+[[nodiscard]] std::string_view outcome_name(AlertOutcome outcome);
+
+struct AlertReceiverOptions {
+  std::vector<config::AlertMatcherSet> match;  // empty: every alert captures
+  std::chrono::nanoseconds pre = std::chrono::minutes(1);
+  std::chrono::nanoseconds post = std::chrono::minutes(1);
+  // Episodes remembered for dedup, oldest forgotten first: far more than incidents.max_count
+  // allows on disk, so an episode is remembered at least as long as its incident is kept.
+  size_t max_episodes = 10000;
+};
+
+class AlertReceiver final : public CaptureRequests {
+ public:
+  static constexpr size_t kMaxWaiting = 256;  // requests not yet taken by the recorder
+
+  // Builds the matcher sets from incidents.alerts.match (checked at load: they parse).
+  static AlertReceiverOptions options_from(const config::Config& config);
+  explicit AlertReceiver(AlertReceiverOptions options) : options_(std::move(options)) {}
+
+  // Any thread: one outcome per alert, in order.
+  std::vector<AlertOutcome> receive(const AlertNotification& notification);
+
+  [[nodiscard]] bool waiting() const noexcept override {
+    return waiting_.load(std::memory_order_acquire);
+  }
+  void take(std::vector<IncidentCapture>& out) override;
+  void complete(IncidentCapture& capture, const store::Snapshot& snapshot) override;
+
+  [[nodiscard]] uint64_t outcomes(AlertOutcome outcome) const noexcept {
+    return outcome_counts_.at(static_cast<size_t>(outcome)).load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] size_t episodes() const;
+
+  // Any thread (the webhook handler), for /metrics.
+  void count_notification(AlertSource source, NotificationResult result) noexcept {
+    notification_counts_.at(notification_slot(source, result))
+        .fetch_add(1, std::memory_order_relaxed);
+  }
+  [[nodiscard]] uint64_t notifications(AlertSource source,
+                                       NotificationResult result) const noexcept {
+    return notification_counts_.at(notification_slot(source, result))
+        .load(std::memory_order_relaxed);
+  }
+
+ private:
+  enum class Stage : uint8_t { waiting, pending, written };
+  struct Episode {
+    Stage stage = Stage::waiting;
+    std::optional<int64_t> ends_at_ns;
+  };
+
+  // With mutex_ held.
+  AlertOutcome receive_one(const AlertNotification& notification, const Alert& alert);
+  void remember(const std::string& key, Episode episode);
+  [[nodiscard]] IncidentCapture capture_of(const AlertNotification& notification,
+                                           const Alert& alert) const;
+
+  static size_t notification_slot(AlertSource source, NotificationResult result) noexcept {
+    return static_cast<size_t>(source) * kNotificationResultCount + static_cast<size_t>(result);
+  }
+
+  AlertReceiverOptions options_;
+  mutable std::mutex mutex_;
+  std::map<std::string, Episode> episodes_;  // by episode_key
+  std::deque<std::string> episode_order_;    // oldest first, for the bound
+  std::vector<IncidentCapture> queued_;      // for the recorder thread
+  std::atomic<bool> waiting_{false};
+  std::array<std::atomic<uint64_t>, kAlertOutcomeCount> outcome_counts_{};
+  std::array<std::atomic<uint64_t>, 2 * kNotificationResultCount> notification_counts_{};
+};
+
+// "grafana/<fingerprint>@<startsAt ns>": one firing episode of one alert.
+[[nodiscard]] std::string episode_key(AlertSource source, std::string_view fingerprint,
+                                      int64_t starts_at_ns);
+
+}  // namespace flightrec::trigger

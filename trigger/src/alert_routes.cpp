@@ -1,0 +1,77 @@
+#include "flightrec/trigger/alert_routes.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "flightrec/common/log.h"
+#include "flightrec/http/query_check.h"
+#include "flightrec/http/request.h"
+
+namespace flightrec::trigger {
+namespace {
+
+constexpr std::string_view kText = "text/plain; charset=utf-8";
+
+// {"alerts": 3, "captured": 1, "duplicate": 2, ...}: every outcome, zero or not, so a client can
+// rely on the keys.
+std::string outcome_counts_json(const std::vector<AlertOutcome>& outcomes) {
+  nlohmann::ordered_json counts;
+  counts["alerts"] = outcomes.size();
+  for (size_t i = 0; i < kAlertOutcomeCount; ++i) {
+    const auto outcome = static_cast<AlertOutcome>(i);
+    counts[std::string(outcome_name(outcome))] =
+        std::count(outcomes.begin(), outcomes.end(), outcome);
+  }
+  return counts.dump() + "\n";
+}
+
+void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Request& request,
+                    http::Response& response) {
+  if (const auto error = http::check_query_names(request.query(), {}); !error.empty()) {
+    receiver.count_notification(source, NotificationResult::bad_request);
+    response.send(400, kText, error + "\n");
+    return;
+  }
+  const auto body = request.body(kMaxAlertBodyBytes);
+  if (!body) {
+    receiver.count_notification(source, NotificationResult::too_large);
+    response.send(413, kText,
+                  "body: larger than " + std::to_string(kMaxAlertBodyBytes) + " bytes\n");
+    return;
+  }
+  auto parsed = parse_alert_payload(source, *body);
+  if (const auto* error = std::get_if<std::string>(&parsed)) {
+    receiver.count_notification(source, NotificationResult::bad_request);
+    log::warn("alert notification refused",
+              {{"source", std::string(source_name(source))}, {"err", *error}});
+    response.send(400, kText, *error + "\n");
+    return;
+  }
+  const auto& notification = std::get<AlertNotification>(parsed);
+  const std::vector<AlertOutcome> outcomes = receiver.receive(notification);
+  receiver.count_notification(source, NotificationResult::accepted);
+  const std::string counts = outcome_counts_json(outcomes);
+  log::info("alert notification", {{"source", std::string(source_name(source))},
+                                   {"group_key", notification.group_key},
+                                   {"outcomes", counts.substr(0, counts.size() - 1)}});
+  response.send(200, "application/json", counts);
+}
+
+http::Route route_for(AlertSource source, AlertReceiver& receiver) {
+  return {.path = "/-/trigger/" + std::string(source_name(source)),
+          .handler =
+              [source, &receiver](const http::Request& request, http::Response& response) {
+                receive_alerts(source, receiver, request, response);
+              },
+          .methods = {"POST"},
+          .right = http::Right::capture};
+}
+
+}  // namespace
+
+std::vector<http::Route> alert_trigger_routes(AlertReceiver& receiver) {
+  return {route_for(AlertSource::alertmanager, receiver),
+          route_for(AlertSource::grafana, receiver)};
+}
+
+}  // namespace flightrec::trigger
