@@ -12,14 +12,14 @@ port=${port%/}
 for _ in $(seq 100); do curl -sf "$URL-/ready" >/dev/null && break; sleep 0.1; done
 
 # The threshold: on an idle machine p99 is ~15 ms (docs/PERFORMANCE.md); this test shares 2 CPUs
-# with others running in parallel, which adds scheduling delays of tens of ms. Without the gate
-# every scrape waits out the header timeout (10 s) or fails, so 200 ms still tells the two apart
-# by a factor of 50. 10.5 s of scraping lets the first idle connections reach the header timeout.
+# with others running in parallel, which adds scheduling delays of tens of ms, and a helper's full
+# run beside two builds once measured 239 ms. Without the gate every scrape waits out the header
+# timeout (10 s) or fails, so 500 ms still tells the two apart by a factor of 20. 10.5 s of scraping lets the first idle connections reach the header timeout.
 # A Debug build under AddressSanitizer (make test-asan) renders /metrics several times slower (p99
 # ~300 ms measured there with the other tests running): 1 s for it, still a tenth of the timeout.
 # (ldd's output is taken whole first: under pipefail, `ldd | grep -q` fails when grep exits before
 # ldd has written everything, which is how CI once missed libasan.)
-max_p99_ms=200
+max_p99_ms=500
 case "$(ldd "$FLIGHTREC" 2>/dev/null)" in *libasan*) max_p99_ms=1000 ;; esac
 result=$(python3 "$E2E_DIR/../../bench/slow_clients.py" "flightrec=127.0.0.1:$port" \
   --idle 200 --slow-header 50 --slow-read 20 --warmup 1 --duration 10.5 \
