@@ -11,21 +11,28 @@ port=${port%/}
 
 for _ in $(seq 100); do curl -sf "$URL-/ready" >/dev/null && break; sleep 0.1; done
 
-# The threshold: on an idle machine p99 is ~15 ms (docs/PERFORMANCE.md); this test shares 2 CPUs
-# with others running in parallel, which adds scheduling delays of tens of ms, and a helper's full
-# run beside two builds once measured 239 ms. Without the gate every scrape waits out the header
-# timeout (10 s) or fails, so 500 ms still tells the two apart by a factor of 20. 10.5 s of scraping lets the first idle connections reach the header timeout.
-# A Debug build under AddressSanitizer (make test-asan) renders /metrics several times slower (p99
-# ~300 ms measured there with the other tests running): 1 s for it, still a tenth of the timeout.
-# (ldd's output is taken whole first: under pipefail, `ldd | grep -q` fails when grep exits before
-# ldd has written everything, which is how CI once missed libasan.)
-max_p99_ms=500
-case "$(ldd "$FLIGHTREC" 2>/dev/null)" in *libasan*) max_p99_ms=1000 ;; esac
+# What is checked: the median scrape is prompt and none fails or waits out the 10 s header timeout.
+# Without the gate every scrape would wait those 10 s or fail. The median, not p99, is bounded
+# tightly: on an idle machine p99 is ~15 ms (docs/PERFORMANCE.md), but ~100 scrapes make p99 their
+# slowest one, and this test shares 2 CPUs with others running in parallel, where one scrape has
+# been seen to take 239 ms, and 805 ms beside a build. The slowest must stay under 5 s, half the
+# timeout. A Debug build under AddressSanitizer (make test-asan) renders /metrics several times
+# slower: its median may take 250 ms. 10.5 s of scraping lets the first idle connections reach the
+# header timeout. (ldd's output is taken whole first: under pipefail, `ldd | grep -q` fails when
+# grep exits before ldd has written everything, which is how CI once missed libasan.)
+max_p50_ms=50
+case "$(ldd "$FLIGHTREC" 2>/dev/null)" in *libasan*) max_p50_ms=250 ;; esac
 result=$(python3 "$E2E_DIR/../../bench/slow_clients.py" "flightrec=127.0.0.1:$port" \
   --idle 200 --slow-header 50 --slow-read 20 --warmup 1 --duration 10.5 \
-  --max-p99-ms "$max_p99_ms" --max-failed 0 2>&1) && status=0 || status=$?
+  --max-p99-ms 5000 --max-failed 0 2>&1) && status=0 || status=$?
 echo "$result"
-expect_eq "$status" 0 "scrapes while 270 slow or idle connections are held: p99 under $max_p99_ms ms, none failed"
+expect_eq "$status" 0 "scrapes while 270 slow or idle connections are held: none failed, the slowest under 5 s"
+p50=$(sed -n 's/.* p50=\([0-9.]*\)ms.*/\1/p' <<<"$result")
+if [ -n "$p50" ] && awk -v t="$p50" -v max="$max_p50_ms" 'BEGIN { exit !(t <= max) }'; then
+  pass "the median scrape took ${p50} ms (at most $max_p50_ms)"
+else
+  fail "the median scrape took '${p50:-?}' ms, want at most $max_p50_ms"
+fi
 idle_closed=$(sed -n 's/.*idle_closed_after=\([0-9.]*\)s.*/\1/p' <<<"$result")
 if [ -n "$idle_closed" ] && awk -v t="$idle_closed" 'BEGIN { exit !(t >= 9.5 && t <= 12) }'; then
   pass "an idle connection is closed after the 10 s header timeout (${idle_closed} s)"
