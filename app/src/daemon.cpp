@@ -200,7 +200,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                                                      [this] { return process_ring_.blocks(); })
                                                : trigger::ProcessBlocksSource{}),
       incident_writer_(oom_victim_namer_),
-      alert_receiver_(trigger::AlertReceiver::options_from(cfg_)),
+      alert_receiver_(trigger::AlertReceiver::options_from(cfg_),
+                      [this](const std::string& key) { return alert_episode_stored(key); }),
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
                 [this](trigger::IncidentCapture incident, store::Snapshot blocks) {
@@ -265,6 +266,16 @@ void Daemon::start_process_tier(const Command& command) {
 }
 
 // The collectors in the order /metrics shows them: the machine, then flightrec's own health.
+bool Daemon::alert_episode_stored(const std::string& key) const {
+  // Only for an episode the receiver does not remember, a few times per restart: a scan of the
+  // index (incidents.max_count entries) is cheap enough.
+  const auto stored = incident_store_.list();
+  return std::any_of(stored.begin(), stored.end(), [&](const incidents::IncidentEntry& entry) {
+    return entry.status == incidents::IncidentStatus::written &&
+           trigger::episode_key(entry.incident) == key;
+  });
+}
+
 void Daemon::add_collectors() {
   using namespace exporter::metrics;
   collectables_.emplace<SystemCollector>(sampler_.schema(), recorder_);

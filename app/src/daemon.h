@@ -56,6 +56,9 @@ class Daemon {
   void apply_live(const config::Config& effective, const std::string& origin);
   void start_process_tier(const Command& command);
   void add_collectors();
+  // Whether the incident store holds an alert incident of this episode (trigger::StoredEpisode),
+  // so that a notification re-sent after a restart does not capture again.
+  [[nodiscard]] bool alert_episode_stored(const std::string& key) const;
   http::Router router();
   http::Route reload_route();
 

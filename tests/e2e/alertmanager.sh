@@ -4,7 +4,8 @@
 # flightrec_manual_trigger_requests_total), Alertmanager delivers to POST /-/trigger/alertmanager,
 # and the incident's window is centred on the alert's startsAt, before the condition began.
 # Alertmanager's repeats (repeat_interval 2s) and a retried notification make no duplicate; the
-# resolved notification records the end. First, the RUNBOOK's example rule and Alertmanager config
+# resolved notification records the end, and after a restart a re-sent one is still a duplicate
+# (the episode is found among the stored incidents). First, the RUNBOOK's example rule and Alertmanager config
 # pass promtool and amtool, so the docs cannot rot.
 source "$(dirname "$0")/lib.sh"
 DOCS="$E2E_DIR/../../docs"
@@ -168,6 +169,16 @@ for _ in $(seq 50); do
 done | sort -n >"$WORK/latency"
 echo "figure: notification to 2xx: median $(sed -n 25p "$WORK/latency") s, max $(tail -1 "$WORK/latency") s (curl time_total, loopback, 50 requests)"
 expect_eq "$(alert_incidents | wc -l)" 1 "50 more retries make no second incident"
+
+# A restart: the episode's incident is on disk, so the same notification re-sent (Alertmanager
+# retries across a restart too) is a duplicate, found in the store, not a second capture.
+stop_daemon
+start_daemon --config.file="$WORK/flightrec.yaml"
+wait_incident_scan
+expect_contains "$(curl -s -X POST --data "$alert_json" "${URL}-/trigger/alertmanager")" \
+  '"duplicate":1' "after a restart, a re-sent notification of a stored episode is a duplicate"
+sleep 1  # a capture would be written at once: its window has passed
+expect_eq "$(alert_incidents | wc -l)" 1 "and makes no second incident"
 
 bad=$(curl -s -w ' %{http_code}' -X POST --data '{"version":"4"}' "${URL}-/trigger/alertmanager")
 expect_eq "$bad" "status: missing

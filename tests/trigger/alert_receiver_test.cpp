@@ -122,3 +122,30 @@ TEST_CASE("the episodes remembered are bounded", "[alerts]") {
   // "a" was forgotten first: it captures again.
   CHECK(receiver.receive(notification({alert("a")})) == std::vector<O>{O::captured});
 }
+
+TEST_CASE("an episode stored before a restart is not captured again", "[alerts]") {
+  // The previous run's receiver: the description it captured is what the store keeps on disk.
+  AlertReceiver before({});
+  static_cast<void>(before.receive(notification({alert("a")})));
+  const auto stored = taken(before);
+  REQUIRE(stored.size() == 1);
+  const std::string stored_key = episode_key(stored[0].description);
+  CHECK(stored_key == episode_key(AlertSource::alertmanager, "a", kStart));
+  model::IncidentDescription other_rule = stored[0].description;
+  other_rule.rule = "cpu";
+  CHECK(episode_key(other_rule).empty());
+
+  std::vector<std::string> asked;
+  AlertReceiver after({}, [&](const std::string& key) {
+    asked.push_back(key);
+    return key == stored_key;
+  });
+  using O = AlertOutcome;
+  CHECK(after.receive(notification({alert("a"), alert("b")})) ==
+        std::vector<O>{O::duplicate, O::captured});
+  CHECK(after.receive(notification({alert("a", false)})) == std::vector<O>{O::end_too_late});
+  // Each episode the receiver did not remember was looked up once; after that it remembers.
+  CHECK(asked ==
+        std::vector<std::string>{stored_key, episode_key(AlertSource::alertmanager, "b", kStart)});
+  CHECK(taken(after).size() == 1);
+}

@@ -49,12 +49,6 @@ void set_detail(recording::Labels& details, std::string_view key, std::string va
   }
 }
 
-std::string key_of(const model::IncidentDescription& incident) {
-  const std::string_view source = value_of(incident.details, kSourceKey);
-  return episode_key(source == "grafana" ? AlertSource::grafana : AlertSource::alertmanager,
-                     value_of(incident.details, kFingerprintKey), incident.fired_at_ns);
-}
-
 }  // namespace
 
 std::string_view outcome_name(AlertOutcome outcome) {
@@ -90,6 +84,13 @@ std::string_view result_name(NotificationResult result) {
 std::string episode_key(AlertSource source, std::string_view fingerprint, int64_t starts_at_ns) {
   return std::string(source_name(source)) + "/" + std::string(fingerprint) + "@" +
          std::to_string(starts_at_ns);
+}
+
+std::string episode_key(const model::IncidentDescription& incident) {
+  if (incident.rule != kAlertRule) return {};
+  const std::string_view source = value_of(incident.details, kSourceKey);
+  return episode_key(source == "grafana" ? AlertSource::grafana : AlertSource::alertmanager,
+                     value_of(incident.details, kFingerprintKey), incident.fired_at_ns);
 }
 
 AlertReceiverOptions AlertReceiver::options_from(const config::Config& config) {
@@ -132,6 +133,11 @@ AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, c
     // Still queued or waiting for its window: complete() writes it into the incident.
     episode.ends_at_ns = alert.ends_at_ns.value_or(0);
     return AlertOutcome::resolved;
+  }
+  if (stored_ && stored_(key)) {
+    // Captured before this start: its file cannot take the end either.
+    remember(key, Episode{.stage = Stage::written});
+    return alert.firing ? AlertOutcome::duplicate : AlertOutcome::end_too_late;
   }
   if (queued_.size() >= kMaxWaiting) return AlertOutcome::dropped;
   // The first notification of an episode captures it, even a resolved one (flightrec was down
@@ -186,7 +192,7 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
 void AlertReceiver::take(std::vector<IncidentCapture>& out) {
   const std::lock_guard lock(mutex_);
   for (IncidentCapture& capture : queued_) {
-    const auto found = episodes_.find(key_of(capture.description));
+    const auto found = episodes_.find(episode_key(capture.description));
     if (found != episodes_.end()) found->second.stage = Stage::pending;
     out.push_back(std::move(capture));
   }
@@ -203,7 +209,7 @@ void AlertReceiver::complete(IncidentCapture& capture, const store::Snapshot& sn
       oldest == 0 ? incident.window_from_ns : std::max(incident.window_from_ns, oldest);
   set_detail(incident.details, kHeldFromKey, snapshot::format_rfc3339_ms(held_from));
   const std::lock_guard lock(mutex_);
-  const auto found = episodes_.find(key_of(incident));
+  const auto found = episodes_.find(episode_key(incident));
   if (found == episodes_.end()) return;  // forgotten: more episodes than max_episodes since
   found->second.stage = Stage::written;
   if (!found->second.ends_at_ns) return;

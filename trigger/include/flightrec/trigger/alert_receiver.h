@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -54,13 +55,19 @@ struct AlertReceiverOptions {
   size_t max_episodes = 10000;
 };
 
+// Whether an incident of this episode (episode_key) is already stored, e.g. from before a restart:
+// then a notification for it is a duplicate rather than a new capture. Called with the receiver's
+// lock held, only for episodes the receiver does not remember.
+using StoredEpisode = std::function<bool(const std::string& key)>;
+
 class AlertReceiver final : public CaptureRequests {
  public:
   static constexpr size_t kMaxWaiting = 256;  // requests not yet taken by the recorder
 
   // Builds the matcher sets from incidents.alerts.match (checked at load: they parse).
   static AlertReceiverOptions options_from(const config::Config& config);
-  explicit AlertReceiver(AlertReceiverOptions options) : options_(std::move(options)) {}
+  explicit AlertReceiver(AlertReceiverOptions options, StoredEpisode stored = {})
+      : options_(std::move(options)), stored_(std::move(stored)) {}
 
   // Any thread: one outcome per alert, in order.
   std::vector<AlertOutcome> receive(const AlertNotification& notification);
@@ -105,6 +112,7 @@ class AlertReceiver final : public CaptureRequests {
   }
 
   AlertReceiverOptions options_;
+  StoredEpisode stored_;
   mutable std::mutex mutex_;
   std::map<std::string, Episode> episodes_;  // by episode_key
   std::deque<std::string> episode_order_;    // oldest first, for the bound
@@ -117,5 +125,8 @@ class AlertReceiver final : public CaptureRequests {
 // "grafana/<fingerprint>@<startsAt ns>": one firing episode of one alert.
 [[nodiscard]] std::string episode_key(AlertSource source, std::string_view fingerprint,
                                       int64_t starts_at_ns);
+// The episode an alert incident captured, from its description (rule kAlertRule); empty for any
+// other incident.
+[[nodiscard]] std::string episode_key(const model::IncidentDescription& incident);
 
 }  // namespace flightrec::trigger
