@@ -81,7 +81,11 @@ timed_start() {
 }
 # The best of three starts: on a loaded machine a start can lose a second to the scheduler before
 # the daemon runs at all, which says nothing of the store. A daemon that verifies the store before
-# it serves never makes it: this store (~150 MB) takes it over a second on a quiet machine.
+# it serves never makes it: this store (~150 MB) takes it over a second on a quiet machine. The
+# Debug build under AddressSanitizer (make test-asan) starts slower on its own (best of three
+# 506 ms in CI), and verifies several times slower too: 1.5 s for it.
+max_ms=500
+case "$(ldd "$FLIGHTREC" 2>/dev/null)" in *libasan*) max_ms=1500 ;; esac
 for attempt in 1 2 3; do
   stored=$(find "$WORK/incidents" -name '*.flightrec' | wc -l)
   # A start given up on may have quarantined it already; then this one finds nothing to quarantine.
@@ -89,11 +93,11 @@ for attempt in 1 2 3; do
   if [ -e "$oldest" ]; then to_quarantine=1; fi
   timed_start
   echo "start $attempt: /-/ready after $READY_MS ms, /metrics after $METRICS_MS ms"
-  if [ "$READY_MS" -le 500 ] && [ "$METRICS_MS" -le 500 ]; then break; fi
+  if [ "$READY_MS" -le "$max_ms" ] && [ "$METRICS_MS" -le "$max_ms" ]; then break; fi
   if [ "$attempt" -lt 3 ]; then stop_daemon; fi
 done
-if [ "$READY_MS" -le 500 ]; then pass "/-/ready answers 200 within 0.5 s"; else fail "/-/ready took $READY_MS ms"; fi
-if [ "$METRICS_MS" -le 500 ]; then pass "/metrics answers 200 within 0.5 s"; else fail "/metrics took $METRICS_MS ms"; fi
+if [ "$READY_MS" -le "$max_ms" ]; then pass "/-/ready answers 200 within $max_ms ms"; else fail "/-/ready took $READY_MS ms (at most $max_ms)"; fi
+if [ "$METRICS_MS" -le "$max_ms" ]; then pass "/metrics answers 200 within $max_ms ms"; else fail "/metrics took $METRICS_MS ms (at most $max_ms)"; fi
 
 # While the scan runs (what the daemon said when it became ready): the header, files listed as
 # verifying, the gauge.
