@@ -69,14 +69,16 @@ struct Parsed {
   std::string reason;  // why a well-formed text is still not a time
 };
 
-Parsed parse_rfc3339(std::string_view text) {
+// `from_url_query`: a space stands for the 'T', and for an offset's '+' (decoded from a query).
+Parsed parse_rfc3339(std::string_view text, bool from_url_query) {
   const auto year = fixed_digits(text, 4);
   if (!year || !consume(text, '-')) return {};
   const auto month = fixed_digits(text, 2);
   if (!month || !consume(text, '-')) return {};
   const auto day = fixed_digits(text, 2);
   // RFC 3339 allows 't' and (section 5.6's note) a space for the 'T'.
-  if (!day || text.empty() || (text.front() != 'T' && text.front() != 't' && text.front() != ' ')) {
+  if (!day || text.empty() ||
+      (text.front() != 'T' && text.front() != 't' && !(from_url_query && text.front() == ' '))) {
     return {};
   }
   text.remove_prefix(1);
@@ -90,7 +92,8 @@ Parsed parse_rfc3339(std::string_view text) {
   if (!fraction) return {};
   int64_t offset_minutes = 0;
   if (consume(text, 'Z') || consume(text, 'z')) {
-  } else if (!text.empty() && (text.front() == '+' || text.front() == '-' || text.front() == ' ')) {
+  } else if (!text.empty() && (text.front() == '+' || text.front() == '-' ||
+                               (from_url_query && text.front() == ' '))) {
     // A '+' in a URL query becomes a space when decoded: take the space as the '+' it was.
     const int64_t sign = text.front() == '-' ? -1 : 1;
     text.remove_prefix(1);
@@ -176,7 +179,7 @@ TimeParse parse_time_param(std::string_view name, std::string_view text, int64_t
   } else if (text.starts_with('-')) {
     parsed = parse_relative(text, now_real_ns);
   } else if (text.size() > 4 && text[4] == '-') {
-    parsed = parse_rfc3339(text);
+    parsed = parse_rfc3339(text, /*from_url_query=*/true);
   } else {
     parsed = parse_unix_seconds(text);
   }
@@ -185,6 +188,10 @@ TimeParse parse_time_param(std::string_view name, std::string_view text, int64_t
   error +=
       parsed.reason.empty() ? "examples: 2026-11-30T05:00:00Z, 1764478800, -30s" : parsed.reason;
   return {.error = error + ")"};
+}
+
+std::optional<int64_t> parse_rfc3339_ns(std::string_view text) {
+  return parse_rfc3339(text, /*from_url_query=*/false).ns;
 }
 
 }  // namespace flightrec::recording

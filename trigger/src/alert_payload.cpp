@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "flightrec/recording/time_param.h"
+
 namespace flightrec::trigger {
 namespace {
 
@@ -68,8 +70,9 @@ config::AlertLabels string_map(const Json& object, const std::string& path, cons
 
 int64_t time_at(const Json& object, const std::string& path, const char* name) {
   const std::string text = required_string(object, path, name);
-  const auto ns = parse_rfc3339_ns(text);
-  if (!ns) fail(path + name, "not an RFC 3339 time (\"" + text + "\")");
+  // Before 1970 is no time an alert started or ended (and would be a negative Unix time).
+  const auto ns = recording::parse_rfc3339_ns(text);
+  if (!ns || *ns < 0) fail(path + name, "not an RFC 3339 time (\"" + text + "\")");
   return *ns;
 }
 

@@ -3,6 +3,7 @@
 // seconds and +hh:mm offsets), Unix seconds ("1764478800", "1764478800.25"), "now", or relative to
 // now ("-30s", "-5m", "-1h30m", "-250ms", units ms s m h d).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,5 +17,11 @@ struct TimeParse {
 
 // `name` is the parameter the text came from (used in the error), now_real_ns the current time.
 TimeParse parse_time_param(std::string_view name, std::string_view text, int64_t now_real_ns);
+
+// An RFC 3339 date-time as written ("2026-12-02T03:04:05.123456789Z", "...+01:00", 't' and 'z'
+// in lower case too) to Unix ns; nullopt when the text is not one (up to 9 fraction digits) or
+// lies outside what int64 ns holds. parse_time_param also takes a URL query's decoding of it, a
+// space for the 'T' or for an offset's '+'; this does not.
+std::optional<int64_t> parse_rfc3339_ns(std::string_view text);
 
 }  // namespace flightrec::recording

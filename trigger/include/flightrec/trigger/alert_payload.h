@@ -53,8 +53,4 @@ inline constexpr int kMaxPayloadDepth = 16;
 [[nodiscard]] std::variant<AlertNotification, std::string> parse_alert_payload(
     AlertSource source, std::string_view body);
 
-// `2026-12-02T03:04:05.123456789Z` or with an offset (`+01:00`) to Unix ns; nullopt when the text
-// is not an RFC 3339 date-time or lies outside 1970..2261 (what int64 ns can hold).
-[[nodiscard]] std::optional<int64_t> parse_rfc3339_ns(std::string_view text);
-
 }  // namespace flightrec::trigger
