@@ -11,13 +11,24 @@ bool larger(const ResidentProcess& a, const ResidentProcess& b) {
 }
 
 template <typename Number>
-std::optional<Number> number_after(std::string_view text, std::string_view prefix) {
-  if (!text.starts_with(prefix)) return std::nullopt;
-  text.remove_prefix(prefix.size());
+std::optional<Number> number_of(std::string_view text) {
   Number value{};
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
   return value;
+}
+
+template <typename Number>
+std::optional<Number> number_after(std::string_view text, std::string_view prefix) {
+  if (!text.starts_with(prefix)) return std::nullopt;
+  return number_of<Number>(text.substr(prefix.size()));
+}
+
+// A time or pid: only a positive one means anything.
+template <typename Number>
+Number positive_or_zero(std::string_view text) {
+  const auto value = number_of<Number>(text);
+  return value && *value > 0 ? *value : 0;
 }
 
 }  // namespace
@@ -65,6 +76,25 @@ std::optional<ResidentProcess> parse_resident(std::string_view text) {
   const std::string_view comm = text.substr(second_space + 1);
   if (!pid || !rss || !comm.starts_with("comm=")) return std::nullopt;
   return ResidentProcess{.pid = *pid, .comm = std::string(comm.substr(5)), .rss_bytes = *rss};
+}
+
+OomKillDetails oom_kill_details(const IncidentDescription& incident) {
+  namespace keys = oom_detail_keys;
+  namespace victim_keys = incident_details;
+  OomKillDetails kill;
+  for (const auto& [key, text] : incident.details) {
+    const std::string_view name = key;
+    if (name.starts_with("oom.")) kill.any = true;
+    if (name == keys::kKilledAtNs) kill.killed_at_ns = positive_or_zero<int64_t>(text);
+    if (name == keys::kTopRssAtNs) kill.top_rss_at_ns = positive_or_zero<int64_t>(text);
+    if (name == victim_keys::kOomVictimPid) kill.victim_pid = positive_or_zero<int32_t>(text);
+    if (name == victim_keys::kOomVictimCommand) kill.victim_command = text;
+    if (name == victim_keys::kOomVictimRssBytes) kill.victim_rss_bytes = number_of<uint64_t>(text);
+    if (name.starts_with(keys::kTopRssPrefix)) {
+      if (auto process = parse_resident(text)) kill.top_rss.push_back(std::move(*process));
+    }
+  }
+  return kill;
 }
 
 }  // namespace flightrec::model

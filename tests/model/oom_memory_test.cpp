@@ -90,3 +90,31 @@ TEST_CASE("A top entry reads back as written; other text is refused", "[model][o
   CHECK_FALSE(model::parse_resident("pid=1 rss=2 comm=a"));
   CHECK_FALSE(model::parse_resident("pid=1 rss_bytes=2 name=a"));
 }
+
+TEST_CASE("An OOM incident's details read back as one kill", "[model][oom]") {
+  model::IncidentDescription incident{.rule = "oom_kill"};
+  CHECK_FALSE(model::oom_kill_details(incident).any);
+  incident.details = {{"oom.victim_pid", "468"},
+                      {"oom.victim_command", "python3"},
+                      {"oom.victim_rss_bytes", "71000000"},
+                      {"oom.killed_at_ns", "1796180645000000000"},
+                      {"oom.top_rss_at_ns", "1796180644900000000"},
+                      {"oom.top_rss.1", "pid=468 rss_bytes=70000000 comm=python3"},
+                      {"oom.top_rss.2", "not an entry"},
+                      {"oom.top_rss.3", "pid=1 rss_bytes=5 comm=init"}};
+  const auto kill = model::oom_kill_details(incident);
+  CHECK(kill.any);
+  CHECK(kill.victim_pid == 468);
+  CHECK(kill.victim_command == "python3");
+  CHECK(kill.victim_rss_bytes == 71000000U);
+  CHECK(kill.killed_at_ns == 1796180645000000000);
+  CHECK(kill.top_rss_at_ns == 1796180644900000000);
+  CHECK(pids(kill.top_rss) == std::vector<int32_t>{468, 1});
+  // Values that do not parse, or a time or pid that is not positive, read as absent.
+  incident.details = {{"oom.victim_pid", "-3"}, {"oom.killed_at_ns", "soon"}};
+  const auto unparsed = model::oom_kill_details(incident);
+  CHECK(unparsed.any);
+  CHECK(unparsed.victim_pid == 0);
+  CHECK(unparsed.killed_at_ns == 0);
+  CHECK_FALSE(unparsed.victim_rss_bytes);
+}

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/model/incident_description.h"
 #include "flightrec/sampler/process/process_frame.h"
 
 namespace flightrec::model {
@@ -73,5 +74,19 @@ class OomMemoryScan {
 // One "oom.top_rss.N" value, and back (nullopt when `text` is not one).
 std::string format_resident(const ResidentProcess& process);
 std::optional<ResidentProcess> parse_resident(std::string_view text);
+
+// An OOM incident's kill as its "oom.*" details give it back (written by trigger/oom_victims.h):
+// one reading for the viewer's mark and replay's focus. A value that does not parse is left at
+// its default, as if absent.
+struct OomKillDetails {
+  bool any = false;          // the incident has an "oom.*" detail at all
+  int64_t killed_at_ns = 0;  // 0: not known
+  int32_t victim_pid = 0;    // 0: the kernel log named no victim
+  std::string victim_command;
+  std::optional<uint64_t> victim_rss_bytes;  // the kernel's report of its size when killed
+  int64_t top_rss_at_ns = 0;
+  std::vector<ResidentProcess> top_rss;  // largest first, as stored
+};
+OomKillDetails oom_kill_details(const IncidentDescription& incident);
 
 }  // namespace flightrec::model
