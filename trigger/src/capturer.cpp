@@ -52,10 +52,12 @@ void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& h
   incident.fired_at_ns = header.real_ns;
   incident.window_from_ns = header.real_ns - pre.count();
   incident.window_to_ns = header.real_ns + post.count();
-  // Ticks, not wall time: the realtime clock may jump, the tick index does not.
-  auto post_ticks =
-      static_cast<uint64_t>((post.count() + options_.rate.count() - 1) / options_.rate.count());
-  pending_.push_back(Pending{std::move(capture), header.tick + post_ticks});
+  pending_.push_back(Pending{std::move(capture), header.tick + ticks_covering(post.count())});
+}
+
+uint64_t IncidentCapturer::ticks_covering(int64_t ns) const {
+  const int64_t rate = options_.rate.count();
+  return static_cast<uint64_t>((ns + rate - 1) / rate);
 }
 
 void IncidentCapturer::take_requests(const sampler::FrameHeader& header) {
@@ -63,8 +65,7 @@ void IncidentCapturer::take_requests(const sampler::FrameHeader& header) {
   for (IncidentCapture& capture : taken_) {
     // The window's end in ticks from now; a window that has already ended completes at once.
     const int64_t wait_ns = std::max<int64_t>(0, capture.description.window_to_ns - header.real_ns);
-    const auto wait_ticks =
-        static_cast<uint64_t>((wait_ns + options_.rate.count() - 1) / options_.rate.count());
+    const uint64_t wait_ticks = ticks_covering(wait_ns);
     capture.tick = header.tick;
     pending_.push_back(Pending{std::move(capture), header.tick + wait_ticks, requests_});
   }

@@ -64,6 +64,9 @@ class IncidentCapturer {
   };
   void start(const Firing& firing, const sampler::FrameHeader& header);
   void take_requests(const sampler::FrameHeader& header);
+  // Ticks until `ns` from now have been recorded, rounded up. Ticks, not wall time: the realtime
+  // clock may jump, the tick index does not.
+  [[nodiscard]] uint64_t ticks_covering(int64_t ns) const;
 
   TriggerEngine& engine_;
   const store::Ring& ring_;
