@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Frames recorded while every CPU is oversubscribed 2x by ordinary (SCHED_OTHER) busy loops, with
-# the sampler thread realtime (sampler.realtime: true, SCHED_FIFO) and without. For each mode it
+# Frames recorded while every CPU is oversubscribed 2x by ordinary (SCHED_OTHER) busy loops, in
+# three modes: `on` and `off`, the procfs sampler (its thread's own timer) with the thread realtime
+# (sampler.realtime: true, SCHED_FIFO) and without; `ebpf`, the in-kernel tick (sampler.backend:
+# ebpf, docs/SOURCES.md "Backends") with the thread at normal priority. For each mode it
 # starts a daemon (default config but processes.enabled: false, a temporary incidents dir, a free
 # port), starts 2 x nproc busy loops, and reads the daemon's own counters from /metrics at the
 # start and end of SECONDS:
@@ -11,11 +13,12 @@
 #   accounting  ok when |frames + missed - expected| <= 0.1 % of expected
 # One logfmt line per mode (tests/e2e/contention.sh reads them). Run as root (or with
 # CAP_SYS_NICE) for the realtime mode to be realtime; otherwise its line says policy=SCHED_OTHER.
-# usage: bench/contention.sh path/to/flightrec [SECONDS=20] [MODES="on off"]
+# The ebpf mode needs root (or CAP_BPF and CAP_PERFMON); its line names the backend that ran.
+# usage: bench/contention.sh path/to/flightrec [SECONDS=20] [MODES="on off ebpf"]
 set -euo pipefail
 flightrec=${1:?usage: $0 path/to/flightrec [SECONDS] [MODES]}
 seconds=${2:-20}
-modes=${3:-on off}
+modes=${3:-on off ebpf}
 work=$(mktemp -d)
 daemon_pid=""
 load_pids=()
@@ -42,10 +45,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM  # through the EXIT trap: no busy loop or daemon outlives the script
 
-# start_daemon REALTIME: a daemon with sampler.realtime REALTIME; sets url.
+# start_daemon BACKEND REALTIME: a daemon with sampler.backend BACKEND and sampler.realtime
+# REALTIME; sets url.
 start_daemon() {
-  printf 'sampler:\n  realtime: %s\nprocesses:\n  enabled: false\nincidents:\n  dir: %s/incidents\n' \
-    "$1" "$work" >"$work/flightrec.yaml"
+  printf 'sampler:\n  backend: %s\n  realtime: %s\nprocesses:\n  enabled: false\nincidents:\n  dir: %s/incidents\n' \
+    "$1" "$2" "$work" >"$work/flightrec.yaml"
   : >"$work/daemon.log"  # exists before the loop below reads it, whenever the daemon starts
   "$flightrec" daemon --config.file="$work/flightrec.yaml" --web.listen-address=127.0.0.1:0 \
     2>"$work/daemon.log" &
@@ -70,7 +74,9 @@ scrape() {
 
 # measure MODE: one run; prints its logfmt line.
 measure() {
-  start_daemon "$([ "$1" = on ] && echo true || echo false)"
+  if [ "$1" = ebpf ]; then start_daemon ebpf false; else start_daemon procfs "$([ "$1" = on ] && echo true || echo false)"; fi
+  local backend
+  backend=$(sed -n 's/.*msg="sampler backend" backend=\([a-z]*\).*/\1/p' "$work/daemon.log" | head -1)
   sleep 0.5
   for _ in $(seq $((2 * $(nproc)))); do
     sh -c 'while :; do :; done' &
@@ -90,7 +96,7 @@ measure() {
   # Fields 2-9 are user .. steal; guest time (10, 11) is already counted in user and nice.
   steal=$(cat "$work/stat.start" "$work/stat.end" | awk '{ total[NR] = 0; for (i = 2; i <= 9; i++) total[NR] += $i; steal[NR] = $9 }
     END { printf "%.2f", (total[2] > total[1] ? (steal[2] - steal[1]) / (total[2] - total[1]) * 100 : 0) }')
-  awk -v mode="$1" -v steal="$steal" '
+  awk -v mode="$1" -v backend="$backend" -v steal="$steal" '
     { v[FILENAME "/" $1] = $2 }
     function d(name) { return v[end "/" name] - v[start "/" name] }
     END {
@@ -101,8 +107,8 @@ measure() {
       missed = d("flightrec_sampler_missed_ticks_total") + overflows
       deviation = (frames + missed - expected) / expected * 100
       handed = v[end "/flightrec_sampler_ticks_total"] - v[end "/flightrec_sampler_queue_overflows_total"]
-      printf "realtime=%s policy=%s seconds=%.1f expected=%.0f frames=%d missed=%d recorded=%.3f%% accounting=%s deviation=%+.3f%% overflows=%d ring=%s steal=%s%%\n",
-        mode, (v[end "/flightrec_sampler_realtime"] == 1 ? "SCHED_FIFO" : "SCHED_OTHER"),
+      printf "mode=%s backend=%s policy=%s seconds=%.1f expected=%.0f frames=%d missed=%d recorded=%.3f%% accounting=%s deviation=%+.3f%% overflows=%d ring=%s steal=%s%%\n",
+        mode, backend, (v[end "/flightrec_sampler_realtime"] == 1 ? "SCHED_FIFO" : "SCHED_OTHER"),
         expected * v[end "/flightrec_sampler_rate_seconds"], expected, frames, missed,
         frames / expected * 100, (deviation <= 0.1 && deviation >= -0.1) ? "ok" : "off", deviation, overflows,
         (v[after "/flightrec_recorder_frames_total"] >= handed ? "all" : "short"), steal

@@ -11,6 +11,9 @@
 #    otherwise idle machine).
 # node_exporter is scraped every 1 s by a curl loop, whose own CPU is reported on its own row and
 # taken out of node_exporter's machine delta.
+# flightrec runs twice: with its defaults (the eBPF in-kernel tick where it loads) and with
+# sampler.backend: procfs; each gets a row for its BPF programs' own run time, which the kernel
+# counts apart from any thread (the in-kernel tick runs in a timer interrupt).
 # usage: bench/daemon_cpu.sh path/to/flightrec [SECONDS]   (as root for the full daemon)
 set -euo pipefail
 flightrec=$(realpath "${1:?usage: $0 path/to/flightrec [SECONDS]}")
@@ -110,18 +113,41 @@ baseline=$(busy_pct "$m0" "$m1")
 # Over half busy without any tool, a tool's share of the idle time is not measurable.
 saturated=$(awk -v b="$baseline" -v n="$ncpu" 'BEGIN { print (b > 50 * n) ? 1 : 0 }')
 
-echo "flightrec: warm-up ${warmup} s, then ${seconds} s" >&2
-port=$(free_port)
-printf 'incidents:\n  dir: %s/incidents\n' "$work" >"$work/flightrec.yaml"
-"$flightrec" daemon --config.file="$work/flightrec.yaml" --web.listen-address="127.0.0.1:$port" \
-  2>"$work/flightrec.log" &
-fr=$!; pids+=("$fr")
-sleep "$warmup"
-kill -0 "$fr" || { cat "$work/flightrec.log" >&2; exit 1; }
-measure flightrec "$fr"
-stop "$fr"
-row "flightrec" "$proc_pct" "$(machine_delta "$busy")"
-fr_breakdown=$(sort "$work/flightrec.pct" | awk '$1 != "total" { printf "  %-10s %6.2f\n", $1, $2 }')
+# bpf_seconds PORT: the daemon's BPF programs' run time so far (flightrec_bpf_run_seconds_total,
+# counted while the daemon holds BPF statistics on), which no thread's CPU time includes.
+bpf_seconds() {
+  curl -s "http://127.0.0.1:$1/metrics" |
+    awk '/^flightrec_bpf_run_seconds_total/ { t += $2 } END { printf "%.6f", t }'
+}
+
+# run_flightrec BACKEND: the daemon with the defaults but sampler.backend BACKEND; adds its rows.
+run_flightrec() {
+  echo "flightrec (sampler.backend: $1): warm-up ${warmup} s, then ${seconds} s" >&2
+  local port fr bpf0 bpf1 bpf_pct backend
+  port=$(free_port)
+  printf 'sampler:\n  backend: %s\nincidents:\n  dir: %s/incidents\n' "$1" "$work" \
+    >"$work/flightrec.yaml"
+  "$flightrec" daemon --config.file="$work/flightrec.yaml" --web.listen-address="127.0.0.1:$port" \
+    2>"$work/flightrec-$1.log" &
+  fr=$!; pids+=("$fr")
+  sleep "$warmup"
+  kill -0 "$fr" || { cat "$work/flightrec-$1.log" >&2; exit 1; }
+  backend=$(sed -n 's/.*msg="sampler backend" backend=\([a-z]*\).*/\1/p' "$work/flightrec-$1.log")
+  bpf0=$(bpf_seconds "$port")
+  measure "flightrec-$1" "$fr"
+  bpf1=$(bpf_seconds "$port")
+  stop "$fr"
+  bpf_pct=$(awk -v a="$bpf0" -v b="$bpf1" -v s="$seconds" 'BEGIN { printf "%.2f", (b - a) / s * 100 }')
+  row "flightrec, $backend sampler" "$proc_pct" "$(machine_delta "$busy")"
+  row "  + its BPF programs' run time" "$bpf_pct" ""
+  row "  = process + BPF" "$(awk -v a="$proc_pct" -v b="$bpf_pct" 'BEGIN { printf "%.2f", a + b }')" ""
+  breakdown+="flightrec, $backend sampler, by thread group (% of one core):"$'\n'
+  breakdown+=$(sort "$work/flightrec-$1.pct" | awk '$1 != "total" { printf "  %-10s %6.2f\n", $1, $2 }')
+  breakdown+=$'\n'
+}
+breakdown=""
+run_flightrec auto
+run_flightrec procfs
 
 echo "prometheus-node-exporter scraped every 1 s: ${seconds} s" >&2
 port=$(free_port)
@@ -178,5 +204,4 @@ if [ "$saturated" = 1 ]; then
 fi
 printf '%-34s %10s %12s\n' "tool" "process %" "machine Δ %"
 printf '%s\n' "${rows[@]}"
-echo "flightrec by thread group (% of one core):"
-echo "$fr_breakdown"
+printf '%s' "$breakdown"

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "default_config.h"
 #include "flightrec/config/config.h"
 #include "flightrec/network/task_iterator.h"
 #include "flightrec/sampler/process/process_sampler.h"
@@ -106,7 +107,7 @@ int run(const Options& options) {
   std::sort(sorted.begin(), sorted.end());
 
   ProcessSamplerOptions sampler_options;
-  sampler_options.redact_cmdline = config::Config{}.processes.redact_cmdline;
+  sampler_options.redact_cmdline = bench::default_config().processes.redact_cmdline;
   sampler_options.max_count = static_cast<uint32_t>(options.processes) + 8192;
   std::vector<Backend> backends;
   backends.push_back(

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "default_config.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/config/config.h"
 #include "flightrec/sampler/process/pid_lister.h"
@@ -187,7 +188,7 @@ int run(const Options& options) {
   std::sort(sorted.begin(), sorted.end());
 
   ProcessSamplerOptions sampler_options;
-  sampler_options.redact_cmdline = config::Config{}.processes.redact_cmdline;
+  sampler_options.redact_cmdline = bench::default_config().processes.redact_cmdline;
   sampler_options.max_count = static_cast<uint32_t>(options.processes) + 8192;
   ProcessSampler process_sampler(sampler::ProcRoot{}, sampler_options);
   ProcessFrame frame;

@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::stoi(argv[1]) : 20;
   const int ticks_per_round = 500;
 
-  auto opened = sampler::open_system_sources({}, config::Config{}.sources);
+  auto opened = sampler::open_system_sources({}, config::default_source_settings());
   sampler::Sampler sampler(std::move(opened.sources), std::chrono::milliseconds(1));
   std::vector<int64_t> values(sampler.schema().size());
   auto readers = floor_readers();

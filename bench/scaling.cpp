@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "default_config.h"
 #include "flightrec/config/config.h"
 #include "flightrec/exporter/exposition/serialize.h"
 #include "flightrec/exporter/metrics/collectors.h"
@@ -172,7 +173,7 @@ void record_and_scrape(const sampler::Schema& schema, const SampledFrames& frame
 }
 
 config::Config::Sources sources_with_keys(uint32_t max_keys) {
-  config::Config::Sources sources = config::Config{}.sources;
+  config::Config::Sources sources = bench::default_config().sources;
   sources.at("diskstats").keys->max_keys = max_keys;
   sources.at("netdev").keys->max_keys = max_keys;
   return sources;
@@ -216,7 +217,7 @@ struct ProcessCost {
 ProcessCost process_cost(const sampler::ProcRoot& root, uint32_t max_count, bool always_list,
                          int rounds) {
   ProcessSamplerOptions options;
-  options.redact_cmdline = config::Config{}.processes.redact_cmdline;
+  options.redact_cmdline = bench::default_config().processes.redact_cmdline;
   options.max_count = max_count;
   options.always_list = always_list;
   ProcessSampler process_sampler(root, options);
@@ -253,7 +254,7 @@ struct SystemCosts {
 
 SystemCosts system_table(const Options& options, const std::filesystem::path& fixture,
                          double clock_ns) {
-  const uint32_t default_keys = config::Config{}.sources.at("diskstats").keys->max_keys;
+  const uint32_t default_keys = bench::default_config().sources.at("diskstats").keys->max_keys;
   print_system_header();
   SystemCosts costs;
   costs.host = system_cost({}, nullptr, sources_with_keys(default_keys), options, clock_ns);
@@ -290,7 +291,7 @@ ProcessCosts process_table(const Options& options, const std::filesystem::path& 
   std::printf(
       "\n| process tier | processes | ms/tick | %% of a core at 250 ms | held | "
       "fd fallbacks |\n| --- | --- | --- | --- | --- | --- |\n");
-  const uint32_t default_count = config::Config{}.processes.max_count;
+  const uint32_t default_count = bench::default_config().processes.max_count;
   ProcessCosts costs;
   costs.host = process_cost({}, default_count, false, options.rounds);
   print_process_row("this host (live /proc)", costs.host);

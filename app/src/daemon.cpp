@@ -46,6 +46,7 @@
 #include "flightrec/trigger/routes.h"
 #include "flightrec/trigger/writer.h"
 #include "flightrec/viewer/routes.h"
+#include "sampler_backend.h"
 
 namespace flightrec::app {
 namespace {
@@ -214,6 +215,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       collectables_(start_real_ns_),
       max_dump_bytes_(cfg_.web.max_dump_bytes),
       running_(*setup.config) {
+  choose_sampler_backend(sampler_, cfg_, proc_root_of(command));
   if (cfg_.processes.enabled) start_process_tier(command);
   capturer_.add_requests(alert_receiver_);
   recorder_.set_frame_hook(
@@ -223,9 +225,12 @@ Daemon::Daemon(const Command& command, const Setup& setup)
     log::warn("OOM incidents will not name their victim: the kernel log cannot be read",
               {{"error", kernel_log_.error()}});
   }
-  log::info("sampling", {{"rate", config::format_duration(sampler_.rate())},
-                         {"source_rates", source_rates_text(sampler_)},
-                         {"series", std::to_string(sampler_.schema().size())}});
+  log::info("sampling",
+            {{"rate", config::format_duration(sampler_.rate())},
+             {"backend", std::string(sampler_.backend())},
+             {"wakes_every", config::format_duration(sampler_.rate() * sampler_.wake_every())},
+             {"source_rates", source_rates_text(sampler_)},
+             {"series", std::to_string(sampler_.schema().size())}});
   add_collectors();
   server_ = std::make_unique<http::Server>(
       http::ServerOptions{.listen_address = cfg_.web.listen_address,
@@ -247,6 +252,7 @@ recording::Metadata Daemon::metadata_now() const {
   // Every change sampler.cpu_budget made since, with its time ("" when none).
   extra.emplace_back("sampler.rate_changes", sampler::rate_changes_text(sampler_.stats()));
   extra.emplace_back("sampler.realtime", sampler_.stats().realtime.load() ? "true" : "false");
+  extra.emplace_back("sampler.backend", std::string(sampler_.backend()));
   return recording::Metadata{.rate_ns = cfg_.sampler.rate.count(),
                              .host = host_,
                              .flightrec_version = std::string(kVersion),

@@ -12,6 +12,7 @@ using namespace std::chrono_literals;
 constexpr std::array<std::string_view, 4> kLogLevels{"debug", "info", "warn", "error"};
 constexpr std::array<std::string_view, 4> kNetworkBackends{"auto", "ebpf", "sock_diag", "off"};
 constexpr std::array<std::string_view, 3> kProcessBackends{"auto", "ebpf", "procfs"};
+constexpr std::array<std::string_view, 3> kSamplerBackends{"auto", "ebpf", "procfs"};
 constexpr uint64_t kMiB = 1ull << 20;
 constexpr uint64_t kGiB = 1ull << 30;
 
@@ -83,6 +84,14 @@ std::vector<KeySpec> sampler_and_buffer_keys() {
        "ticks. Needs CAP_SYS_NICE (or RLIMIT_RTPRIO >= 10); without it a warning names what is "
        "missing and the sampler runs at normal priority. `flightrec_sampler_realtime` shows "
        "which."},
+      {"sampler.backend",
+       ChoiceRule{[](Config& c) -> std::string& { return c.sampler.backend; }, kSamplerBackends},
+       "Where the ticks come from: `ebpf` (a BPF program on a kernel timer records the CPU times, "
+       "context switches and run queues at every tick; the sampler thread wakes only at its "
+       "fastest file source's rate to hand the ticks on and read the other sources; needs "
+       "CAP_BPF and CAP_PERFMON), `procfs` (the sampler thread's own timer wakes it every tick "
+       "and it reads every source from its file) or `auto` (eBPF when it loads and passes its "
+       "check against /proc/stat, else procfs). docs/SOURCES.md \"Backends\"."},
       {"sampler.cpu_budget",
        PercentRule{[](Config& c) -> uint32_t& { return c.sampler.cpu_budget_ppm; }, 1'000,
                    4'000'000, true},

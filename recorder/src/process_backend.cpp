@@ -1,35 +1,16 @@
 #include "process_backend.h"
 
-#include <unistd.h>
-
-#include <array>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "flightrec/common/log.h"
 #include "flightrec/network/task_iterator.h"
+#include "flightrec/sampler/proc_root.h"
 #include "flightrec/sampler/process/process_sampler.h"
 #include "flightrec/sampler/process/task_counter_sampler.h"
 
 namespace flightrec::recorder {
-namespace {
-
-// The iterator sees the kernel's processes; a --path.procfs fixture tree (or another PID
-// namespace's procfs) shows others. <procfs>/self names the reader's own PID only on the procfs
-// of the reader's namespace.
-bool is_own_procfs(const sampler::ProcRoot& root, std::string& why_not) {
-  std::array<char, 32> self{};
-  const std::string link = (root.procfs / "self").string();
-  const ssize_t n = ::readlink(link.c_str(), self.data(), self.size() - 1);
-  if (n > 0 && std::string(self.data(), static_cast<size_t>(n)) == std::to_string(::getpid())) {
-    return true;
-  }
-  why_not = root.procfs.string() + " is not this process's own procfs";
-  return false;
-}
-
-}  // namespace
 
 std::unique_ptr<sampler::process::ProcessSource> open_process_source(
     const config::Config& config, const sampler::ProcRoot& root) {
@@ -38,7 +19,8 @@ std::unique_ptr<sampler::process::ProcessSource> open_process_source(
   const std::string& choice = config.processes.backend;
   std::string why_not;
   if (choice != "procfs") {
-    auto reader = is_own_procfs(root, why_not) ? network::make_task_iterator(why_not) : nullptr;
+    auto reader =
+        sampler::is_own_procfs(root, why_not) ? network::make_task_iterator(why_not) : nullptr;
     if (reader) {
       log::info("process backend", {{"backend", "ebpf"}});
       return std::make_unique<sampler::process::TaskCounterSampler>(root, options,

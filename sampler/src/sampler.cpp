@@ -28,6 +28,12 @@ timespec to_timespec(int64_t ns) noexcept {
   return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
 }
 
+// The longest the thread sleeps between two drains of an in-kernel tick.
+constexpr std::chrono::milliseconds kLongestKernelWake{100};
+
+// Ticks a drain can hold before the batch grows: four wake-ups' worth, a late thread's margin.
+size_t kernel_batch_capacity(uint32_t wake_every) { return static_cast<size_t>(wake_every) * 4; }
+
 // No tick has the index UINT64_MAX, so every source is due at the first tick whatever it is.
 constexpr uint64_t kNeverRead = UINT64_MAX;
 
@@ -71,6 +77,7 @@ Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, std::chrono::nano
   }
   read_every_ = configured_every_;
   read_period_.assign(sources_.size(), kNeverRead);
+  kernel_share_.assign(sources_.size(), KernelTickShare::none);
   if (budget_.budget > 0) {
     stats_.cpu_budget = budget_.budget;
     budget_window_.emplace(budget_, sources_.size());
@@ -104,6 +111,7 @@ void Sampler::sample_once(std::span<int64_t> values) noexcept {
 
 void Sampler::sample_due(uint64_t tick, std::span<int64_t> values) noexcept {
   for (size_t i = 0; i < sources_.size(); ++i) {
+    if (kernel_share_[i] == KernelTickShare::all) continue;
     // Periods of read_every ticks each: the source is due once per period, at the first tick the
     // thread gets in it, so a late thread delays a read but never skips a period it wakes in.
     // Each source's periods start `i` ticks apart, so sources of equal rates are not all read at
@@ -173,14 +181,61 @@ void Sampler::wake() noexcept {
   ::timerfd_settime(timer_.get(), 0, &soon, nullptr);
 }
 
-void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
-  const int64_t period = rate_.count();
+void Sampler::use_kernel_ticks(std::unique_ptr<KernelTicks> ticks) {
+  if (!ticks || ticks->period() != rate_) {
+    throw std::invalid_argument("the kernel tick's period is not the sampler's rate");
+  }
+  kernel_ticks_ = std::move(ticks);
+  stats_.backend = "ebpf";
+  // The thread wakes at the rate of its fastest source the tick does not give whole: the others
+  // come with every tick, so waking more often would only hand on the same frames sooner.
+  uint32_t fastest = 0;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    kernel_share_[i] = sources_[i]->kernel_tick_share();
+    if (kernel_share_[i] == KernelTickShare::all) continue;
+    fastest = fastest == 0 ? configured_every_[i] : std::min(fastest, configured_every_[i]);
+  }
+  // Bounded so that frames never wait long for the recorder, whatever the sources' rates.
+  const uint32_t longest = whole_ticks(kLongestKernelWake, rate_);
+  wake_every_ = fastest == 0 ? longest : std::min(fastest, longest);
+  kernel_batch_.heads.reserve(kernel_batch_capacity(wake_every_));
+  kernel_batch_.cpu_times.reserve(kernel_batch_capacity(wake_every_) * kernel_ticks_->cpu_count());
+}
+
+int64_t Sampler::arm_timer(int64_t period) {
   const int64_t armed = now_ns(CLOCK_MONOTONIC);
-  const int64_t start = armed + period;
-  const itimerspec spec{to_timespec(period), to_timespec(start)};
+  const itimerspec spec{to_timespec(period), to_timespec(armed + period)};
   if (::timerfd_settime(timer_.get(), TFD_TIMER_ABSTIME, &spec, nullptr) != 0) {
     throw std::system_error(errno, std::generic_category(), "timerfd_settime");
   }
+  return armed;
+}
+
+uint64_t Sampler::wait_for_timer(const StopSignal& stop) {
+  uint64_t expirations = 0;
+  const ssize_t n = ::read(timer_.get(), &expirations, sizeof expirations);
+  if (stop.requested()) return 0;
+  if (n != sizeof expirations) {
+    if (n < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "read of the sampler timer");
+    }
+    return 0;
+  }
+  return expirations;
+}
+
+void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
+  if (kernel_ticks_) {
+    run_on_kernel_ticks(queue, stop, max_ticks);
+  } else {
+    run_on_timer(queue, stop, max_ticks);
+  }
+}
+
+void Sampler::run_on_timer(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
+  const int64_t period = rate_.count();
+  const int64_t armed = arm_timer(period);
+  const int64_t start = armed + period;
 
   // A stop requested before the timer was armed had its wake() overwritten by the arming above.
   if (stop.requested()) return;
@@ -192,16 +247,9 @@ void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks)
 
   uint64_t next_tick = 0;  // index of the first deadline not yet consumed
   uint64_t sampled = 0;
-  while (max_ticks == 0 || sampled < max_ticks) {
-    uint64_t expirations = 0;
-    const ssize_t n = ::read(timer_.get(), &expirations, sizeof expirations);
-    if (stop.requested()) break;
-    if (n != sizeof expirations) {
-      if (n < 0 && errno != EINTR) {
-        throw std::system_error(errno, std::generic_category(), "read of the sampler timer");
-      }
-      continue;
-    }
+  while (!stop.requested() && (max_ticks == 0 || sampled < max_ticks)) {
+    const uint64_t expirations = wait_for_timer(stop);
+    if (expirations == 0) continue;
     // Several deadlines passed since the last wake-up: sample once, for the newest one.
     const uint64_t tick = next_tick + expirations - 1;
     next_tick = tick + 1;
@@ -221,6 +269,74 @@ void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks)
     stats_.ticks.fetch_add(1, std::memory_order_relaxed);
     ++sampled;
     // After the frame is handed on, so a check (and a rare log line) never delays one.
+    if (budget_window_ && mono >= next_budget_check_ns_) check_budget(mono);
+  }
+}
+
+void Sampler::push_kernel_tick(size_t index, uint64_t tick, int64_t real_offset_ns,
+                               FrameQueue& queue) {
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    if (kernel_share_[i] == KernelTickShare::none) continue;
+    const auto out = std::span(values_).subspan(offsets_[i], offsets_[i + 1] - offsets_[i]);
+    sources_[i]->take_kernel_tick(kernel_batch_, index, out);
+    if (kernel_share_[i] == KernelTickShare::all) {
+      // Not a read of its file, but its values are as fresh as one: counted so that the source's
+      // reads and last_ok say it is live.
+      SourceStats& s = *stats_.sources[i];
+      s.reads.fetch_add(1, std::memory_order_relaxed);
+      s.last_ok.store(true, std::memory_order_relaxed);
+    }
+  }
+  const int64_t mono = kernel_batch_.heads[index].mono_ns;
+  if (!queue.push({tick, mono, mono + real_offset_ns}, values_)) {
+    stats_.queue_overflows.fetch_add(1, std::memory_order_relaxed);
+  }
+  stats_.ticks.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Sampler::run_on_kernel_ticks(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
+  const int64_t period = rate_.count();
+  // Ticks recorded before the start (while the daemon was setting up) are not this run's.
+  kernel_ticks_->drain(kernel_batch_);
+  const int64_t armed = arm_timer(period * wake_every_);
+  if (stop.requested()) return;
+  // The frames of the first wake-up need every file source's values: read them all now, before
+  // any of those ticks fired.
+  sample_due(0, values_);
+  if (budget_window_) {
+    next_budget_check_ns_ = armed;
+    check_budget(armed);
+  }
+
+  int64_t origin = -1;  // CLOCK_MONOTONIC of tick 0: the first tick drained
+  uint64_t newest = 0;  // the newest tick handed on
+  uint64_t sampled = 0;
+  while (!stop.requested() && (max_ticks == 0 || sampled < max_ticks)) {
+    if (wait_for_timer(stop) == 0) continue;
+    kernel_ticks_->drain(kernel_batch_);
+    const int64_t mono = now_ns(CLOCK_MONOTONIC);
+    const int64_t real_offset = now_ns(CLOCK_REALTIME) - mono;
+    for (size_t i = 0; i < kernel_batch_.heads.size(); ++i) {
+      if (max_ticks != 0 && sampled == max_ticks) break;
+      const int64_t fired = kernel_batch_.heads[i].mono_ns;
+      if (origin < 0) origin = fired;
+      // The tick's number on the grid of the first one: a firing the kernel did not record (its
+      // buffer full) or never made (a stolen CPU) leaves a gap, counted as missed.
+      const int64_t since = fired - origin;
+      const auto tick = static_cast<uint64_t>(std::max<int64_t>(since + period / 2, 0) / period);
+      if (sampled > 0 && tick <= newest) continue;  // two firings within one period: keep one
+      if (sampled > 0) stats_.missed_ticks.fetch_add(tick - newest - 1, std::memory_order_relaxed);
+      newest = tick;
+      const int64_t lateness = since - static_cast<int64_t>(tick) * period;
+      stats_.lateness.observe(std::max<int64_t>(lateness, 0));
+      if (lateness > period / 2) stats_.late_ticks.fetch_add(1, std::memory_order_relaxed);
+      push_kernel_tick(i, tick, real_offset, queue);
+      ++sampled;
+      // Tick 0 fired one period after the (virtual) arming, as the timer's first tick does.
+      stats_.elapsed_ns.store(since + period, std::memory_order_relaxed);
+    }
+    // The file sources due now: their values go into the frames of the ticks after this read.
+    sample_due(newest, values_);
     if (budget_window_ && mono >= next_budget_check_ns_) check_budget(mono);
   }
 }

@@ -113,7 +113,7 @@ TEST_CASE("an unknown key with no close match lists the keys known there", "[err
         "processes, network, export, incidents, web, log, triggers, thresholds)");
   CHECK(only_error("sampler:\n  frequency: 1ms\n") ==
         "flightrec.yaml:2: sampler.frequency: unknown key (known here: rate, process_rate, "
-        "realtime, cpu_budget)");
+        "realtime, backend, cpu_budget)");
 }
 
 TEST_CASE("wrong node types are errors, not defaults", "[errors][types]") {
@@ -125,7 +125,7 @@ TEST_CASE("wrong node types are errors, not defaults", "[errors][types]") {
         "flightrec.yaml:2: sampler.rate: expected a duration (allowed: 100us..10s), got no value");
   CHECK(only_error("sampler: 1ms\n") ==
         "flightrec.yaml:1: sampler: expected a map of keys (rate, process_rate, realtime, "
-        "cpu_budget), got the value \"1ms\"");
+        "backend, cpu_budget), got the value \"1ms\"");
   CHECK(only_error("sources:\n  - stat\n") ==
         "flightrec.yaml:1: sources: expected a map of keys (cgroup_cpu, diskstats, loadavg, "
         "meminfo, netdev, pressure, stat, vmstat), got a list");

@@ -49,8 +49,9 @@ void SamplerCollector::collect(Families& out) const {
               "Ticks that started more than half a period after their deadline.", "",
               as_double(stats_.late_ticks.load()));
   out.counter("flightrec_sampler_missed_ticks_total",
-              "Deadlines that passed without a tick (the sampler fell a whole period behind).", "",
-              as_double(stats_.missed_ticks.load()));
+              "Deadlines that passed without a tick (the sampler fell a whole period behind; with "
+              "the ebpf backend, firings the kernel's timer missed or its full buffer dropped).",
+              "", as_double(stats_.missed_ticks.load()));
   out.counter("flightrec_sampler_queue_overflows_total",
               "Frames dropped because the recorder fell behind and the queue was full.", "",
               as_double(stats_.queue_overflows.load()));
@@ -61,6 +62,10 @@ void SamplerCollector::collect(Families& out) const {
   out.gauge("flightrec_sampler_realtime",
             "Whether the sampler thread runs SCHED_FIFO (sampler.realtime and permitted): 1 or 0.",
             "", stats_.realtime.load() ? 1 : 0);
+  out.gauge("flightrec_sampler_backend_info",
+            "Where the sampler's ticks come from (sampler.backend): ebpf (a kernel timer records "
+            "the CPU counters) or procfs (the sampler thread's own timer); always 1.",
+            "", 1, {{"backend", stats_.backend}});
 
   ClientMetric::Histogram lateness;
   uint64_t cumulative = 0;

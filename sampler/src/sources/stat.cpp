@@ -2,12 +2,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <climits>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "flightrec/sampler/file_reader.h"
+#include "flightrec/sampler/kernel_ticks.h"
 #include "flightrec/sampler/sources/parsing.h"
 #include "series_builder.h"
 
@@ -103,11 +107,31 @@ class StatSource final : public Source {
     return parse_stat(text, layout_, out);
   }
 
+  // intr and processes are not in the tick: the file is still read for them.
+  [[nodiscard]] KernelTickShare kernel_tick_share() const noexcept override {
+    return KernelTickShare::some;
+  }
+
+  void take_kernel_tick(const KernelTickBatch& batch, size_t tick,
+                        std::span<int64_t> out) noexcept override {
+    take_stat_kernel_tick(batch, tick, layout_, ns_per_tick_, out);
+  }
+
  private:
   FileReader reader_;
   StatLayout layout_;
   double seconds_per_tick_;
+  uint64_t ns_per_tick_ = static_cast<uint64_t>(std::llround(seconds_per_tick_ * 1e9));
 };
+
+// The scalars' places after the CPU runs (kScalarKeys' order).
+constexpr size_t kCtxt = 0;
+constexpr size_t kProcsRunning = 3;
+constexpr size_t kProcsBlocked = 4;
+
+int64_t as_count(uint64_t value) noexcept {
+  return static_cast<int64_t>(std::min<uint64_t>(value, INT64_MAX));
+}
 
 }  // namespace
 
@@ -152,6 +176,31 @@ SampleStatus parse_stat(std::string_view text, const StatLayout& layout,
     }
   }
   return parsing::status_of(out);
+}
+
+void take_stat_kernel_tick(const KernelTickBatch& batch, size_t tick, const StatLayout& layout,
+                           uint64_t ns_per_tick, std::span<int64_t> out) noexcept {
+  if (out.size() != stat_value_count(layout) || ns_per_tick == 0) return;
+  const std::span<const KernelCpuTimes> cpus = batch.cpus_of(tick);
+  std::array<uint64_t, kStatCpuModes> sums{};
+  for (const KernelCpuTimes& cpu : cpus) {
+    for (size_t mode = 0; mode < kStatCpuModes; ++mode) sums[mode] += cpu.ns[mode];
+  }
+  for (size_t mode = 0; mode < kStatCpuModes; ++mode)
+    out[mode] = as_count(sums[mode] / ns_per_tick);
+  for (size_t index = 0; index < layout.cpu_ids.size(); ++index) {
+    const uint32_t id = layout.cpu_ids[index];
+    const std::span<int64_t> run = out.subspan((index + 1) * kStatCpuModes, kStatCpuModes);
+    if (id >= cpus.size()) continue;  // a CPU the tick does not have keeps its file values
+    for (size_t mode = 0; mode < kStatCpuModes; ++mode) {
+      run[mode] = as_count(cpus[id].ns[mode] / ns_per_tick);
+    }
+  }
+  const KernelTickHead& head = batch.heads[tick];
+  const std::span<int64_t> scalars = out.last(kStatScalars);
+  scalars[kCtxt] = as_count(head.context_switches);
+  scalars[kProcsRunning] = as_count(head.running);
+  scalars[kProcsBlocked] = as_count(head.blocked);
 }
 
 std::unique_ptr<Source> make_stat_source(const ProcRoot& root) {

@@ -78,6 +78,9 @@ struct TriggerRule {
 
 struct Config {
   struct Sampler {
+    // Where the ticks come from: auto (the in-kernel tick when it loads, else procfs), ebpf or
+    // procfs (the sampler thread's own timer, every source read from its file).
+    std::string backend = "auto";
     // The scheduler tick of Debian's kernel (HZ=250): CPU times move no faster.
     Duration rate = std::chrono::milliseconds(4);
     Duration process_rate = std::chrono::milliseconds(250);

@@ -1,5 +1,5 @@
 #pragma once
-// The sampler's tick taken in the kernel (`sampler.backend: ebpf`, docs/SAMPLER.md "Backends"): a
+// The sampler's tick taken in the kernel (`sampler.backend: ebpf`, docs/SOURCES.md "Backends"): a
 // BPF program on a kernel timer fires at the sampler's rate and records, at each firing, the CPU
 // counters /proc/stat and the root cgroup's cpu.stat would show at that instant. The sampler
 // thread drains the records in batches, so it wakes a few times less often than the tick, reads
@@ -64,8 +64,9 @@ class KernelTicks {
   // Replaces `out`'s ticks with every tick recorded since the last call, oldest first. Never
   // blocks.
   virtual void drain(KernelTickBatch& out) = 0;
-  // Firings the kernel could not record because its buffer was full (the sampler thread did not
-  // drain it for that long), since the start; the sampler counts them as missed ticks.
+  // Firings not handed on, since the start: those the kernel could not record because its buffer
+  // was full (the sampler thread did not drain it for that long), and records that failed the
+  // per-CPU check. The sampler counts them as missed ticks, from the gap they leave.
   [[nodiscard]] virtual uint64_t lost() const noexcept = 0;
 };
 

@@ -2,6 +2,7 @@
 // The filesystem roots every reader works under. Passed by value, never global, so tests point a
 // whole sampler at a fixture tree (tests/fixtures/proc-*) instead of the live /proc.
 #include <filesystem>
+#include <string>
 
 namespace flightrec::sampler {
 
@@ -18,5 +19,10 @@ struct ProcRoot {
     return sysfs / rel;
   }
 };
+
+// Whether `root.procfs` is the procfs of this process's own PID namespace (its "self" names this
+// process), which is what the kernel's own view (the eBPF backends) shows; false with `why_not`
+// for a fixture tree or another namespace's procfs.
+[[nodiscard]] bool is_own_procfs(const ProcRoot& root, std::string& why_not);
 
 }  // namespace flightrec::sampler

@@ -6,6 +6,11 @@
 // In steady state it never allocates, throws or blocks on anything but its timer (a test counts
 // allocations). Late and missed ticks are counted, never caught up by bursts of reads.
 //
+// With an in-kernel tick (use_kernel_ticks, sampler.backend: ebpf) the ticks come from the kernel
+// instead: the thread wakes at the rate of its fastest file source, drains the ticks recorded
+// since, makes a frame of each (CPU times from the tick, the file sources' values as last read)
+// and then reads the file sources that are due, whose values go into the frames of later ticks.
+//
 // With a CPU budget (sampler.cpu_budget) the thread also checks, about once a second, the
 // process's CPU over the last window and slows its costliest source while over budget, restoring
 // it once well under (cpu_budget.h). The rates are the thread's own: it changes them between two
@@ -15,12 +20,14 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "flightrec/common/fd.h"
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/sampler/cpu_budget.h"
 #include "flightrec/sampler/frame_queue.h"
+#include "flightrec/sampler/kernel_ticks.h"
 #include "flightrec/sampler/sampler_stats.h"
 #include "flightrec/sampler/series.h"
 #include "flightrec/sampler/source.h"
@@ -44,6 +51,17 @@ class Sampler {
   // The system sources as opened from the config, each at its configured rate.
   Sampler(OpenedSources opened, std::chrono::nanoseconds rate, const CpuBudgetSettings& budget = {})
       : Sampler(std::move(opened.sources), rate, opened.rates, budget) {}
+
+  // Takes the ticks from `ticks` (whose period must be rate()) rather than from a timer of its own;
+  // before run(). Throws std::invalid_argument on another period.
+  void use_kernel_ticks(std::unique_ptr<KernelTicks> ticks);
+  // "ebpf" with an in-kernel tick, "procfs" when the thread's own timer ticks and it reads every
+  // source itself.
+  [[nodiscard]] std::string_view backend() const noexcept {
+    return kernel_ticks_ ? "ebpf" : "procfs";
+  }
+  // Ticks between two wake-ups of the thread: 1 without an in-kernel tick.
+  [[nodiscard]] uint32_t wake_every() const noexcept { return wake_every_; }
 
   [[nodiscard]] const Schema& schema() const noexcept { return schema_; }
   [[nodiscard]] std::chrono::nanoseconds rate() const noexcept { return rate_; }
@@ -71,7 +89,8 @@ class Sampler {
 
   // Reads into `values` the sources due at tick number `tick` (counted from 0 at the first
   // deadline); the others' values are left as they are. A source whose due tick was skipped (the
-  // thread ran late) is read at the next tick it gets.
+  // thread ran late) is read at the next tick it gets. Sources a kernel tick gives whole are not
+  // read.
   void sample_due(uint64_t tick, std::span<int64_t> values) noexcept;
 
   // Ticks on the calling thread until `stop` is requested (see wake) or, when max_ticks > 0,
@@ -86,6 +105,14 @@ class Sampler {
 
  private:
   void read_source(size_t index, std::span<int64_t> values) noexcept;
+  void run_on_timer(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks);
+  void run_on_kernel_ticks(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks);
+  // Arms the timer to fire every `period` from one period from now; returns when it was armed.
+  int64_t arm_timer(int64_t period);
+  // Blocks until the timer fires; the expirations, or 0 when interrupted or stopped.
+  uint64_t wait_for_timer(const StopSignal& stop);
+  // The frame of drained tick `index`: the kernel tick's values into values_, then the queue.
+  void push_kernel_tick(size_t index, uint64_t tick, int64_t real_offset_ns, FrameQueue& queue);
   // The budget's check, at most once per check_every: measures, decides, applies one change.
   void check_budget(int64_t mono_ns);
   void apply_rate_step(const RateStep& step, double used);
@@ -107,6 +134,10 @@ class Sampler {
   SamplerStats stats_;
   std::vector<int64_t> values_;  // the frame being filled; sized once
   Fd timer_;
+  std::unique_ptr<KernelTicks> kernel_ticks_;  // null: the timer ticks
+  std::vector<KernelTickShare> kernel_share_;  // per source; none without kernel ticks
+  KernelTickBatch kernel_batch_;               // the newest drain; capacity kept
+  uint32_t wake_every_ = 1;
 };
 
 }  // namespace flightrec::sampler

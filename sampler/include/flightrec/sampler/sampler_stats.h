@@ -78,6 +78,8 @@ struct SamplerStats {
   // one in progress): a check of the counting against the clock rather than the timer.
   std::atomic<int64_t> elapsed_ns{0};
   std::atomic<bool> realtime{false};  // the sampler thread runs SCHED_FIFO (sampler.realtime)
+  // Where the ticks come from (sampler.backend): "procfs" or "ebpf"; set before the thread starts.
+  std::string backend = "procfs";
   LatenessHistogram lateness;
   std::vector<std::unique_ptr<SourceStats>> sources;  // one per source, fixed at start-up
   double cpu_budget = 0;  // sampler.cpu_budget as a share of one core (0: off); set at start-up

@@ -3,6 +3,7 @@
 // Contract: describe() once at set-up; then sample() every tick on the sampler thread, which must
 // not allocate, throw or block beyond the read itself. Parsing lives in pure parse_* functions
 // (see sources/*.h) so fixtures and fuzzers exercise it without a filesystem.
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -13,11 +14,18 @@
 
 namespace flightrec::sampler {
 
+struct KernelTickBatch;  // kernel_ticks.h
+
 enum class SampleStatus : uint8_t {
   ok,
   partial,  // some values absent (e.g. a malformed line); the rest are good
   failed,   // nothing read this tick; every value kAbsent
 };
+
+// How much of a source's values a kernel tick gives (sampler.backend: ebpf, kernel_ticks.h): all of
+// them (the sampler never reads its file), some (the file is still read at the source's rate for
+// the rest) or none.
+enum class KernelTickShare : uint8_t { none, some, all };
 
 class Source {
  public:
@@ -31,6 +39,14 @@ class Source {
 
   // Fills `out` (exactly as many values as describe() appended), kAbsent where unknown.
   virtual SampleStatus sample(std::span<int64_t> out) noexcept = 0;
+
+  [[nodiscard]] virtual KernelTickShare kernel_tick_share() const noexcept {
+    return KernelTickShare::none;
+  }
+  // Writes into `out` (the same values sample() writes) those that tick number `tick` of `batch`
+  // gives, leaving the others as they are. Called only when kernel_tick_share() is not none.
+  virtual void take_kernel_tick(const KernelTickBatch& /*batch*/, size_t /*tick*/,
+                                std::span<int64_t> /*out*/) noexcept {}
 };
 
 // Thrown by a source factory when an optional file is not there (no PSI, no cgroup v2): the

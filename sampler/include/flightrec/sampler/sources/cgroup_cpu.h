@@ -28,6 +28,13 @@ inline constexpr std::string_view kCgroupCpuSystemSecondsTotal = "cgroup_cpu_sys
 SampleStatus parse_cgroup_cpu(std::string_view text,
                               std::span<int64_t, kCgroupCpuFields.size()> out) noexcept;
 
+// Writes the three values from tick `tick` of a kernel tick batch (kernel_ticks.h) as the kernel
+// derives the root cgroup's cpu.stat from the per-CPU times (summed over every CPU, in
+// microseconds rounded down): usage = user + nice + system + irq + softirq, user = user + nice,
+// system = system + irq + softirq. Steal and idle are in none of them.
+void take_cgroup_cpu_kernel_tick(const KernelTickBatch& batch, size_t tick,
+                                 std::span<int64_t, kCgroupCpuFields.size()> out) noexcept;
+
 // Reads <cgroupfs>/cpu.stat, or <cgroupfs>/unified/cpu.stat on hybrid hosts. Throws
 // SourceUnavailable when neither exists (no cgroup v2), std::runtime_error naming the file when
 // it exists but cannot be read.
