@@ -90,8 +90,9 @@ std::vector<KeySpec> sampler_and_buffer_keys() {
        "context switches and run queues at every tick; the sampler thread wakes only at its "
        "fastest file source's rate to hand the ticks on and read the other sources; needs "
        "CAP_BPF and CAP_PERFMON), `procfs` (the sampler thread's own timer wakes it every tick "
-       "and it reads every source from its file) or `auto` (eBPF when it loads and passes its "
-       "check against /proc/stat, else procfs). docs/SOURCES.md \"Backends\"."},
+       "and it reads every source from its file) or `auto` (eBPF when it loads, passes its "
+       "check against /proc/stat and the machine has at most 16 CPUs, where it costs less than "
+       "the timer; else procfs). docs/SOURCES.md \"Backends\"."},
       {"sampler.cpu_budget",
        PercentRule{[](Config& c) -> uint32_t& { return c.sampler.cpu_budget_ppm; }, 1'000,
                    4'000'000, true},

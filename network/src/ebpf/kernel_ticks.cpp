@@ -25,10 +25,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "cpu_list.h"
 #include "cpu_tick_record.h"
 #include "cpu_ticks.skel.h"
 #include "flightrec/common/fd.h"
+#include "flightrec/sampler/cpu_list.h"
 #include "kernel_tick_check.h"
 #include "libbpf_errors.h"
 #include "percpu_offsets.h"
@@ -74,7 +74,7 @@ bool read_cpu_list(const char* path, std::vector<uint32_t>& ids, std::string& er
     return false;
   }
   std::string what;
-  if (!ebpf::parse_cpu_list(text, FLIGHTREC_TICK_MAX_CPUS - 1, ids, what)) {
+  if (!sampler::parse_cpu_list(text, FLIGHTREC_TICK_MAX_CPUS - 1, ids, what)) {
     error = std::string(path) + ": " + what + " (the kernel tick serves CPU ids below " +
             std::to_string(FLIGHTREC_TICK_MAX_CPUS) + ")";
     return false;

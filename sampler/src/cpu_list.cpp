@@ -1,9 +1,9 @@
-#include "cpu_list.h"
+#include "flightrec/sampler/cpu_list.h"
 
 #include <algorithm>
 #include <charconv>
 
-namespace flightrec::network::ebpf {
+namespace flightrec::sampler {
 namespace {
 
 bool parse_id(std::string_view text, uint32_t& id) {
@@ -45,4 +45,4 @@ bool parse_cpu_list(std::string_view text, uint32_t max_id, std::vector<uint32_t
   return !ids.empty();
 }
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::sampler
