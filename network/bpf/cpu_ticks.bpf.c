@@ -37,6 +37,11 @@ const volatile __u64 max_pending_bytes = 0;
 
 /* Firings not recorded because the reader left that much unread. */
 __u64 dropped = 0;
+/* Every how many firings the reader is woken (0: never). The sampler sets it to its rate of file
+ * reads, so that its wake-ups ride on this timer's interrupt rather than on a timer of their own:
+ * one wake-up of an idle CPU serves both. */
+__u32 wake_every = 0;
+__u64 fired = 0; /* one CPU runs the program: no other writer */
 
 /* The verifier refuses arithmetic on the kernel and map pointers this program computes with;
  * passing one through memory turns it into a plain number. */
@@ -242,10 +247,12 @@ int record_tick(void* context) {
   __u64 size =
       sizeof(struct flightrec_tick_head) + (__u64)cpu_count * sizeof(struct flightrec_tick_cpu);
   if (size > sizeof(*record)) size = sizeof(*record);
+  const __u32 every = wake_every;
+  const __u64 wake = every != 0 && fired++ % every == every - 1 ? BPF_RB_FORCE_WAKEUP
+                                                               : BPF_RB_NO_WAKEUP;
   /* Each record also takes the ring's 8-byte header. */
   if (bpf_ringbuf_query(&ticks, BPF_RB_AVAIL_DATA) + size + 8 > max_pending_bytes ||
-      /* No wake-up: the reader drains on its own schedule and never waits on the ring. */
-      bpf_ringbuf_output(&ticks, record, size, BPF_RB_NO_WAKEUP) != 0) {
+      bpf_ringbuf_output(&ticks, record, size, wake) != 0) {
     __sync_fetch_and_add(&dropped, 1);
   }
   return 0;

@@ -1,10 +1,13 @@
 #include "flightrec/sampler/sampler.h"
 
+#include <sched.h>
+#include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -26,6 +29,14 @@ int64_t now_ns(clockid_t clock) noexcept {
 
 timespec to_timespec(int64_t ns) noexcept {
   return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+}
+
+// Adds `fd` to the epoll set `poll_set`, for reading.
+bool watch(int poll_set, int fd) noexcept {
+  epoll_event event{};
+  event.events = EPOLLIN;
+  event.data.fd = fd;
+  return ::epoll_ctl(poll_set, EPOLL_CTL_ADD, fd, &event) == 0;
 }
 
 // The longest the thread sleeps between two drains of an in-kernel tick.
@@ -198,6 +209,25 @@ void Sampler::use_kernel_ticks(std::unique_ptr<KernelTicks> ticks) {
   // Bounded so that frames never wait long for the recorder, whatever the sources' rates.
   const uint32_t longest = whole_ticks(kLongestKernelWake, rate_);
   wake_every_ = fastest == 0 ? longest : std::min(fastest, longest);
+  // A file source is read only when the thread wakes, and its values serve the frames until its
+  // next read: so its period must be a whole number of wake-ups, or some frames would show a value
+  // older than its rate. Rounded down (20 ms becomes 16 ms at 8 ms wake-ups), never slower.
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    if (kernel_share_[i] == KernelTickShare::all) continue;
+    const uint32_t every = std::max(wake_every_, configured_every_[i] / wake_every_ * wake_every_);
+    configured_every_[i] = every;
+    read_every_[i] = every;
+    stats_.sources[i]->configured_rate_ns = configured_rate(i).count();
+    stats_.sources[i]->rate_ns = configured_rate(i).count();
+  }
+  if (budget_window_) {
+    for (size_t i = 0; i < sources_.size(); ++i) {
+      budget_costs_[i].configured_every = configured_every_[i];
+      budget_costs_[i].slowest_every =
+          std::max(budget_costs_[i].slowest_every, configured_every_[i]);
+    }
+  }
+  kernel_ticks_->wake_every(wake_every_);
   kernel_batch_.heads.reserve(kernel_batch_capacity(wake_every_));
   kernel_batch_.cpu_times.reserve(kernel_batch_capacity(wake_every_) * kernel_ticks_->cpu_count());
 }
@@ -296,9 +326,21 @@ void Sampler::push_kernel_tick(size_t index, uint64_t tick, int64_t real_offset_
 
 void Sampler::run_on_kernel_ticks(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
   const int64_t period = rate_.count();
+  // On the timer's CPU its interrupt wakes this thread there: one wake-up of an idle CPU serves
+  // the kernel's tick and this thread's (best effort: elsewhere it still works, at one more).
+  cpu_set_t timer_cpu;
+  CPU_ZERO(&timer_cpu);
+  CPU_SET(kernel_ticks_->timer_cpu(), &timer_cpu);
+  static_cast<void>(::sched_setaffinity(0, sizeof timer_cpu, &timer_cpu));
+  // The kernel wakes the thread through wait_fd(); wake() fires timer_ to stop it.
+  const Fd poll_set(::epoll_create1(EPOLL_CLOEXEC));
+  if (!poll_set || !watch(poll_set.get(), kernel_ticks_->wait_fd()) ||
+      !watch(poll_set.get(), timer_.get())) {
+    throw std::system_error(errno, std::generic_category(), "the sampler's epoll set");
+  }
   // Ticks recorded before the start (while the daemon was setting up) are not this run's.
   kernel_ticks_->drain(kernel_batch_);
-  const int64_t armed = arm_timer(period * wake_every_);
+  const int64_t armed = now_ns(CLOCK_MONOTONIC);
   if (stop.requested()) return;
   // The frames of the first wake-up need every file source's values: read them all now, before
   // any of those ticks fired.
@@ -307,12 +349,18 @@ void Sampler::run_on_kernel_ticks(FrameQueue& queue, const StopSignal& stop, uin
     next_budget_check_ns_ = armed;
     check_budget(armed);
   }
+  // A wake-up the kernel did not give (its timer stopped) is not waited for beyond this.
+  const auto wait_ms = static_cast<int>(std::max<int64_t>(period * wake_every_ * 4 / 1'000'000, 1));
 
   int64_t origin = -1;  // CLOCK_MONOTONIC of tick 0: the first tick drained
   uint64_t newest = 0;  // the newest tick handed on
   uint64_t sampled = 0;
   while (!stop.requested() && (max_ticks == 0 || sampled < max_ticks)) {
-    if (wait_for_timer(stop) == 0) continue;
+    std::array<epoll_event, 2> ready{};
+    if (::epoll_wait(poll_set.get(), ready.data(), ready.size(), wait_ms) < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "epoll_wait of the sampler");
+    }
+    if (stop.requested()) break;
     kernel_ticks_->drain(kernel_batch_);
     const int64_t mono = now_ns(CLOCK_MONOTONIC);
     const int64_t real_offset = now_ns(CLOCK_REALTIME) - mono;

@@ -2,7 +2,9 @@
 // kernel's ticks, their numbers from the ticks' times, file sources are read at the wake-ups.
 // The kernel's timer is played here by the clock (ClockTicks), so that gaps can be scripted; the
 // real program is tested in tests/network/kernel_ticks_test.cpp and end to end.
+#include <sys/timerfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -12,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "flightrec/common/fd.h"
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sampler.h"
@@ -30,17 +33,33 @@ int64_t mono_now() {
 // A kernel timer played by the clock: tick k fires at start + (k + 1) * period, and a drain hands
 // on every tick fired since the previous drain, each with k as its context switch count. The ticks
 // in `missing` (counted from the first tick after the first drain, which the sampler discards as
-// fired before its start) are never recorded, as a timer on a stolen CPU would not.
+// fired before its start) are never recorded, as a timer on a stolen CPU would not. Its wake-ups
+// are a timerfd on the same grid, every wake_every ticks.
 class ClockTicks final : public KernelTicks {
  public:
   ClockTicks(std::chrono::nanoseconds period, std::set<uint64_t> missing)
-      : period_(period), missing_(std::move(missing)), start_(mono_now()) {}
+      : period_(period),
+        missing_(std::move(missing)),
+        start_(mono_now()),
+        wake_(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) {}
 
   [[nodiscard]] std::chrono::nanoseconds period() const noexcept override { return period_; }
   [[nodiscard]] size_t cpu_count() const noexcept override { return 1; }
   [[nodiscard]] uint64_t lost() const noexcept override { return 0; }
+  [[nodiscard]] uint32_t timer_cpu() const noexcept override { return 0; }
+  [[nodiscard]] int wait_fd() const noexcept override { return wake_.get(); }
+
+  void wake_every(uint32_t ticks) noexcept override {
+    const int64_t every = period_.count() * ticks;
+    const int64_t first = start_ + every;
+    const itimerspec spec{{every / 1'000'000'000, every % 1'000'000'000},
+                          {first / 1'000'000'000, first % 1'000'000'000}};
+    ::timerfd_settime(wake_.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
+  }
 
   void drain(KernelTickBatch& out) override {
+    uint64_t expirations = 0;
+    static_cast<void>(::read(wake_.get(), &expirations, sizeof expirations));  // not readable now
     out.clear();
     out.cpu_count = 1;
     const int64_t now = mono_now();
@@ -61,6 +80,7 @@ class ClockTicks final : public KernelTicks {
   uint64_t next_ = 0;
   uint64_t first_kept_ = 0;
   uint64_t drains_ = 0;
+  flightrec::Fd wake_;
 };
 
 // All of its one value comes from the kernel tick (its context switch count); its file is never
@@ -188,4 +208,21 @@ TEST_CASE("A kernel tick of another period than the sampler's rate is refused",
   CHECK_THROWS_AS(sampler.use_kernel_ticks(std::make_unique<ClockTicks>(2ms, std::set<uint64_t>{})),
                   std::invalid_argument);
   CHECK(sampler.backend() == "procfs");
+}
+
+TEST_CASE("On kernel ticks a file source's period becomes a whole number of wake-ups, never slower",
+          "[sampler][kernel_tick]") {
+  int tick_source_reads = 0;
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(std::make_unique<TickCountSource>(tick_source_reads));
+  sources.push_back(std::make_unique<ReadCountSource>());
+  sources.push_back(std::make_unique<ReadCountSource>());
+  Sampler sampler(std::move(sources), 1ms, {1ms, 4ms, 10ms});
+  sampler.use_kernel_ticks(std::make_unique<ClockTicks>(1ms, std::set<uint64_t>{}));
+  CHECK(sampler.wake_every() == 4);
+  CHECK(sampler.source_rate(1) == 4ms);
+  // Read at a wake-up, its values serve the frames until its next read: read every 10 ticks at
+  // wake-ups 4 ticks apart, some frames would show a value 12 ticks old.
+  CHECK(sampler.source_rate(2) == 8ms);
+  CHECK(sampler.stats().sources[2]->rate_ns.load() == 8'000'000);
 }

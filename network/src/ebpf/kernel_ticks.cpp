@@ -183,6 +183,7 @@ class CpuTickProgram final : public sampler::KernelTicks {
       error = ebpf::describe_libbpf_failure("loading the BPF program of cpu_ticks.bpf.o", code);
       return false;
     }
+    timer_cpu_ = layout.timer_cpu;
     if (!attach_timer(layout.timer_cpu, error)) return false;
     ring_ = ring_buffer__new(bpf_map__fd(skeleton_->maps.ticks), on_record, this, nullptr);
     if (ring_ == nullptr) {
@@ -229,6 +230,13 @@ class CpuTickProgram final : public sampler::KernelTicks {
 
   [[nodiscard]] nanoseconds period() const noexcept override { return period_; }
   [[nodiscard]] size_t cpu_count() const noexcept override { return cpu_count_; }
+  [[nodiscard]] uint32_t timer_cpu() const noexcept override { return timer_cpu_; }
+
+  void wake_every(uint32_t ticks) noexcept override {
+    __atomic_store_n(&skeleton_->bss->wake_every, ticks, __ATOMIC_RELAXED);
+  }
+  // The ring's own epoll set: the program's forced wake-ups make it readable.
+  [[nodiscard]] int wait_fd() const noexcept override { return ring_buffer__epoll_fd(ring_); }
 
   void drain(sampler::KernelTickBatch& out) override {
     out.clear();
@@ -307,6 +315,7 @@ class CpuTickProgram final : public sampler::KernelTicks {
 
   nanoseconds period_;
   uint32_t cpu_count_;
+  uint32_t timer_cpu_ = 0;
   uint64_t record_bytes_;
   cpu_ticks_bpf* skeleton_ = nullptr;
   bpf_link* link_ = nullptr;

@@ -61,6 +61,15 @@ class KernelTicks {
   [[nodiscard]] virtual std::chrono::nanoseconds period() const noexcept = 0;
   // CPUs per tick (every possible CPU, by id).
   [[nodiscard]] virtual size_t cpu_count() const noexcept = 0;
+  // The CPU whose timer fires: a reader that waits on wait_fd() is best kept there, so that the
+  // timer's interrupt wakes it without waking a second CPU.
+  [[nodiscard]] virtual uint32_t timer_cpu() const noexcept = 0;
+  // From now on the timer's interrupt makes wait_fd() readable at every `ticks`-th firing (0:
+  // never), after recording that firing's tick.
+  virtual void wake_every(uint32_t ticks) noexcept = 0;
+  // A descriptor to poll for reading: readable when the timer woke the reader (wake_every) and
+  // ticks wait. drain() takes them, after which it is not readable until the next wake-up.
+  [[nodiscard]] virtual int wait_fd() const noexcept = 0;
   // Replaces `out`'s ticks with every tick recorded since the last call, oldest first. Never
   // blocks.
   virtual void drain(KernelTickBatch& out) = 0;

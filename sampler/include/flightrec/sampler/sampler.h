@@ -7,9 +7,10 @@
 // allocations). Late and missed ticks are counted, never caught up by bursts of reads.
 //
 // With an in-kernel tick (use_kernel_ticks, sampler.backend: ebpf) the ticks come from the kernel
-// instead: the thread wakes at the rate of its fastest file source, drains the ticks recorded
-// since, makes a frame of each (CPU times from the tick, the file sources' values as last read)
-// and then reads the file sources that are due, whose values go into the frames of later ticks.
+// instead: the thread, kept on the timer's CPU, is woken by the timer's own interrupt at the rate
+// of its fastest file source, drains the ticks recorded since, makes a frame of each (CPU times
+// from the tick, the file sources' values as last read) and then reads the file sources that are
+// due, whose values go into the frames of later ticks.
 //
 // With a CPU budget (sampler.cpu_budget) the thread also checks, about once a second, the
 // process's CPU over the last window and slows its costliest source while over budget, restoring
