@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "flightrec/common/clock.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/sampler/file_reader.h"
@@ -24,11 +25,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-int64_t mono_now() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
+int64_t mono_now() { return flightrec::clock_ns(CLOCK_MONOTONIC); }
 
 // A kernel timer played by the clock: tick k fires at start + (k + 1) * period, and a drain hands
 // on every tick fired since the previous drain, each with k as its context switch count. The ticks

@@ -27,6 +27,7 @@
 
 #include "cpu_tick_record.h"
 #include "cpu_ticks.skel.h"
+#include "flightrec/common/clock.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/sampler/cpu_list.h"
 #include "kernel_tick_check.h"
@@ -110,12 +111,6 @@ bool size_ring(nanoseconds period, uint64_t record_bytes, RingSize& out, std::st
   out.ring_bytes = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   while (out.ring_bytes < out.max_pending_bytes + slot) out.ring_bytes *= 2;
   return true;
-}
-
-int64_t monotonic_ns() {
-  timespec now{};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
 std::string describe_refused(const flightrec_tick_head& head) {
@@ -219,7 +214,7 @@ class CpuTickProgram final : public sampler::KernelTicks {
     }
     const size_t newest = pending_.heads.size() - 1;
     const std::string disagreement = ebpf::disagreement_with_proc_stat(
-        text, pending_.cpus_of(newest), monotonic_ns() - pending_.heads[newest].mono_ns,
+        text, pending_.cpus_of(newest), clock_ns(CLOCK_MONOTONIC) - pending_.heads[newest].mono_ns,
         1'000'000'000 / ::sysconf(_SC_CLK_TCK));
     if (!disagreement.empty()) {
       error = "the kernel tick disagrees with " + stat.path().string() + ": " + disagreement;
