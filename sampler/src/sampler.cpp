@@ -232,28 +232,6 @@ void Sampler::use_kernel_ticks(std::unique_ptr<KernelTicks> ticks) {
   kernel_batch_.cpu_times.reserve(kernel_batch_capacity(wake_every_) * kernel_ticks_->cpu_count());
 }
 
-int64_t Sampler::arm_timer(int64_t period) {
-  const int64_t armed = now_ns(CLOCK_MONOTONIC);
-  const itimerspec spec{to_timespec(period), to_timespec(armed + period)};
-  if (::timerfd_settime(timer_.get(), TFD_TIMER_ABSTIME, &spec, nullptr) != 0) {
-    throw std::system_error(errno, std::generic_category(), "timerfd_settime");
-  }
-  return armed;
-}
-
-uint64_t Sampler::wait_for_timer(const StopSignal& stop) {
-  uint64_t expirations = 0;
-  const ssize_t n = ::read(timer_.get(), &expirations, sizeof expirations);
-  if (stop.requested()) return 0;
-  if (n != sizeof expirations) {
-    if (n < 0 && errno != EINTR) {
-      throw std::system_error(errno, std::generic_category(), "read of the sampler timer");
-    }
-    return 0;
-  }
-  return expirations;
-}
-
 void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
   if (kernel_ticks_) {
     run_on_kernel_ticks(queue, stop, max_ticks);
@@ -264,8 +242,12 @@ void Sampler::run(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks)
 
 void Sampler::run_on_timer(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks) {
   const int64_t period = rate_.count();
-  const int64_t armed = arm_timer(period);
+  const int64_t armed = now_ns(CLOCK_MONOTONIC);
   const int64_t start = armed + period;
+  const itimerspec spec{to_timespec(period), to_timespec(start)};
+  if (::timerfd_settime(timer_.get(), TFD_TIMER_ABSTIME, &spec, nullptr) != 0) {
+    throw std::system_error(errno, std::generic_category(), "timerfd_settime");
+  }
 
   // A stop requested before the timer was armed had its wake() overwritten by the arming above.
   if (stop.requested()) return;
@@ -277,9 +259,16 @@ void Sampler::run_on_timer(FrameQueue& queue, const StopSignal& stop, uint64_t m
 
   uint64_t next_tick = 0;  // index of the first deadline not yet consumed
   uint64_t sampled = 0;
-  while (!stop.requested() && (max_ticks == 0 || sampled < max_ticks)) {
-    const uint64_t expirations = wait_for_timer(stop);
-    if (expirations == 0) continue;
+  while (max_ticks == 0 || sampled < max_ticks) {
+    uint64_t expirations = 0;
+    const ssize_t n = ::read(timer_.get(), &expirations, sizeof expirations);
+    if (stop.requested()) break;
+    if (n != sizeof expirations) {
+      if (n < 0 && errno != EINTR) {
+        throw std::system_error(errno, std::generic_category(), "read of the sampler timer");
+      }
+      continue;
+    }
     // Several deadlines passed since the last wake-up: sample once, for the newest one.
     const uint64_t tick = next_tick + expirations - 1;
     next_tick = tick + 1;

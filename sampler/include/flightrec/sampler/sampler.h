@@ -108,10 +108,6 @@ class Sampler {
   void read_source(size_t index, std::span<int64_t> values) noexcept;
   void run_on_timer(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks);
   void run_on_kernel_ticks(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks);
-  // Arms the timer to fire every `period` from one period from now; returns when it was armed.
-  int64_t arm_timer(int64_t period);
-  // Blocks until the timer fires; the expirations, or 0 when interrupted or stopped.
-  uint64_t wait_for_timer(const StopSignal& stop);
   // The frame of drained tick `index`: the kernel tick's values into values_, then the queue.
   void push_kernel_tick(size_t index, uint64_t tick, int64_t real_offset_ns, FrameQueue& queue);
   // The budget's check, at most once per check_every: measures, decides, applies one change.
