@@ -92,8 +92,9 @@ extern "C" int accept(int listener, sockaddr* address, socklen_t* address_length
     flightrec::http::detail::copy_address(peer, peer_length, address, address_length);
     return fd;
   }
-  ::close(fd);  // the wake-up connection's far end; ours closes with the handoff
   flightrec::http::detail::copy_address(handoff->address, handoff->address_length, address,
                                         address_length);
+  if (!handoff->client) return fd;  // a relayed connection: civetweb serves the loopback one
+  ::close(fd);  // the wake-up connection's far end; ours closes with the handoff
   return handoff->client.release();
 }

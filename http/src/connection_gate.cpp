@@ -11,17 +11,17 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 
 #include "accept_handoff.h"
 #include "flightrec/common/thread_priority.h"
+#include "header_block.h"
 
 namespace flightrec::http::detail {
 namespace {
 
-constexpr unsigned char kTlsHandshake = 0x16;
-constexpr size_t kTlsRecordHeader = 5;
 constexpr auto kOutOfFilesPause = std::chrono::milliseconds(10);
 constexpr size_t kMostPending = 4096;
 constexpr size_t kShareOfFiles = 4;
@@ -78,14 +78,8 @@ void watch(int epoll, int fd, uint32_t events) {
   }
 }
 
-// civetweb's own test for the end of a header block (get_http_header_len): "\n\n" or "\n\r\n".
-bool header_complete(std::string_view bytes) {
-  return bytes.find("\n\n") != std::string_view::npos ||
-         bytes.find("\n\r\n") != std::string_view::npos;
-}
-
-// Connects a non-blocking socket from 127.0.0.1 to civetweb's port; returns it with its source
-// port, which names the handoff. Registered before connecting: civetweb may accept at once.
+// A non-blocking socket bound to 127.0.0.1, to connect to civetweb's port; returns it with its
+// source port, which names the handoff. Registered before connecting: civetweb may accept at once.
 Fd wake_up_socket(uint16_t& source_port) {
   Fd sock(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!sock) return sock;
@@ -95,6 +89,17 @@ Fd wake_up_socket(uint16_t& source_port) {
   if (::bind(sock.get(), reinterpret_cast<const sockaddr*>(&self), sizeof self) != 0) return {};
   source_port = local_port(sock.get());
   return sock;
+}
+
+// Non-blocking: EINPROGRESS completes on its own (at once on loopback, unless civetweb's backlog
+// is full, when the kernel retries); anything else and civetweb will never see it.
+bool connect_to_civetweb(int sock, uint16_t civetweb_port) {
+  sockaddr_in civetweb{};
+  civetweb.sin_family = AF_INET;
+  civetweb.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  civetweb.sin_port = htons(civetweb_port);
+  return ::connect(sock, reinterpret_cast<const sockaddr*>(&civetweb), sizeof civetweb) == 0 ||
+         errno == EINPROGRESS;
 }
 
 }  // namespace
@@ -160,6 +165,12 @@ ConnectionGate::~ConnectionGate() {
 void ConnectionGate::run() {
   pthread_setname_np(pthread_self(), "http-gate");
   static_cast<void>(priority::make_calling_thread_batch());  // like civetweb's threads
+  // OpenSSL writes to a TLS client with write(): a client gone mid-answer must give this thread
+  // EPIPE, not the process SIGPIPE (which, blocked, stays pending on this thread alone).
+  sigset_t pipe{};
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
   std::array<epoll_event, 64> events{};
   while (true) {
     const int count = epoll_wait(epoll_.get(), events.data(), events.size(), wait_ms());
@@ -203,35 +214,49 @@ void ConnectionGate::accept_all() {
     if (pending_.size() >= options_.max_pending) forget(pending_.begin());
     next.deadline = Clock::now() + options_.header_timeout;
     const int fd = next.fd.get();
+    if (options_.tls != nullptr) next.tls = std::make_unique<TlsSession>(options_.tls, fd);
     // Edge-triggered: peeking leaves the bytes unread, so a level would fire without end; each
-    // arrival of new bytes is an edge.
-    watch(epoll_.get(), fd, EPOLLIN | EPOLLRDHUP | EPOLLET);
+    // arrival of new bytes is an edge. A handshake may have to wait to write as well.
+    watch(epoll_.get(), fd,
+          EPOLLIN | EPOLLRDHUP | EPOLLET | (options_.tls != nullptr ? EPOLLOUT : 0U));
     by_fd_[fd] = pending_.insert(pending_.end(), std::move(next));
   }
 }
 
-bool ConnectionGate::ready(std::string_view peeked) const {
-  if (peeked.size() >= options_.max_header_bytes) return true;  // civetweb answers it
-  if (!options_.tls) return header_complete(peeked);
-  // Not a TLS handshake: civetweb's handshake fails it at once.
-  if (static_cast<unsigned char>(peeked.front()) != kTlsHandshake) return true;
-  if (peeked.size() < kTlsRecordHeader) return false;
-  const size_t record = (static_cast<size_t>(static_cast<unsigned char>(peeked[3])) << 8) |
-                        static_cast<unsigned char>(peeked[4]);
-  return peeked.size() >= kTlsRecordHeader + record;
+void ConnectionGate::check(int fd) {
+  if (const auto found = by_fd_.find(fd); found != by_fd_.end()) {
+    if (found->second->tls) {
+      check_tls(found->second);
+    } else {
+      check_plain(found->second);
+    }
+  } else if (const auto relay = relays_.find(fd); relay != relays_.end()) {
+    pump(relay->second);
+  }
 }
 
-void ConnectionGate::check(int fd) {
-  const auto found = by_fd_.find(fd);
-  if (found == by_fd_.end()) return;
-  const ssize_t peeked = recv(fd, peek_buffer_.data(), peek_buffer_.size(), MSG_PEEK);
+void ConnectionGate::check_plain(PendingList::iterator it) {
+  const ssize_t peeked = recv(it->fd.get(), peek_buffer_.data(), peek_buffer_.size(), MSG_PEEK);
   if (peeked < 0 && (errno == EAGAIN || errno == EINTR)) return;
   if (peeked <= 0) {  // closed before sending a request, or reset
-    forget(found->second);
+    forget(it);
     return;
   }
-  if (ready(std::string_view(peek_buffer_.data(), static_cast<size_t>(peeked)))) {
-    hand_off(found->second);
+  const std::string_view bytes(peek_buffer_.data(), static_cast<size_t>(peeked));
+  // A header over max_header_bytes goes to civetweb too, which answers it.
+  if (bytes.size() >= options_.max_header_bytes || header_block_complete(bytes)) hand_off(it);
+}
+
+void ConnectionGate::check_tls(PendingList::iterator it) {
+  switch (it->tls->read_header(options_.max_header_bytes)) {
+    case TlsSession::Header::waiting:
+      return;
+    case TlsSession::Header::failed:
+      forget(it);
+      return;
+    case TlsSession::Header::complete:
+      start_relay(it);
+      return;
   }
 }
 
@@ -251,16 +276,45 @@ void ConnectionGate::hand_off(PendingList::iterator it) {
                                         .wake_up = std::move(wake_up),
                                         .owner = this});
   pending_.erase(it);
-  sockaddr_in civetweb{};
-  civetweb.sin_family = AF_INET;
-  civetweb.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  civetweb.sin_port = htons(civetweb_port_);
-  // Non-blocking: EINPROGRESS completes on its own (at once on loopback, unless civetweb's
-  // backlog is full, when the kernel retries); anything else and civetweb will never see it.
-  if (::connect(wake_up_fd, reinterpret_cast<const sockaddr*>(&civetweb), sizeof civetweb) != 0 &&
-      errno != EINPROGRESS) {
-    cancel_handoff(source_port);
+  if (!connect_to_civetweb(wake_up_fd, civetweb_port_)) cancel_handoff(source_port);
+}
+
+void ConnectionGate::start_relay(PendingList::iterator it) {
+  uint16_t source_port = 0;
+  Fd backend = wake_up_socket(source_port);
+  // Each relay holds two descriptors for as long as civetweb serves it: bounded like waiting ones.
+  if (!backend || relays_.size() / 2 >= options_.max_pending) {
+    forget(it);
+    return;
   }
+  // civetweb keeps this loopback connection; the handoff only gives it the client's address.
+  register_handoff(source_port, Handoff{.client = {},
+                                        .address = it->address,
+                                        .address_length = it->address_length,
+                                        .wake_up = {},
+                                        .owner = this});
+  if (!connect_to_civetweb(backend.get(), civetweb_port_)) {
+    cancel_handoff(source_port);
+    forget(it);
+    return;
+  }
+  watch(epoll_.get(), backend.get(), EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
+  auto relay = std::make_shared<Relay>(Relay{
+      .client = std::move(it->fd), .backend = std::move(backend), .session = std::move(it->tls)});
+  by_fd_.erase(relay->client.get());
+  pending_.erase(it);
+  relays_[relay->client.get()] = relay;
+  relays_[relay->backend.get()] = relay;
+  pump(relay);  // the header, and whatever the session decrypted after it, go to civetweb now
+}
+
+void ConnectionGate::pump(const std::shared_ptr<Relay>& relay) {
+  if (relay->session->relay(relay->backend.get())) return;
+  // `relay` may be one of the map's own entries: nothing of it is used once erasing starts.
+  const int client = relay->client.get();
+  const int backend = relay->backend.get();
+  relays_.erase(client);
+  relays_.erase(backend);  // the last reference: both sockets close
 }
 
 void ConnectionGate::forget(PendingList::iterator it) {

@@ -3,15 +3,21 @@
 // from accept to close, so a few hundred clients that send nothing, or send their header a byte at
 // a time, hold every worker and scrapes queue behind them. The gate accepts every connection on
 // one epoll thread and holds it there, costing no worker, until its request header block has
-// arrived (with TLS, whose header is encrypted: the client's first handshake record), then hands
-// it to civetweb (accept_handoff.h). Bytes are only peeked, never read, so civetweb (and its TLS)
-// sees the connection from its first byte. A connection not ready within the header timeout is
-// closed; when max_pending wait, the oldest is closed to make room, so a new client always gets in.
+// arrived, then hands it to civetweb (accept_handoff.h).
+// - Plain HTTP: bytes are only peeked, never read, so civetweb sees the connection from its first
+//   byte and serves it on the client's own socket.
+// - TLS: the header is encrypted, so the gate terminates TLS itself (tls_session.h). It does the
+//   handshake and decrypts the header here, then relays the connection, decrypted, over a
+//   loopback connection civetweb serves as plain HTTP. civetweb never sees TLS.
+// A connection not ready within the header timeout (handshake included) is closed; when
+// max_pending wait, the oldest is closed to make room, so a new client always gets in.
+#include <openssl/ssl.h>
 #include <sys/socket.h>
 
 #include <chrono>
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -19,14 +25,15 @@
 #include <vector>
 
 #include "flightrec/common/fd.h"
+#include "tls_session.h"
 
 namespace flightrec::http::detail {
 
 struct GateOptions {
   std::chrono::milliseconds header_timeout{10000};
   size_t max_header_bytes = 16384;  // civetweb's max_request_size: it refuses anything larger
-  size_t max_pending = 4096;        // connections waiting for their header, at most
-  bool tls = false;
+  size_t max_pending = 4096;  // connections waiting for their header, at most; as many relayed
+  SSL_CTX* tls = nullptr;     // terminate TLS with this context (it must outlive the gate)
 };
 
 // A quarter of the descriptors this process may open (RLIMIT_NOFILE), at most 4096: held
@@ -54,14 +61,24 @@ class ConnectionGate {
     sockaddr_storage address{};
     socklen_t address_length = 0;
     Clock::time_point deadline;
+    std::unique_ptr<TlsSession> tls;
   };
   using PendingList = std::list<Pending>;  // in accept order, hence in deadline order
+  // A TLS connection past its header: the client and our end of civetweb's loopback connection.
+  struct Relay {
+    Fd client;
+    Fd backend;
+    std::unique_ptr<TlsSession> session;
+  };
 
   void run();
   void accept_all();
   void check(int fd);
-  [[nodiscard]] bool ready(std::string_view peeked) const;
+  void check_plain(PendingList::iterator it);
+  void check_tls(PendingList::iterator it);
   void hand_off(PendingList::iterator it);
+  void start_relay(PendingList::iterator it);
+  void pump(const std::shared_ptr<Relay>& relay);
   void forget(PendingList::iterator it);
   void close_expired();
   [[nodiscard]] int wait_ms() const;
@@ -74,6 +91,7 @@ class ConnectionGate {
   GateOptions options_;
   PendingList pending_;
   std::unordered_map<int, PendingList::iterator> by_fd_;
+  std::unordered_map<int, std::shared_ptr<Relay>> relays_;  // under both of each relay's fds
   std::vector<char> peek_buffer_;
   std::thread thread_;
 };

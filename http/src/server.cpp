@@ -11,7 +11,6 @@
 #include <stdexcept>
 #include <thread>
 
-#include "civetweb_ssl_compat.h"
 #include "connection_gate.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
@@ -29,11 +28,10 @@ struct Server::Impl {
   mg_context* ctx = nullptr;
   uint16_t civetweb_port = 0;  // its private loopback listener, which the gate hands to
   std::unique_ptr<detail::ConnectionGate> gate;
-  // With TLS: the settings civetweb's OpenSSL context is built from (kept for its verify
-  // callback), the file they came from, and what went wrong building it.
+  // With TLS: the settings the gate's OpenSSL context is built from (kept for its verify
+  // callback), and that context.
   std::optional<TlsServerConfig> tls;
-  std::string web_config_origin;
-  std::string startup_error;
+  detail::SslContext tls_context;
 };
 
 namespace {
@@ -65,14 +63,6 @@ int log_civetweb(const mg_connection*, const char* message) {
 void* on_civetweb_thread(const mg_context*, int) {
   static_cast<void>(priority::make_calling_thread_batch());
   return nullptr;
-}
-
-// civetweb's init_ssl: the whole OpenSSL context is ours to configure (tls_context.h); 1 tells
-// civetweb so, -1 fails start-up with the reason kept in startup_error.
-int on_init_ssl(void* ssl_ctx, void* data) {
-  auto* impl = static_cast<Server::Impl*>(data);
-  impl->startup_error = detail::configure_tls_context(ssl_ctx, *impl->tls, impl->web_config_origin);
-  return impl->startup_error.empty() ? 1 : -1;
 }
 
 // Opens and closes one TCP connection to the listener; failures do not matter.
@@ -141,20 +131,19 @@ Server::Server(const ServerOptions& options, Router router)
     throw std::runtime_error("cannot listen on " + options.listen_address + ": " +
                              std::strerror(errno));
   }
-  std::string civetweb_ports = "127.0.0.1:0";
-  if (!options.web_config_file.empty()) use_web_config(options.web_config_file, civetweb_ports);
+  if (!options.web_config_file.empty()) use_web_config(options.web_config_file);
   if (auto errors = access_errors(options.access); !errors.empty()) {
     std::string text;
     for (const auto& error : errors) text += (text.empty() ? "" : "; ") + error;
     throw std::runtime_error(text);
   }
   set_access(options.access);
-  start_civetweb(options, civetweb_ports);
+  start_civetweb(options);
   impl_->gate = std::make_unique<detail::ConnectionGate>(
       std::move(listener), impl_->civetweb_port,
       detail::GateOptions{.header_timeout = options.request_timeout,
                           .max_pending = detail::pending_connections_bound(),
-                          .tls = tls_});
+                          .tls = impl_->tls_context.get()});
   port_ = impl_->gate->port();
   const std::string host = ports->substr(0, ports->rfind(':'));
   host_ = ports->find(':') == std::string::npos || host == "0.0.0.0" ? "127.0.0.1"
@@ -162,7 +151,8 @@ Server::Server(const ServerOptions& options, Router router)
                                                                      : std::string(host);
 }
 
-void Server::start_civetweb(const ServerOptions& options, const std::string& ports) {
+void Server::start_civetweb(const ServerOptions& options) {
+  const std::string ports = "127.0.0.1:0";  // private: only the gate connects here
   const std::string threads = std::to_string(options.threads);
   const std::string timeout = std::to_string(options.request_timeout.count());
   // No document_root: nothing is ever served from disk.
@@ -175,15 +165,12 @@ void Server::start_civetweb(const ServerOptions& options, const std::string& por
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
   callbacks.init_thread = on_civetweb_thread;
-  if (tls_) callbacks.init_ssl = on_init_ssl;
-  mg_init_library(tls_ ? MG_FEATURES_TLS : 0);
+  mg_init_library(0);  // plain HTTP only: the gate terminates TLS
   impl_->ctx = mg_start(&callbacks, impl_.get(), civet_options);
   if (impl_->ctx == nullptr) {
     mg_exit_library();
-    if (!impl_->startup_error.empty()) throw std::runtime_error(impl_->startup_error);
     throw std::runtime_error("cannot start the HTTP server for " + options.listen_address +
-                             (tls_ ? " with TLS (see the http server log line above)"
-                                   : " (see the http server log line above)"));
+                             " (see the http server log line above)");
   }
   mg_set_request_handler(impl_->ctx, "/", dispatch, impl_.get());
   mg_server_port listening[1]{};
@@ -209,19 +196,14 @@ Server::~Server() {
   mg_exit_library();
 }
 
-void Server::use_web_config(const std::string& path, std::string& ports) {
+void Server::use_web_config(const std::string& path) {
   auto security = std::make_shared<WebSecurity>(path);
   const auto config = security->config();
   if (config->tls.enabled) {
-    if (mg_check_feature(MG_FEATURES_TLS) == 0) {
-      throw std::runtime_error(path + ": tls_server_config: this civetweb was built without TLS");
-    }
-    if (auto error = detail::load_civetweb_ssl_compat(); !error.empty()) {
-      throw std::runtime_error(path + ": tls_server_config: cannot prepare OpenSSL: " + error);
-    }
     impl_->tls = config->tls;
-    impl_->web_config_origin = path;
-    ports += "s";  // civetweb's suffix for a TLS port
+    std::string error;
+    impl_->tls_context = detail::make_tls_context(*impl_->tls, path, error);
+    if (!impl_->tls_context) throw std::runtime_error(error);
     tls_ = true;
   }
   impl_->router.set_security(std::move(security));

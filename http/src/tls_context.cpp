@@ -141,9 +141,6 @@ std::string set_protocol(SSL_CTX* ctx, const TlsServerConfig& tls, std::string_v
            " cannot be honoured: this OpenSSL allows TLS 1.0 and 1.1 only at security level 0, "
            "which flightrec does not lower; use TLS12 or TLS13";
   }
-  // civetweb set SSL_OP_NO_* from its own ssl_protocol_version; the versions are ours to say.
-  SSL_CTX_clear_options(ctx, SSL_OP_NO_SSLv3 | SSL_OP_NO_TLSv1 | SSL_OP_NO_TLSv1_1 |
-                                 SSL_OP_NO_TLSv1_2 | SSL_OP_NO_TLSv1_3);
   if (SSL_CTX_set_min_proto_version(ctx, protocol_of(tls.min_version)) != 1 ||
       SSL_CTX_set_max_proto_version(ctx, protocol_of(tls.max_version)) != 1) {
     return where + "min_version/max_version: OpenSSL refused them: " + openssl_error();
@@ -196,14 +193,25 @@ std::string load_certificate(SSL_CTX* ctx, const TlsServerConfig& tls, std::stri
 
 }  // namespace
 
-std::string configure_tls_context(void* ssl_ctx, const TlsServerConfig& tls,
-                                  std::string_view origin) {
-  auto* ctx = static_cast<SSL_CTX*>(ssl_ctx);
+SslContext make_tls_context(const TlsServerConfig& tls, std::string_view origin,
+                            std::string& error) {
   ERR_clear_error();
-  for (const auto& step : {load_certificate, set_protocol, set_client_auth}) {
-    if (auto error = step(ctx, tls, origin); !error.empty()) return error;
+  SslContext ctx(SSL_CTX_new(TLS_server_method()));
+  if (!ctx) {
+    error = std::string(origin) + ": tls_server_config: " + openssl_error();
+    return {};
   }
-  return {};
+  // The gate's sockets are non-blocking and its buffers move: a write may be partial and be
+  // retried from a new address. Idle connections give their record buffers back.
+  SSL_CTX_set_mode(ctx.get(), SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |
+                                  SSL_MODE_RELEASE_BUFFERS);
+  // Renegotiation would let one client make the gate's thread handshake without end. A client
+  // that closes without close_notify (most HTTP clients) has ended, not failed.
+  SSL_CTX_set_options(ctx.get(), SSL_OP_NO_RENEGOTIATION | SSL_OP_IGNORE_UNEXPECTED_EOF);
+  for (const auto& step : {load_certificate, set_protocol, set_client_auth}) {
+    if (error = step(ctx.get(), tls, origin); !error.empty()) return {};
+  }
+  return ctx;
 }
 
 }  // namespace flightrec::http::detail

@@ -67,10 +67,10 @@ class Server {
 
  private:
   // Loads the web config (throws on an invalid one), hands it to the router and, when it turns
-  // TLS on, marks `ports` for TLS.
-  void use_web_config(const std::string& path, std::string& ports);
-  // Starts civetweb listening on `ports` (its syntax); throws when it cannot.
-  void start_civetweb(const ServerOptions& options, const std::string& ports);
+  // TLS on, builds the OpenSSL context the connection gate terminates TLS with.
+  void use_web_config(const std::string& path);
+  // Starts civetweb on its private loopback port; throws when it cannot.
+  void start_civetweb(const ServerOptions& options);
 
   std::unique_ptr<Impl> impl_;
   uint16_t port_ = 0;

@@ -1,0 +1,135 @@
+#include "tls_session.h"
+
+#include <openssl/err.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <climits>
+
+#include "header_block.h"
+
+namespace flightrec::http::detail {
+namespace {
+
+// Bytes held each way per connection: one TLS record's worth. A side that does not take its bytes
+// (a client that does not read, a busy civetweb) stops the other side's reads at this bound, so a
+// slow reader costs the gate at most this much memory and holds civetweb's writes, as a plain
+// connection's full socket buffer would.
+constexpr size_t kBufferBytes = 16384;
+
+bool would_block(int ssl_error) {
+  return ssl_error == SSL_ERROR_WANT_READ || ssl_error == SSL_ERROR_WANT_WRITE;
+}
+
+}  // namespace
+
+TlsSession::TlsSession(SSL_CTX* ctx, int client_fd) : ssl_(SSL_new(ctx)) {
+  if (ssl_) {
+    SSL_set_fd(ssl_.get(), client_fd);
+    SSL_set_accept_state(ssl_.get());
+  }
+}
+
+TlsSession::Header TlsSession::read_header(size_t max_header_bytes) {
+  if (!ssl_) return Header::failed;
+  ERR_clear_error();  // SSL_get_error reads the thread's queue: a stale entry would fail us
+  if (SSL_is_init_finished(ssl_.get()) == 0) {
+    const int done = SSL_do_handshake(ssl_.get());
+    if (done != 1) {
+      return would_block(SSL_get_error(ssl_.get(), done)) ? Header::waiting : Header::failed;
+    }
+  }
+  while (!header_block_complete(to_backend_) && to_backend_.size() < max_header_bytes) {
+    switch (read_client(max_header_bytes - to_backend_.size())) {
+      case Read::data:
+        break;
+      case Read::would_block:
+        return Header::waiting;
+      case Read::end:
+      case Read::failed:
+        return Header::failed;  // nothing was asked: nothing to answer
+    }
+  }
+  return Header::complete;
+}
+
+TlsSession::Read TlsSession::read_client(size_t room) {
+  std::array<char, kBufferBytes> buffer{};
+  ERR_clear_error();
+  const int n =
+      SSL_read(ssl_.get(), buffer.data(), static_cast<int>(std::min(room, buffer.size())));
+  if (n > 0) {
+    to_backend_.append(buffer.data(), static_cast<size_t>(n));
+    return Read::data;
+  }
+  const int error = SSL_get_error(ssl_.get(), n);
+  if (would_block(error)) return Read::would_block;
+  // close_notify, or (SSL_OP_IGNORE_UNEXPECTED_EOF) the socket's end: the client sends no more
+  // but may still read the answer.
+  return error == SSL_ERROR_ZERO_RETURN ? Read::end : Read::failed;
+}
+
+bool TlsSession::write_client(bool& progress) {
+  while (!to_client_.empty()) {
+    ERR_clear_error();
+    const int n = SSL_write(ssl_.get(), to_client_.data(),
+                            static_cast<int>(std::min<size_t>(to_client_.size(), INT_MAX)));
+    if (n <= 0) return would_block(SSL_get_error(ssl_.get(), n));
+    to_client_.erase(0, static_cast<size_t>(n));
+    progress = true;
+  }
+  return true;
+}
+
+bool TlsSession::move_to_backend(int backend_fd, bool& progress) {
+  while (!to_backend_.empty()) {
+    const ssize_t n = ::send(backend_fd, to_backend_.data(), to_backend_.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno == EAGAIN;
+    to_backend_.erase(0, static_cast<size_t>(n));
+    progress = true;
+  }
+  return true;
+}
+
+bool TlsSession::move_from_backend(int backend_fd, bool& progress) {
+  std::array<char, kBufferBytes> buffer{};
+  while (!backend_ended_ && to_client_.size() < kBufferBytes) {
+    const ssize_t n = ::recv(backend_fd, buffer.data(), kBufferBytes - to_client_.size(), 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno == EAGAIN;
+    if (n == 0) backend_ended_ = true;
+    to_client_.append(buffer.data(), static_cast<size_t>(n));
+    progress = true;
+  }
+  return true;
+}
+
+bool TlsSession::relay(int backend_fd) {
+  for (bool progress = true; progress;) {
+    progress = false;
+    while (!client_ended_ && to_backend_.size() < kBufferBytes) {
+      const Read read = read_client(kBufferBytes - to_backend_.size());
+      if (read == Read::failed) return false;
+      if (read == Read::would_block) break;
+      client_ended_ = read == Read::end;
+      progress = true;
+    }
+    if (!move_to_backend(backend_fd, progress)) return false;
+    if (client_ended_ && to_backend_.empty() && !backend_write_closed_) {
+      ::shutdown(backend_fd, SHUT_WR);  // civetweb reads the end and finishes
+      backend_write_closed_ = true;
+    }
+    if (!move_from_backend(backend_fd, progress) || !write_client(progress)) return false;
+  }
+  if (backend_ended_ && to_client_.empty()) {
+    ERR_clear_error();
+    SSL_shutdown(ssl_.get());  // close_notify, best effort: the socket closes next
+    return false;
+  }
+  return true;
+}
+
+}  // namespace flightrec::http::detail

@@ -1,0 +1,50 @@
+#pragma once
+// One client's TLS connection, terminated by the connection gate (connection_gate.h) on its epoll
+// thread: the handshake and the first request's header are read here, costing no civetweb worker,
+// and afterwards every byte is relayed between the client (encrypted) and a plain loopback
+// connection to civetweb. All sockets are non-blocking; each call does what can be done now and
+// returns, and the gate calls again when either socket is ready (edge-triggered: every call goes
+// on until the sockets would block, so no readiness is left unconsumed).
+#include <openssl/ssl.h>
+
+#include <memory>
+#include <string>
+
+namespace flightrec::http::detail {
+
+class TlsSession {
+ public:
+  // `client_fd` stays the caller's; `ctx` must outlive the session.
+  TlsSession(SSL_CTX* ctx, int client_fd);
+
+  enum class Header {
+    waiting,   // handshake or header still arriving
+    complete,  // the header block, or max_header_bytes of it, has been decrypted
+    failed,    // handshake refused, connection closed or reset: close it
+  };
+  // Completes the handshake and decrypts until the first request's header block is complete.
+  [[nodiscard]] Header read_header(size_t max_header_bytes);
+
+  // Moves bytes between the client and `backend_fd` (civetweb's connection) both ways. False once
+  // the connection is over: civetweb closed it and its last bytes went out, or either side failed.
+  [[nodiscard]] bool relay(int backend_fd);
+
+ private:
+  enum class Read { data, would_block, end, failed };
+  Read read_client(size_t room);
+  [[nodiscard]] bool write_client(bool& progress);
+  [[nodiscard]] bool move_to_backend(int backend_fd, bool& progress);
+  [[nodiscard]] bool move_from_backend(int backend_fd, bool& progress);
+
+  struct FreeSsl {
+    void operator()(SSL* ssl) const noexcept { SSL_free(ssl); }
+  };
+  std::unique_ptr<SSL, FreeSsl> ssl_;
+  std::string to_backend_;  // decrypted from the client, not yet written to civetweb
+  std::string to_client_;   // civetweb's answer, not yet encrypted to the client
+  bool client_ended_ = false;
+  bool backend_ended_ = false;
+  bool backend_write_closed_ = false;
+};
+
+}  // namespace flightrec::http::detail
