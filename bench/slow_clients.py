@@ -8,6 +8,8 @@ For each target (NAME=HOST:PORT, measured one after another in this run), opens
 keeps that many held (one the server closes is reopened), and meanwhile a scraper does
 GET /metrics every --interval on a fresh connection and records the time to the whole answer.
 A scrape that takes over --scrape-timeout, fails, or is not a 200 counts as failed.
+With --tls, the slow-header and slow-reading clients and the scraper speak TLS (idle clients send
+nothing either way): a slow-header client completes its handshake before its first slow byte.
 
 Prints one line per target: p50/p99/max latency in ms, failed scrapes, 503 answers, and how long
 the server kept an idle connection open (median; "held" when it never closed one). With
@@ -16,6 +18,7 @@ the server kept an idle connection open (median; "held" when it never closed one
 
 import argparse
 import socket
+import ssl
 import statistics
 import sys
 import threading
@@ -25,12 +28,21 @@ SLOW_HEADER_START = b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: "
 SLOW_READ_REQUEST = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
 
 
-def connect(address, rcvbuf=0):
+def tls_context():
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE  # the servers' certificates are not what is measured
+    return context
+
+
+def connect(address, rcvbuf=0, tls=None):
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
     sock.settimeout(5)
     sock.connect(address)
+    if tls:
+        sock = tls.wrap_socket(sock)
     sock.setblocking(False)
     return sock
 
@@ -47,8 +59,9 @@ def closed_by_peer(sock):
 class Attackers:
     """Holds the idle, slow-header and slow-reading connections until stop()."""
 
-    def __init__(self, address, idle, slow_header, slow_read):
+    def __init__(self, address, idle, slow_header, slow_read, tls):
         self.address = address
+        self.tls = tls
         self.counts = {"idle": idle, "slow_header": slow_header, "slow_read": slow_read}
         self.held = {kind: [] for kind in self.counts}  # [socket, opened_at]
         self.idle_lifetimes = []  # seconds the server kept an idle connection open
@@ -59,7 +72,8 @@ class Attackers:
 
     def open(self, kind):
         try:
-            sock = connect(self.address, 4096 if kind == "slow_read" else 0)
+            tls = self.tls if kind != "idle" else None
+            sock = connect(self.address, 4096 if kind == "slow_read" else 0, tls)
             if kind == "slow_header":
                 sock.send(SLOW_HEADER_START)
             elif kind == "slow_read":
@@ -83,7 +97,13 @@ class Attackers:
             for entry in list(conns):
                 sock, opened = entry
                 # A slow reader never reads, so only its age retires it: one every 10 s each.
-                retire = closed_by_peer(sock) if kind != "slow_read" else now - opened > 10
+                # A TLS socket cannot peek: its next slow byte fails once the server closed it.
+                if kind == "slow_read":
+                    retire = now - opened > 10
+                elif kind == "slow_header" and self.tls:
+                    retire = False
+                else:
+                    retire = closed_by_peer(sock)
                 if not retire and kind == "slow_header":
                     try:
                         sock.send(b"a")
@@ -113,11 +133,12 @@ class Attackers:
                 sock.close()
 
 
-def scrape(address, timeout):
+def scrape(address, timeout, tls):
     """(seconds, status) of one GET /metrics on a new connection; status 0 on failure."""
     start = time.monotonic()
     try:
-        with socket.create_connection(address, timeout=timeout) as sock:
+        raw = socket.create_connection(address, timeout=timeout)
+        with tls.wrap_socket(raw) if tls else raw as sock:
             sock.settimeout(max(0.001, timeout - (time.monotonic() - start)))
             sock.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             answer = bytearray()
@@ -138,14 +159,15 @@ def percentile(values, fraction):
 
 
 def measure(name, address, args):
-    attackers = Attackers(address, args.idle, args.slow_header, args.slow_read)
+    tls = tls_context() if args.tls else None
+    attackers = Attackers(address, args.idle, args.slow_header, args.slow_read, tls)
     attackers.start()
     time.sleep(args.warmup)
     latencies, failed, unavailable = [], 0, 0
     end = time.monotonic() + args.duration
     while time.monotonic() < end:
         started = time.monotonic()
-        seconds, status = scrape(address, args.scrape_timeout)
+        seconds, status = scrape(address, args.scrape_timeout, tls)
         if status == 200:
             latencies.append(seconds)
         elif status == 503:
@@ -190,6 +212,7 @@ def main():
     parser.add_argument("--warmup", type=float, default=2, help="seconds before scraping")
     parser.add_argument("--interval", type=float, default=0.1)
     parser.add_argument("--scrape-timeout", type=float, default=5)
+    parser.add_argument("--tls", action="store_true", help="the targets serve HTTPS")
     parser.add_argument("--max-p99-ms", type=float, help="exit 1 above it (first target)")
     parser.add_argument("--max-failed", type=int, help="exit 1 above it (first target)")
     args = parser.parse_args()
