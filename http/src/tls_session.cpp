@@ -87,6 +87,13 @@ bool TlsSession::move_to_backend(int backend_fd, bool& progress) {
   while (!to_backend_.empty()) {
     const ssize_t n = ::send(backend_fd, to_backend_.data(), to_backend_.size(), MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+      // civetweb answered and closed without reading the rest (a 413, a refused body): what the
+      // client still sends has nowhere to go, but the answer must still reach it.
+      to_backend_.clear();
+      client_ended_ = backend_write_closed_ = true;
+      return true;
+    }
     if (n < 0) return errno == EAGAIN;
     to_backend_.erase(0, static_cast<size_t>(n));
     progress = true;

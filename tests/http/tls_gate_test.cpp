@@ -133,4 +133,11 @@ TEST_CASE("A large request and a large answer cross the TLS relay intact", "[htt
   CHECK(echoed.size() == request.size());
   const bool request_intact = echoed == request;
   CHECK(request_intact);
+
+  // A body over the handler's bound: the refusal, sent while the client is still sending,
+  // reaches it through the relay.
+  const auto too_big = dir.write("too-big.bin", counting_bytes(12 << 20));
+  CHECK(curl("-s -o /dev/null -w %{http_code} " + cacert + "--data-binary @" + too_big.string() +
+                 " " + server.url() + "echo",
+             20) == "413");
 }
