@@ -202,7 +202,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                                                : trigger::ProcessBlocksSource{}),
       alert_receiver_(trigger::AlertReceiver::options_from(cfg_),
                       [this](const std::string& key) { return alert_episode_stored(key); }),
-      incident_writer_(oom_victim_namer_, 16, &incident_sink_),
+      incident_writer_(oom_victim_namer_, trigger::IncidentWriter::kDefaultMaxQueued,
+                       &incident_sink_),
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
                 [this](trigger::IncidentCapture incident, store::Snapshot blocks) {

@@ -144,9 +144,11 @@ AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, c
   }
   if (stored_ && stored_(key)) {
     // Captured before this start (or before a restart): its file is on disk.
-    remember(key, Episode{.stage = Stage::written});
-    if (alert.firing) return AlertOutcome::duplicate;
-    return end_written(key, episodes_.at(key), alert);
+    Episode episode{.stage = Stage::written};
+    const AlertOutcome outcome =
+        alert.firing ? AlertOutcome::duplicate : end_written(key, episode, alert);
+    remember(key, episode);
+    return outcome;
   }
   if (queued_.size() >= kMaxWaiting) return AlertOutcome::dropped;
   // The first notification of an episode captures it, even a resolved one (flightrec was down

@@ -50,8 +50,9 @@ enum class AlertOutcome : uint8_t {
   end_queued,
 };
 inline constexpr size_t kAlertOutcomeCount = 9;
-// The outcomes /metrics counts: every one but end_queued.
+// The outcomes /metrics counts: every one but end_queued, which comes last.
 inline constexpr size_t kSettledOutcomeCount = 8;
+static_assert(static_cast<size_t>(AlertOutcome::end_queued) == kSettledOutcomeCount);
 [[nodiscard]] std::string_view outcome_name(AlertOutcome outcome);
 
 struct AlertReceiverOptions {

@@ -17,8 +17,10 @@ namespace flightrec::trigger {
 
 class IncidentWriter {
  public:
+  static constexpr size_t kDefaultMaxQueued = 16;
+
   // Without a reviser every revision is told not_stored.
-  explicit IncidentWriter(IncidentSink& sink, size_t max_queued = 16,
+  explicit IncidentWriter(IncidentSink& sink, size_t max_queued = kDefaultMaxQueued,
                           IncidentReviser* reviser = nullptr);
   // Writes every queued incident and makes every queued revision, then joins the thread.
   ~IncidentWriter();
