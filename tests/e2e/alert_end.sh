@@ -4,7 +4,8 @@
 # window extended up to endsAt within incidents.alerts.max_extension, with the frames the ring still
 # holds; /incidents, `flightrec incidents` and the file agree. An end for an incident retention has
 # deleted is end_too_late; after a restart the end is recorded without frames (the new ring does
-# not continue the stored recording). Payloads are posted with curl, as Alertmanager sends them.
+# not continue the stored recording); a reload changes incidents.alerts.*. Payloads are posted with
+# curl, as Alertmanager sends them.
 source "$(dirname "$0")/lib.sh"
 
 cat >"$WORK/flightrec.yaml" <<YAML
@@ -130,4 +131,13 @@ expect_eq "${status:-none}" resolved "and recorded"
 expect_eq "${held_to:-none}" "$later_to" "held only to the stored end: the new ring does not continue it"
 expect_eq "$(last_frame_ms "$WORK/incidents/$later_id.flightrec" | cut -d' ' -f2)" \
   "$later_rows_before" "no frames appended"
+
+# incidents.alerts.* change on a reload: a filter that leaves every alert out.
+sed -i 's/^  alerts:$/  alerts:\n    match: [\x27{case="none"}\x27]/' "$WORK/flightrec.yaml"
+kill -HUP "$DAEMON_PID"
+for _ in $(seq 50); do grep -q 'msg="configuration reloaded"' "$WORK/daemon.log" && break; sleep 0.1; done
+expect_contains "$(grep 'msg="configuration reloaded"' "$WORK/daemon.log")" incidents.alerts.match \
+  "a reload applies incidents.alerts.match"
+expect_contains "$(notify reloaded firing "$(date +%s%N)")" '"filtered":1' \
+  "and the next notification is filtered by it"
 finish
