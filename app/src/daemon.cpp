@@ -200,9 +200,10 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                         cfg_.processes.enabled ? trigger::ProcessBlocksSource(
                                                      [this] { return process_ring_.blocks(); })
                                                : trigger::ProcessBlocksSource{}),
-      incident_writer_(oom_victim_namer_),
       alert_receiver_(trigger::AlertReceiver::options_from(cfg_),
                       [this](const std::string& key) { return alert_episode_stored(key); }),
+      incident_writer_(oom_victim_namer_, trigger::IncidentWriter::kDefaultMaxQueued,
+                       &incident_sink_),
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
                 [this](trigger::IncidentCapture incident, store::Snapshot blocks) {
@@ -218,6 +219,9 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   choose_sampler_backend(sampler_, cfg_, proc_root_of(command));
   if (cfg_.processes.enabled) start_process_tier(command);
   capturer_.add_requests(alert_receiver_);
+  alert_receiver_.hand_revisions_to([this](trigger::IncidentRevision revision) {
+    return incident_writer_.submit_revision(std::move(revision), ring_.snapshot());
+  });
   recorder_.set_frame_hook(
       [this](const sampler::FrameHeader& header, std::span<const int64_t> raw,
              std::span<const double> derived) { capturer_.on_frame(header, raw, derived); });
@@ -415,6 +419,9 @@ void Daemon::apply_live(const config::Config& effective, const std::string& orig
     process_tier_->set_redaction(effective.processes.redact_cmdline);
   }
   manual_gate_.set_min_interval(effective.incidents.manual_interval);
+  if (effective.incidents.alerts != running_.incidents.alerts) {
+    alert_receiver_.set_options(trigger::AlertReceiver::options_from(effective));
+  }
   if (process_metrics_) process_metrics_->set_top_n(effective.export_.top_processes);
   if (effective.export_.window != running_.export_.window) {
     recorder_.set_export_window(effective.export_.window);

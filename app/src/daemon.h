@@ -83,8 +83,10 @@ class Daemon {
   incidents::IncidentFileSink incident_sink_;
   sampler::oom::KernelLog kernel_log_;  // names OOM victims (trigger/oom_victims.h)
   trigger::OomVictimNamer oom_victim_namer_;
+  // Before incident_writer_, whose destructor makes the revisions still queued and tells the
+  // receiver their outcome; before capturer_, which takes its requests.
+  trigger::AlertReceiver alert_receiver_;
   trigger::IncidentWriter incident_writer_;
-  trigger::AlertReceiver alert_receiver_;  // before capturer_, which takes its requests
   trigger::IncidentCapturer capturer_;
   trigger::ManualTriggerGate manual_gate_;
   exporter::metrics::Collectables collectables_;

@@ -197,6 +197,13 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        DurationRule{[](Config& c) -> Duration& { return c.incidents.alerts.post; }, 0s, 1h},
        "Recording kept after an alert's `startsAt`; the incident is written once that much has "
        "passed (at once when it already has)."},
+      {"incidents.alerts.max_extension",
+       DurationRule{[](Config& c) -> Duration& { return c.incidents.alerts.max_extension; }, 0s,
+                    1h},
+       "How far an alert's end (`endsAt` of the resolved notification) may extend its incident's "
+       "window past `startsAt` + `post`, with the recording the ring still holds; a resolved "
+       "notification after the file was written rewrites it (docs/TRIGGERS.md). 0: the end is "
+       "recorded, the window not extended."},
       {"web.listen_address",
        ListenAddressRule{[](Config& c) -> std::string& { return c.web.listen_address; }},
        "Address of the HTTP server (`/metrics`, `/dump`, ...). Use `0.0.0.0:9717` or `[::]:9717` "

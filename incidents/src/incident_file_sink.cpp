@@ -1,5 +1,7 @@
 #include "flightrec/incidents/incident_file_sink.h"
 
+#include <algorithm>
+
 namespace flightrec::incidents {
 
 IncidentFileSink::IncidentFileSink(IncidentStore& store, MetadataSource metadata,
@@ -18,6 +20,28 @@ void IncidentFileSink::write(const trigger::IncidentCapture& incident, store::Sn
                              ? process_blocks_in_window(process_blocks_(), from_ns, to_ns)
                              : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
   store_.write(description, metadata_(), selected, processes);
+}
+
+trigger::RevisionOutcome IncidentFileSink::revise(const trigger::IncidentRevision& revision,
+                                                  store::Snapshot ring) {
+  const auto entries = store_.list();  // newest first
+  const auto stored = std::find_if(entries.begin(), entries.end(), [&](const IncidentEntry& e) {
+    return e.status == IncidentStatus::written && revision.matches(e.incident);
+  });
+  if (stored == entries.end()) return trigger::RevisionOutcome::not_stored;
+  const auto blocks = ring.blocks();
+  const trigger::RevisedIncident revised =
+      revision.revise(stored->incident, store::measure(blocks));
+  const auto processes = process_blocks_ && revised.append_until_ns != 0
+                             ? process_blocks_()
+                             : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
+  const StoredRewrite done =
+      store_.rewrite(stored->id, {.incident = revised.description,
+                                  .blocks = blocks,
+                                  .process_blocks = processes,
+                                  .append_until_ns = revised.append_until_ns});
+  if (!done.found) return trigger::RevisionOutcome::not_stored;
+  return done.result.ok() ? trigger::RevisionOutcome::revised : trigger::RevisionOutcome::failed;
 }
 
 std::vector<std::shared_ptr<const store::Block>> blocks_in_window(

@@ -126,6 +126,43 @@ IncidentEntry IncidentStore::write(
   return entry;
 }
 
+StoredRewrite IncidentStore::rewrite(const std::string& id, const IncidentRewrite& rewrite) {
+  StoredRewrite outcome;
+  {
+    const std::lock_guard lock(mutex_);
+    if (!written_.contains(id)) return outcome;
+    rewriting_.insert(id);
+  }
+  outcome.found = true;
+  const fs::path path = path_of(id);
+  try {
+    outcome.result = rewrite_incident_file(path, rewrite);
+  } catch (const std::exception& e) {
+    outcome.result.error = path.string() + ": cannot be rewritten, left as it was: " + e.what();
+  }
+  std::unique_lock lock(mutex_);
+  rewriting_.erase(id);
+  IncidentEntry& entry = written_.at(id);
+  if (!outcome.result.ok()) {
+    log::error("cannot rewrite an incident file; it stays as it was",
+               {{"id", id}, {"error", outcome.result.error}});
+    outcome.entry = entry;
+    return outcome;
+  }
+  written_bytes_ = written_bytes_ - entry.bytes + outcome.result.bytes;
+  entry.bytes = outcome.result.bytes;
+  entry.incident = rewrite.incident;
+  outcome.entry = entry;
+  log::info("incident rewritten",
+            {{"id", id},
+             {"bytes", std::to_string(entry.bytes)},
+             {"appended_frames", std::to_string(outcome.result.appended_frames)},
+             {"appended_process_frames", std::to_string(outcome.result.appended_process_frames)},
+             {"file", path.string()}});
+  apply_retention(lock, id);
+  return outcome;
+}
+
 IncidentEntry IncidentStore::record_failure(IncidentEntry entry, FailureCause cause,
                                             std::string error) {
   entry.status = IncidentStatus::failed;
@@ -164,7 +201,9 @@ std::optional<std::string> IncidentStore::oldest_deletable(
   if (!unverified_.empty()) return unverified_.begin()->first;
   const auto oldest = [&](auto&& wanted) -> std::optional<std::string> {
     for (const auto& [id, entry] : written_) {
-      if (id != newest_id && !kept.contains(id) && wanted(entry)) return id;
+      if (id != newest_id && !kept.contains(id) && !rewriting_.contains(id) && wanted(entry)) {
+        return id;
+      }
     }
     return std::nullopt;
   };

@@ -56,6 +56,11 @@ void encode_incident(const IncidentDescription& incident, recording::Labels& ext
   }
 }
 
+void replace_incident(const IncidentDescription& incident, recording::Labels& extra) {
+  std::erase_if(extra, [](const auto& pair) { return pair.first.starts_with(kPrefix); });
+  encode_incident(incident, extra);
+}
+
 std::optional<IncidentDescription> decode_incident(const recording::Metadata& metadata) {
   std::optional<IncidentDescription> incident;
   for (const auto& [key, text] : metadata.extra) {

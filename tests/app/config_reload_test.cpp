@@ -68,3 +68,17 @@ web:
   CHECK_FALSE(plan.effective.web.open_health);
   CHECK(plan.effective.web.listen_address == running.web.listen_address);
 }
+
+TEST_CASE("theAlertSettingsChangeLive", "[reload]") {
+  const Config running;
+  const Config loaded = load(R"(
+incidents:
+  alerts: {match: ['{severity="critical"}'], pre: 10s, post: 20s, max_extension: 0s}
+)");
+  const auto plan = plan_reload(running, loaded);
+  CHECK(plan.applied == std::vector<std::string>{"incidents.alerts.match", "incidents.alerts.pre",
+                                                 "incidents.alerts.post",
+                                                 "incidents.alerts.max_extension"});
+  CHECK(plan.kept.empty());
+  CHECK(plan.effective.incidents.alerts == loaded.incidents.alerts);
+}

@@ -79,3 +79,17 @@ TEST_CASE("incidents.alerts.match is checked at load, naming the key", "[alerts]
   REQUIRE(good.ok());
   CHECK(good.config->incidents.alerts.match == std::vector<std::string>{"{severity=\"critical\"}"});
 }
+
+TEST_CASE("incidents.alerts.max_extension is bounded, naming the key", "[alerts]") {
+  const LoadResult bad =
+      load_from_string("incidents:\n  alerts:\n    max_extension: 2h\n", "test.yaml");
+  REQUIRE(bad.errors.size() == 1);
+  INFO(bad.errors[0]);
+  CHECK(bad.errors[0].find("incidents.alerts.max_extension") != std::string::npos);
+  CHECK(bad.errors[0].find("2h") != std::string::npos);
+  const LoadResult off =
+      load_from_string("incidents:\n  alerts:\n    max_extension: 0s\n", "test.yaml");
+  REQUIRE(off.ok());
+  CHECK(off.config->incidents.alerts.max_extension == std::chrono::seconds(0));
+  CHECK(Config{}.incidents.alerts.max_extension == std::chrono::minutes(5));
+}

@@ -93,7 +93,8 @@ TEST_CASE("a resolved notification records the end on a waiting incident", "[ale
   CHECK(detail(captures[0].description, "alert.ends_at") == "2026-12-02T03:09:05.000Z");
   // The ring holds nothing: the whole wanted window is said to be held from its start.
   CHECK(detail(captures[0].description, "alert.window_held_from") == "2026-12-02T03:03:05.000Z");
-  // Written now: a later end cannot be recorded (docs/INCIDENTS.md says why).
+  // Written now, and nothing to rewrite the file (no hand_revisions_to): a later end cannot be
+  // recorded (alert_end_test.cpp has the receiver that can).
   Alert later = alert("b");
   CHECK(receiver.receive(notification({later})) == std::vector<O>{O::captured});
   captures = taken(receiver);

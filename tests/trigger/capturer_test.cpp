@@ -1,5 +1,6 @@
 #include "flightrec/trigger/capturer.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <condition_variable>
 #include <mutex>
@@ -217,4 +218,53 @@ TEST_CASE("the writer drops incidents beyond its queue and writes the rest on ex
   CHECK(accepted <= 3);
   CHECK(dropped == 6 - accepted);
   CHECK(sink.ticks.size() == accepted);
+}
+
+TEST_CASE("the writer makes a revision after the writes queued before it and tells its outcome",
+          "[writer]") {
+  // Records the order of writes and revisions; a revision finds an incident written before it.
+  class Journal : public IncidentSink, public IncidentReviser {
+   public:
+    void write(const IncidentCapture& incident, store::Snapshot) override {
+      events.push_back("write " + incident.description.rule);
+    }
+    RevisionOutcome revise(const IncidentRevision& revision, store::Snapshot) override {
+      const bool found = std::any_of(events.begin(), events.end(), [&](const std::string& e) {
+        return revision.matches({.rule = e.substr(6)});
+      });
+      events.push_back("revise");
+      return found ? RevisionOutcome::revised : RevisionOutcome::not_stored;
+    }
+    std::vector<std::string> events;  // only the writer thread touches it until it is joined
+  } journal;
+  std::vector<RevisionOutcome> told;
+  {
+    IncidentWriter writer(journal, 16, &journal);
+    IncidentCapture capture;
+    capture.description.rule = "alert";
+    CHECK(writer.submit(capture, store::Snapshot{}));
+    const auto revision_of = [&](std::string rule) {
+      return IncidentRevision{
+          .matches = [rule](const model::IncidentDescription& d) { return d.rule == rule; },
+          .revise = {},
+          .done = [&told](RevisionOutcome outcome) { told.push_back(outcome); }};
+    };
+    CHECK(writer.submit_revision(revision_of("alert"), store::Snapshot{}));
+    CHECK(writer.submit_revision(revision_of("gone"), store::Snapshot{}));
+  }  // the destructor makes what was queued
+  CHECK(journal.events == std::vector<std::string>{"write alert", "revise", "revise"});
+  CHECK(told ==
+        std::vector<RevisionOutcome>{RevisionOutcome::revised, RevisionOutcome::not_stored});
+}
+
+TEST_CASE("a writer without a reviser tells every revision not_stored", "[writer]") {
+  RecordingSink sink;
+  std::vector<RevisionOutcome> told;
+  {
+    IncidentWriter writer(sink);
+    CHECK(writer.submit_revision(
+        {.matches = {}, .revise = {}, .done = [&](RevisionOutcome o) { told.push_back(o); }},
+        store::Snapshot{}));
+  }
+  CHECK(told == std::vector<RevisionOutcome>{RevisionOutcome::not_stored});
 }

@@ -2,22 +2,15 @@
 
 #include <algorithm>
 
+#include "alert_details.h"
+#include "flightrec/common/log.h"
 #include "flightrec/snapshot/time_format.h"
+#include "flightrec/trigger/alert_end.h"
 
 namespace flightrec::trigger {
 namespace {
 
-constexpr std::string_view kSourceKey = "alert.source";
-constexpr std::string_view kFingerprintKey = "alert.fingerprint";
-constexpr std::string_view kStatusKey = "alert.status";
-constexpr std::string_view kEndsAtKey = "alert.ends_at";
-constexpr std::string_view kHeldFromKey = "alert.window_held_from";
-
-std::string_view value_of(const config::AlertLabels& labels, std::string_view name) {
-  auto found = std::find_if(labels.begin(), labels.end(),
-                            [name](const auto& label) { return label.first == name; });
-  return found == labels.end() ? std::string_view{} : std::string_view(found->second);
-}
+using alert_details::value_of;
 
 // `HighLoad{instance="web-1",severity="critical"}`: the alert as Prometheus would name it.
 std::string series_of(const Alert& alert) {
@@ -39,14 +32,16 @@ void add_if_set(recording::Labels& details, std::string_view key, const std::str
   if (!value.empty()) details.emplace_back(key, value);
 }
 
-void set_detail(recording::Labels& details, std::string_view key, std::string value) {
-  auto found = std::find_if(details.begin(), details.end(),
-                            [key](const auto& detail) { return detail.first == key; });
-  if (found != details.end()) {
-    found->second = std::move(value);
-  } else {
-    details.emplace_back(key, std::move(value));
+AlertOutcome settled_outcome(RevisionOutcome outcome) {
+  switch (outcome) {
+    case RevisionOutcome::revised:
+      return AlertOutcome::end_recorded;
+    case RevisionOutcome::not_stored:
+      return AlertOutcome::end_too_late;
+    case RevisionOutcome::failed:
+      return AlertOutcome::end_failed;
   }
+  return AlertOutcome::end_failed;
 }
 
 }  // namespace
@@ -59,12 +54,18 @@ std::string_view outcome_name(AlertOutcome outcome) {
       return "duplicate";
     case AlertOutcome::resolved:
       return "resolved";
+    case AlertOutcome::end_recorded:
+      return "end_recorded";
     case AlertOutcome::end_too_late:
       return "end_too_late";
+    case AlertOutcome::end_failed:
+      return "end_failed";
     case AlertOutcome::filtered:
       return "filtered";
     case AlertOutcome::dropped:
       return "dropped";
+    case AlertOutcome::end_queued:
+      return "end_queued";
   }
   return "?";
 }
@@ -88,14 +89,15 @@ std::string episode_key(AlertSource source, std::string_view fingerprint, int64_
 
 std::string episode_key(const model::IncidentDescription& incident) {
   if (incident.rule != kAlertRule) return {};
-  const std::string_view source = value_of(incident.details, kSourceKey);
+  const std::string_view source = value_of(incident.details, alert_details::kSource);
   return episode_key(source == "grafana" ? AlertSource::grafana : AlertSource::alertmanager,
-                     value_of(incident.details, kFingerprintKey), incident.fired_at_ns);
+                     value_of(incident.details, alert_details::kFingerprint), incident.fired_at_ns);
 }
 
 AlertReceiverOptions AlertReceiver::options_from(const config::Config& config) {
   AlertReceiverOptions options{.pre = config.incidents.alerts.pre,
-                               .post = config.incidents.alerts.post};
+                               .post = config.incidents.alerts.post,
+                               .max_extension = config.incidents.alerts.max_extension};
   for (const std::string& text : config.incidents.alerts.match) {
     auto parsed = config::parse_alert_matchers(text);
     // The loader checked every set; one that fails here would be a loader bug, not user input.
@@ -106,6 +108,12 @@ AlertReceiverOptions AlertReceiver::options_from(const config::Config& config) {
   return options;
 }
 
+void AlertReceiver::set_options(AlertReceiverOptions options) {
+  const std::lock_guard lock(mutex_);
+  options.max_episodes = options_.max_episodes;
+  options_ = std::move(options);
+}
+
 std::vector<AlertOutcome> AlertReceiver::receive(const AlertNotification& notification) {
   std::vector<AlertOutcome> outcomes;
   outcomes.reserve(notification.alerts.size());
@@ -114,10 +122,10 @@ std::vector<AlertOutcome> AlertReceiver::receive(const AlertNotification& notifi
     for (const Alert& alert : notification.alerts) {
       outcomes.push_back(receive_one(notification, alert));
     }
-    if (!queued_.empty()) waiting_.store(true, std::memory_order_release);
+    if (!queued_.empty() || !late_ends_.empty()) waiting_.store(true, std::memory_order_release);
   }
   for (AlertOutcome outcome : outcomes) {
-    outcome_counts_.at(static_cast<size_t>(outcome)).fetch_add(1, std::memory_order_relaxed);
+    if (outcome != AlertOutcome::end_queued) count(outcome);  // settle() counts those
   }
   return outcomes;
 }
@@ -129,15 +137,18 @@ AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, c
   if (found != episodes_.end()) {
     Episode& episode = found->second;
     if (alert.firing || episode.ends_at_ns) return AlertOutcome::duplicate;
-    if (episode.stage == Stage::written) return AlertOutcome::end_too_late;
+    if (episode.stage == Stage::written) return end_written(key, episode, alert);
     // Still queued or waiting for its window: complete() writes it into the incident.
     episode.ends_at_ns = alert.ends_at_ns.value_or(0);
     return AlertOutcome::resolved;
   }
   if (stored_ && stored_(key)) {
-    // Captured before this start: its file cannot take the end either.
-    remember(key, Episode{.stage = Stage::written});
-    return alert.firing ? AlertOutcome::duplicate : AlertOutcome::end_too_late;
+    // Captured before this start (or before a restart): its file is on disk.
+    Episode episode{.stage = Stage::written};
+    const AlertOutcome outcome =
+        alert.firing ? AlertOutcome::duplicate : end_written(key, episode, alert);
+    remember(key, episode);
+    return outcome;
   }
   if (queued_.size() >= kMaxWaiting) return AlertOutcome::dropped;
   // The first notification of an episode captures it, even a resolved one (flightrec was down
@@ -146,6 +157,45 @@ AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, c
   remember(key, Episode{.stage = Stage::waiting,
                         .ends_at_ns = alert.firing ? std::nullopt : alert.ends_at_ns});
   return AlertOutcome::captured;
+}
+
+AlertOutcome AlertReceiver::end_written(const std::string& key, Episode& episode,
+                                        const Alert& alert) {
+  if (!revision_handoff_) return AlertOutcome::end_too_late;
+  // Set now, so that re-sends of the same end are duplicates rather than more rewrites.
+  episode.ends_at_ns = alert.ends_at_ns.value_or(0);
+  // Handed over by take(), on the recorder thread: after the capture that complete() marked
+  // written was submitted to the writer, so the revision always queues behind its write.
+  late_ends_.push_back(
+      {.key = key, .ends_at_ns = *episode.ends_at_ns, .max_extension = options_.max_extension});
+  return AlertOutcome::end_queued;
+}
+
+void AlertReceiver::hand_over(const LateEnd& end) {
+  IncidentRevision revision{
+      .matches =
+          [key = end.key](const model::IncidentDescription& stored) {
+            return episode_key(stored) == key;
+          },
+      .revise =
+          [ends_at_ns = end.ends_at_ns, max_extension = end.max_extension](
+              const model::IncidentDescription& stored, const store::RingStats& ring) {
+            return ended_incident(stored, ends_at_ns, max_extension, ring);
+          },
+      .done = [this, key = end.key](RevisionOutcome outcome) { settle(key, outcome); }};
+  if (!revision_handoff_(std::move(revision))) {
+    log::warn("alert end not recorded: the incident writer is behind", {{"episode", end.key}});
+    settle(end.key, RevisionOutcome::failed);
+  }
+}
+
+void AlertReceiver::settle(const std::string& key, RevisionOutcome outcome) {
+  count(settled_outcome(outcome));
+  if (outcome != RevisionOutcome::failed) return;
+  // Not recorded, though it might be on a later try: a re-sent end tries again.
+  const std::lock_guard lock(mutex_);
+  const auto found = episodes_.find(key);
+  if (found != episodes_.end()) found->second.ends_at_ns.reset();
 }
 
 void AlertReceiver::remember(const std::string& key, Episode episode) {
@@ -170,10 +220,15 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
   incident.fired_at_ns = alert.starts_at_ns;
   incident.window_from_ns = alert.starts_at_ns - options_.pre.count();
   incident.window_to_ns = alert.starts_at_ns + options_.post.count();
+  // Seen first when already resolved: its end is known, so the window can reach it at once.
+  if (!alert.firing && alert.ends_at_ns) {
+    incident.window_to_ns =
+        extended_window_to(incident.window_to_ns, *alert.ends_at_ns, options_.max_extension);
+  }
   recording::Labels& details = incident.details;
-  details.emplace_back(kSourceKey, source_name(notification.source));
-  details.emplace_back(kStatusKey, "firing");
-  details.emplace_back(kFingerprintKey, alert.fingerprint);
+  details.emplace_back(alert_details::kSource, source_name(notification.source));
+  details.emplace_back(alert_details::kStatus, "firing");
+  details.emplace_back(alert_details::kFingerprint, alert.fingerprint);
   details.emplace_back("alert.starts_at", snapshot::format_rfc3339_ms(alert.starts_at_ns));
   add_if_set(details, "alert.generator_url", alert.generator_url);
   add_if_set(details, "alert.receiver", notification.receiver);
@@ -190,14 +245,19 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
 }
 
 void AlertReceiver::take(std::vector<IncidentCapture>& out) {
-  const std::lock_guard lock(mutex_);
-  for (IncidentCapture& capture : queued_) {
-    const auto found = episodes_.find(episode_key(capture.description));
-    if (found != episodes_.end()) found->second.stage = Stage::pending;
-    out.push_back(std::move(capture));
+  std::vector<LateEnd> late_ends;
+  {
+    const std::lock_guard lock(mutex_);
+    for (IncidentCapture& capture : queued_) {
+      const auto found = episodes_.find(episode_key(capture.description));
+      if (found != episodes_.end()) found->second.stage = Stage::pending;
+      out.push_back(std::move(capture));
+    }
+    queued_.clear();
+    late_ends.swap(late_ends_);
+    waiting_.store(false, std::memory_order_release);
   }
-  queued_.clear();
-  waiting_.store(false, std::memory_order_release);
+  for (const LateEnd& end : late_ends) hand_over(end);
 }
 
 void AlertReceiver::complete(IncidentCapture& capture, const store::Snapshot& snapshot) {
@@ -207,14 +267,16 @@ void AlertReceiver::complete(IncidentCapture& capture, const store::Snapshot& sn
   const int64_t oldest = snapshot.stats().first_real_ns;
   const int64_t held_from =
       oldest == 0 ? incident.window_from_ns : std::max(incident.window_from_ns, oldest);
-  set_detail(incident.details, kHeldFromKey, snapshot::format_rfc3339_ms(held_from));
+  alert_details::set(incident.details, alert_details::kHeldFrom,
+                     snapshot::format_rfc3339_ms(held_from));
   const std::lock_guard lock(mutex_);
   const auto found = episodes_.find(episode_key(incident));
   if (found == episodes_.end()) return;  // forgotten: more episodes than max_episodes since
   found->second.stage = Stage::written;
   if (!found->second.ends_at_ns) return;
-  set_detail(incident.details, kStatusKey, "resolved");
-  set_detail(incident.details, kEndsAtKey, snapshot::format_rfc3339_ms(*found->second.ends_at_ns));
+  alert_details::set(incident.details, alert_details::kStatus, "resolved");
+  alert_details::set(incident.details, alert_details::kEndsAt,
+                     snapshot::format_rfc3339_ms(*found->second.ends_at_ns));
 }
 
 size_t AlertReceiver::episodes() const {

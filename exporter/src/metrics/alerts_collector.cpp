@@ -16,12 +16,14 @@ void AlertsCollector::collect(Families& out) const {
                    {"result", std::string(trigger::result_name(result))}});
     }
   }
-  for (size_t i = 0; i < trigger::kAlertOutcomeCount; ++i) {
+  for (size_t i = 0; i < trigger::kSettledOutcomeCount; ++i) {
     const auto outcome = static_cast<trigger::AlertOutcome>(i);
     out.counter("flightrec_alerts_total",
                 "Alerts in accepted notifications by outcome: captured (a new firing episode), "
-                "duplicate, resolved (end recorded), end_too_late (incident already written), "
-                "filtered (incidents.alerts.match) or dropped (too many waiting).",
+                "duplicate, resolved (end recorded before the incident was written), "
+                "end_recorded (end rewritten into the written incident), end_too_late (incident "
+                "no longer stored), end_failed (the rewrite failed), filtered "
+                "(incidents.alerts.match) or dropped (too many waiting).",
                 "", as_double(receiver_.outcomes(outcome)),
                 {{"outcome", std::string(trigger::outcome_name(outcome))}});
   }

@@ -170,6 +170,8 @@ struct Config {
       // The window around the alert's startsAt.
       Duration pre = std::chrono::minutes(1);
       Duration post = std::chrono::minutes(1);
+      // How far a resolved notification's endsAt may extend the window past post. 0: not at all.
+      Duration max_extension = std::chrono::minutes(5);
       bool operator==(const Alerts&) const = default;
     } alerts;
     bool operator==(const Incidents&) const = default;

@@ -28,6 +28,7 @@
 
 #include "flightrec/incidents/incident.h"
 #include "flightrec/incidents/incident_file.h"
+#include "flightrec/incidents/incident_rewrite.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/block.h"
 #include "flightrec/store/process_block.h"
@@ -78,6 +79,13 @@ struct IncidentStats {
   [[nodiscard]] uint64_t failed_total() const noexcept;
 };
 
+// What IncidentStore::rewrite did.
+struct StoredRewrite {
+  bool found = false;    // false: `id` is not a written incident (deleted by retention, failed)
+  RewriteResult result;  // when found: the new file, or the error (the old file stays as it was)
+  IncidentEntry entry;   // when found: the index entry after the rewrite
+};
+
 class IncidentStore {
  public:
   // Creates the directory (or the fallback), scans it and builds the index (or starts the thread
@@ -95,6 +103,11 @@ class IncidentStore {
       const model::IncidentDescription& incident, const recording::Metadata& metadata,
       std::span<const std::shared_ptr<const store::Block>> blocks,
       std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks = {});
+
+  // Writer thread: rewrites the written incident `id` (incident_rewrite.h), then updates its index
+  // entry (description, bytes) and applies retention, as the file may have grown. Retention does
+  // not delete the file while it is being rewritten. Never throws.
+  StoredRewrite rewrite(const std::string& id, const IncidentRewrite& rewrite);
 
   // Any thread (a configuration reload): new retention bounds, applied at once.
   void set_bounds(uint64_t max_count, uint64_t max_bytes);
@@ -138,6 +151,7 @@ class IncidentStore {
   std::map<std::string, IncidentEntry> written_;  // by id: oldest first
   std::map<std::string, IncidentEntry> failed_;   // kept to max_count, oldest dropped first
   std::set<std::string> writing_;                 // ids reserved by writes in progress
+  std::set<std::string> rewriting_;               // written ids being rewritten: not deleted
   std::set<std::string> undeletable_;  // retention could not delete them; logged once each
   uint64_t written_bytes_ = 0;
   std::map<std::string, uint64_t> unverified_;  // found at start-up, not checked yet: id -> bytes

@@ -47,6 +47,10 @@ struct IncidentDescription {
 // Appends the description as "incident.*" pairs to `extra` (recording::Metadata::extra).
 void encode_incident(const IncidentDescription& incident, recording::Labels& extra);
 
+// Replaces the "incident.*" pairs of `extra` with `incident`'s, keeping every other pair in place
+// (a stored incident given a new description: the configuration and sampler notes stay).
+void replace_incident(const IncidentDescription& incident, recording::Labels& extra);
+
 // The description encode_incident wrote; nullopt when the metadata has no "incident.*" pair (a
 // plain dump). A pair that is missing (files written before condition and reason were stored) or
 // whose number does not parse leaves its field at the default.

@@ -2,8 +2,9 @@
 // Turns alert notifications (alert_payload.h) into incident requests for the capturer: filters
 // them with incidents.alerts.match, keeps one incident per firing episode (fingerprint +
 // startsAt) however often Alertmanager re-sends, retries or regroups, and records a resolved
-// notification's end on an incident still waiting for its window. The window is centred on the
-// alert's startsAt (docs/TRIGGERS.md, "Alertmanager and Grafana").
+// notification's end on its incident: while it waits for its window, or afterwards by a revision
+// of the written file (alert_end.h). The window is centred on the alert's startsAt
+// (docs/TRIGGERS.md, "Alertmanager and Grafana").
 //
 // receive() runs on HTTP threads and only queues; the capture itself happens on the recorder
 // thread (CaptureRequests) and the writer thread, so the webhook is answered at once.
@@ -38,18 +39,28 @@ inline constexpr size_t kNotificationResultCount = 3;
 enum class AlertOutcome : uint8_t {
   captured,      // a new firing episode: an incident is on its way
   duplicate,     // an episode already captured (a repeat, a retry, the same alert in another group)
-  resolved,      // the end of a captured episode, recorded on its incident
-  end_too_late,  // the end of an episode whose incident was already written: not recorded
+  resolved,      // the end of a captured episode, recorded on its incident before it was written
+  end_recorded,  // the end of an episode, rewritten into its incident file written before
+  end_too_late,  // the end of an episode whose incident is no longer stored: not recorded
+  end_failed,    // the end could not be rewritten into the file (logged; the file is as it was)
   filtered,      // left out by incidents.alerts.match
   dropped,       // too many incidents waiting for their windows (kMaxWaiting)
+  // Only in the webhook's answer: the end goes to the writer thread, which settles it as
+  // end_recorded, end_too_late or end_failed; /metrics counts the alert then, under that outcome.
+  end_queued,
 };
-inline constexpr size_t kAlertOutcomeCount = 6;
+inline constexpr size_t kAlertOutcomeCount = 9;
+// The outcomes /metrics counts: every one but end_queued, which comes last.
+inline constexpr size_t kSettledOutcomeCount = 8;
+static_assert(static_cast<size_t>(AlertOutcome::end_queued) == kSettledOutcomeCount);
 [[nodiscard]] std::string_view outcome_name(AlertOutcome outcome);
 
 struct AlertReceiverOptions {
   std::vector<config::AlertMatcherSet> match;  // empty: every alert captures
   std::chrono::nanoseconds pre = std::chrono::minutes(1);
   std::chrono::nanoseconds post = std::chrono::minutes(1);
+  // How far a resolved alert's end may extend its window past `post` (0: not at all).
+  std::chrono::nanoseconds max_extension = std::chrono::minutes(5);
   // Episodes remembered for dedup, oldest forgotten first: far more than incidents.max_count
   // allows on disk, so an episode is remembered at least as long as its incident is kept.
   size_t max_episodes = 10000;
@@ -60,6 +71,10 @@ struct AlertReceiverOptions {
 // lock held, only for episodes the receiver does not remember.
 using StoredEpisode = std::function<bool(const std::string& key)>;
 
+// Hands the revision that records an end on a written incident to the writer thread (normally
+// IncidentWriter::submit_revision with a ring snapshot); false when it was not taken.
+using RevisionHandoff = std::function<bool(IncidentRevision revision)>;
+
 class AlertReceiver final : public CaptureRequests {
  public:
   static constexpr size_t kMaxWaiting = 256;  // requests not yet taken by the recorder
@@ -68,6 +83,13 @@ class AlertReceiver final : public CaptureRequests {
   static AlertReceiverOptions options_from(const config::Config& config);
   explicit AlertReceiver(AlertReceiverOptions options, StoredEpisode stored = {})
       : options_(std::move(options)), stored_(std::move(stored)) {}
+
+  // Before the first notification: where ends of written incidents go, handed over by take() on
+  // the recorder thread. Without it they are counted end_too_late, as nothing can record them.
+  void hand_revisions_to(RevisionHandoff handoff) { revision_handoff_ = std::move(handoff); }
+  // Any thread (a configuration reload): new filters, windows and extension bound for the
+  // notifications from now on; episodes already remembered stay (max_episodes is kept).
+  void set_options(AlertReceiverOptions options);
 
   // Any thread: one outcome per alert, in order.
   std::vector<AlertOutcome> receive(const AlertNotification& notification);
@@ -100,9 +122,22 @@ class AlertReceiver final : public CaptureRequests {
     Stage stage = Stage::waiting;
     std::optional<int64_t> ends_at_ns;
   };
+  // An end for a written incident, waiting for take() to hand it to the writer.
+  struct LateEnd {
+    std::string key;
+    int64_t ends_at_ns = 0;
+    std::chrono::nanoseconds max_extension{};  // as configured when the end arrived
+  };
 
   // With mutex_ held.
   AlertOutcome receive_one(const AlertNotification& notification, const Alert& alert);
+  AlertOutcome end_written(const std::string& key, Episode& episode, const Alert& alert);
+  // Without mutex_ held.
+  void hand_over(const LateEnd& end);
+  void settle(const std::string& key, RevisionOutcome outcome);
+  void count(AlertOutcome outcome) noexcept {
+    outcome_counts_.at(static_cast<size_t>(outcome)).fetch_add(1, std::memory_order_relaxed);
+  }
   void remember(const std::string& key, Episode episode);
   [[nodiscard]] IncidentCapture capture_of(const AlertNotification& notification,
                                            const Alert& alert) const;
@@ -111,12 +146,14 @@ class AlertReceiver final : public CaptureRequests {
     return static_cast<size_t>(source) * kNotificationResultCount + static_cast<size_t>(result);
   }
 
-  AlertReceiverOptions options_;
+  AlertReceiverOptions options_;  // guarded by mutex_
   StoredEpisode stored_;
+  RevisionHandoff revision_handoff_;
   mutable std::mutex mutex_;
   std::map<std::string, Episode> episodes_;  // by episode_key
   std::deque<std::string> episode_order_;    // oldest first, for the bound
   std::vector<IncidentCapture> queued_;      // for the recorder thread
+  std::vector<LateEnd> late_ends_;           // for the recorder thread, to hand to the writer
   std::atomic<bool> waiting_{false};
   std::array<std::atomic<uint64_t>, kAlertOutcomeCount> outcome_counts_{};
   std::array<std::atomic<uint64_t>, 2 * kNotificationResultCount> notification_counts_{};

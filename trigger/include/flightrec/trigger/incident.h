@@ -3,9 +3,11 @@
 // which series, with what value, or the manual request's reason, and the window of recording it
 // covers) and the tick it fired on, plus a snapshot of the ring holding it.
 #include <cstdint>
+#include <functional>
 
 #include "flightrec/model/incident_description.h"
 #include "flightrec/store/snapshot.h"
+#include "flightrec/store/stats.h"
 
 namespace flightrec::trigger {
 
@@ -24,6 +26,39 @@ class IncidentSink {
   // `blocks` holds at least the description's window as far as the ring still has it; cut the
   // window from it.
   virtual void write(const IncidentCapture& incident, store::Snapshot blocks) = 0;
+};
+
+// A change to an incident already written (an alert's end, trigger/alert_end.h). It is made on the
+// writer thread, in order with the writes, so it finds any incident submitted before it.
+enum class RevisionOutcome : uint8_t {
+  revised,     // the file was rewritten and the index follows
+  not_stored,  // no written incident matches (deleted by retention, its write failed or dropped)
+  failed,      // the file could not be rewritten (unreadable, corrupt, disk full): left as it was
+};
+
+struct RevisedIncident {
+  model::IncidentDescription description;
+  // The recording after the stored frames is appended up to this time, as far as the ring holds
+  // it; 0 appends nothing.
+  int64_t append_until_ns = 0;
+};
+
+struct IncidentRevision {
+  // Which stored incident: the newest written one whose description this accepts.
+  std::function<bool(const model::IncidentDescription&)> matches;
+  // Its new description, from the stored one and the span of the ring's frames now.
+  std::function<RevisedIncident(const model::IncidentDescription& stored,
+                                const store::RingStats& ring)>
+      revise;
+  // Told the outcome on the writer thread; may be empty.
+  std::function<void(RevisionOutcome)> done;
+};
+
+// Rewrites incidents (the incident file writer implements it). Called on the writer thread only.
+class IncidentReviser {
+ public:
+  virtual ~IncidentReviser() = default;
+  virtual RevisionOutcome revise(const IncidentRevision& revision, store::Snapshot ring) = 0;
 };
 
 }  // namespace flightrec::trigger

@@ -1,0 +1,37 @@
+#pragma once
+// The "alert.*" details of alert incidents that the receiver and the end's revision both write
+// (docs/INCIDENTS.md, "Alert incidents"), and the small helpers to read and set them.
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "flightrec/recording/metadata.h"
+
+namespace flightrec::trigger::alert_details {
+
+inline constexpr std::string_view kSource = "alert.source";
+inline constexpr std::string_view kFingerprint = "alert.fingerprint";
+inline constexpr std::string_view kStatus = "alert.status";
+inline constexpr std::string_view kEndsAt = "alert.ends_at";
+inline constexpr std::string_view kHeldFrom = "alert.window_held_from";
+inline constexpr std::string_view kHeldTo = "alert.window_held_to";
+
+// The value of `key`, "" when there is none.
+inline std::string_view value_of(const recording::Labels& pairs, std::string_view key) {
+  auto found = std::find_if(pairs.begin(), pairs.end(),
+                            [key](const auto& pair) { return pair.first == key; });
+  return found == pairs.end() ? std::string_view{} : std::string_view(found->second);
+}
+
+// Sets `key` in place, or appends it.
+inline void set(recording::Labels& details, std::string_view key, std::string value) {
+  auto found = std::find_if(details.begin(), details.end(),
+                            [key](const auto& detail) { return detail.first == key; });
+  if (found != details.end()) {
+    found->second = std::move(value);
+  } else {
+    details.emplace_back(key, std::move(value));
+  }
+}
+
+}  // namespace flightrec::trigger::alert_details
