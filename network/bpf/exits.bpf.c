@@ -15,6 +15,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "exit_event.h"
+#include "mm_rss_flavours.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -48,11 +49,20 @@ static __always_inline __u64 max_u64(__u64 a, __u64 b) { return a > b ? a : b; }
 static __always_inline __u64 positive(__s64 count) { return count > 0 ? (__u64)count : 0; }
 
 /* What the kernel's get_mm_hiwater_rss() computes; the counters' per-CPU remainders are not
- * summed (neither does the kernel's maxrss). */
+ * summed (neither does the kernel's maxrss). Both counter layouts (mm_rss_flavours.h): the
+ * program must load on 6.1, whose tracepoint runs after exit_mm() and never gets here. */
 static __always_inline __u64 mm_peak_rss_pages(const struct mm_struct* mm) {
-  __u64 rss = positive(BPF_CORE_READ(mm, rss_stat[MM_FILEPAGES].count)) +
-              positive(BPF_CORE_READ(mm, rss_stat[MM_ANONPAGES].count)) +
-              positive(BPF_CORE_READ(mm, rss_stat[MM_SHMEMPAGES].count));
+  __u64 rss;
+  if (bpf_core_field_exists(mm->rss_stat[0].count)) {
+    rss = positive(BPF_CORE_READ(mm, rss_stat[MM_FILEPAGES].count)) +
+          positive(BPF_CORE_READ(mm, rss_stat[MM_ANONPAGES].count)) +
+          positive(BPF_CORE_READ(mm, rss_stat[MM_SHMEMPAGES].count));
+  } else {
+    const struct mm_struct___atomic_rss* old = (const void*)mm;
+    rss = positive(BPF_CORE_READ(old, rss_stat.count[MM_FILEPAGES].counter)) +
+          positive(BPF_CORE_READ(old, rss_stat.count[MM_ANONPAGES].counter)) +
+          positive(BPF_CORE_READ(old, rss_stat.count[MM_SHMEMPAGES].counter));
+  }
   return max_u64(rss, BPF_CORE_READ(mm, hiwater_rss));
 }
 
