@@ -148,13 +148,13 @@ fi
 expect_eq "${top1%%=*}" pid "the incident lists the biggest memory consumers at the kill ($top1)"
 stop_daemon
 
-# Without the kernel log: the deployments grant no CAP_SYSLOG, and root's CAP_SYS_ADMIN would also
-# open /dev/kmsg, so both leave the bounding set. CAP_BPF and CAP_PERFMON stay, as deployed: the
-# eBPF exit report must name the victim.
+# Without the kernel log: the deployments grant no CAP_SYSLOG, so it leaves the bounding set
+# (setpriv, util-linux), and CAP_SYS_ADMIN with it, which some kernels also accept for /dev/kmsg.
+# CAP_BPF and CAP_PERFMON stay, as deployed: the eBPF exit report must name the victim.
 if [ "${FLIGHTREC_REQUIRE_EBPF:-0}" = 1 ] || [ "$source" != kernel_log ]; then
   cat >"$WORK/flightrec-no-syslog" <<SH
 #!/bin/sh
-exec capsh --drop=cap_syslog,cap_sys_admin -- -c 'exec "\$0" "\$@"' "$FLIGHTREC" "\$@"
+exec setpriv --bounding-set -syslog,-sys_admin -- "$FLIGHTREC" "\$@"
 SH
   chmod +x "$WORK/flightrec-no-syslog"
   printf 'incidents:\n  dir: %s/incidents-nolog\n' "$WORK" >"$WORK/nolog.yaml"
