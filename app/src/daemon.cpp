@@ -225,10 +225,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   recorder_.set_frame_hook(
       [this](const sampler::FrameHeader& header, std::span<const int64_t> raw,
              std::span<const double> derived) { capturer_.on_frame(header, raw, derived); });
-  if (cfg_.incidents.capture_oom_kills && !kernel_log_.error().empty()) {
-    log::warn("OOM incidents will not name their victim: the kernel log cannot be read",
-              {{"error", kernel_log_.error()}});
-  }
+  watch_oom_victims();
   log::info("sampling",
             {{"rate", config::format_duration(sampler_.rate())},
              {"backend", std::string(sampler_.backend())},
@@ -273,6 +270,31 @@ void Daemon::start_process_tier(const Command& command) {
       [&metrics = *process_metrics_](const sampler::process::ProcessFrame& frame) {
         metrics.observe(frame);
       });
+}
+
+// OOM victims are named from the kernel log and from the process tier's eBPF exit reports: one
+// of them suffices (trigger/oom_victim_sources.h); with neither, incidents say the victim is
+// unknown. Wired even while incidents.capture_oom_kills is off: a reload may turn it on.
+void Daemon::watch_oom_victims() {
+  const std::string exits_missing = process_tier_ ? process_tier_->exits_missing()
+                                                  : "the process tier is off (processes.enabled)";
+  oom_victim_namer_.set_exit_reports_missing(exits_missing);
+  if (process_tier_) {
+    process_tier_->set_oom_victim_observer(
+        [this](const network::ExitedProcess& exited) { oom_victim_namer_.victim_exited(exited); });
+  }
+  if (!cfg_.incidents.capture_oom_kills || kernel_log_.error().empty()) return;
+  if (exits_missing.empty()) {
+    log::info(
+        "OOM victims named from eBPF exit reports only (no cgroup limit, no size split): "
+        "the kernel log cannot be read",
+        {{"error", kernel_log_.error()}});
+  } else {
+    log::warn(
+        "OOM incidents will not name their victim: neither the kernel log nor eBPF exit "
+        "reports can be read",
+        {{"error", kernel_log_.error()}, {"exit_reports", exits_missing}});
+  }
 }
 
 // The collectors in the order /metrics shows them: the machine, then flightrec's own health.

@@ -55,6 +55,7 @@ class Daemon {
   std::string reload_failed(std::string_view cause, const std::vector<std::string>& errors);
   void apply_live(const config::Config& effective, const std::string& origin);
   void start_process_tier(const Command& command);
+  void watch_oom_victims();
   void add_collectors();
   // Whether the incident store holds an alert incident of this episode (trigger::StoredEpisode),
   // so that a notification re-sent after a restart does not capture again.

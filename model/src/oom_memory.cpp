@@ -90,6 +90,12 @@ OomKillDetails oom_kill_details(const IncidentDescription& incident) {
     if (name == victim_keys::kOomVictimPid) kill.victim_pid = positive_or_zero<int32_t>(text);
     if (name == victim_keys::kOomVictimCommand) kill.victim_command = text;
     if (name == victim_keys::kOomVictimRssBytes) kill.victim_rss_bytes = number_of<uint64_t>(text);
+    if (name == victim_keys::kOomVictimExitPeakRssBytes) {
+      kill.victim_exit_peak_rss_bytes = number_of<uint64_t>(text);
+    }
+    if (name == victim_keys::kOomVictimCgroup) kill.victim_cgroup = text;
+    if (name == victim_keys::kOomVictimSource) kill.victim_source = text;
+    if (name == victim_keys::kOomVictimUnknown) kill.victim_unknown = text;
     if (name.starts_with(keys::kTopRssPrefix)) {
       if (auto process = parse_resident(text)) kill.top_rss.push_back(std::move(*process));
     }

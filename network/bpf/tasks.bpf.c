@@ -18,21 +18,12 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
+#include "mm_rss_flavours.h"
 #include "task_record.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 #define PF_KTHREAD 0x00200000
-
-/* Before Linux 6.2 the mm's RSS counters were atomics in a struct (Debian 12's 6.1); since then
- * they are percpu_counters, whose shared count is what /proc reads. */
-struct mm_rss_stat___atomic {
-  atomic_long_t count[NR_MM_COUNTERS];
-} __attribute__((preserve_access_index));
-
-struct mm_struct___atomic_rss {
-  struct mm_rss_stat___atomic rss_stat;
-} __attribute__((preserve_access_index));
 
 static __always_inline __u64 positive(__s64 count) { return count > 0 ? (__u64)count : 0; }
 

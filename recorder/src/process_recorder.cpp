@@ -45,9 +45,10 @@ ProcessRecorder::ProcessRecorder(const config::Config& config, const sampler::Pr
           sampler::whole_ticks(config.processes.sockets_rate, config.sampler.process_rate)),
       ring_(ring) {
   if (config.processes.short_lived) {
-    std::string why_not;
-    exits_ = network::make_process_exit_watcher(why_not);
-    if (!exits_) log::info("short-lived processes not recorded", {{"reason", why_not}});
+    exits_ = network::make_process_exit_watcher(exits_missing_);
+    if (!exits_) log::info("short-lived processes not recorded", {{"reason", exits_missing_}});
+  } else {
+    exits_missing_ = "processes.short_lived is off";
   }
   // The sock_diag backend already dumps every socket each tick; only the others need a table.
   sock_diag_ = dynamic_cast<network::SockDiagBackend*>(backend_.get());
@@ -97,6 +98,11 @@ void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
   if (exits_) {
     exited_.clear();
     exits_->drain(exited_);
+    if (oom_victim_observer_) {
+      for (const auto& exited : exited_) {
+        if (exited.oom_victim) oom_victim_observer_(exited);
+      }
+    }
     stats_.short_lived_total.fetch_add(network::attach_exits(frame, exited_),
                                        std::memory_order_relaxed);
     stats_.exits_lost_total.store(exits_->dropped(), std::memory_order_relaxed);

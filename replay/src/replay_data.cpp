@@ -12,14 +12,43 @@
 namespace flightrec::replay {
 namespace {
 
-// ", killed 468 python3 (71.0M)" for an OOM incident whose victim the kernel log named.
+// ", killed 468 python3 (71.0M)" for an OOM incident that names its victim: the size the kernel
+// log gave, else the exit report's peak.
 std::string victim_of(const model::OomKillDetails& kill) {
   if (kill.victim_pid == 0) return {};
   std::string text = ", killed " + std::to_string(kill.victim_pid) + " " + kill.victim_command;
   if (kill.victim_rss_bytes) {
     text += " (" + format_bytes(static_cast<double>(*kill.victim_rss_bytes)) + ")";
+  } else if (kill.victim_exit_peak_rss_bytes) {
+    text += " (peak " + format_bytes(static_cast<double>(*kill.victim_exit_peak_rss_bytes)) + ")";
   }
   return text;
+}
+
+// Which sources named the victim, in words.
+std::string sources_of(const std::string& source) {
+  if (source == "kernel_log") return "the kernel log";
+  if (source == "ebpf_exit") return "the eBPF exit report";
+  if (source == "kernel_log+ebpf_exit") return "the kernel log and the eBPF exit report";
+  return source.empty() ? "the kernel log" : source;  // incidents from before the exit reports
+}
+
+// "468 python3, cgroup /a/b, 71.0M when killed, peak 72.0M at exit, named by the kernel log", or
+// why no victim is named.
+std::string victim_summary(const model::OomKillDetails& kill) {
+  if (kill.victim_pid <= 0) {
+    return kill.victim_unknown.empty() ? std::string("unknown") : kill.victim_unknown;
+  }
+  std::string text = std::to_string(kill.victim_pid) + " " + kill.victim_command;
+  if (!kill.victim_cgroup.empty()) text += ", cgroup " + kill.victim_cgroup;
+  if (kill.victim_rss_bytes) {
+    text += ", " + format_bytes(static_cast<double>(*kill.victim_rss_bytes)) + " when killed";
+  }
+  if (kill.victim_exit_peak_rss_bytes) {
+    text += ", peak " + format_bytes(static_cast<double>(*kill.victim_exit_peak_rss_bytes)) +
+            " at exit";
+  }
+  return text + ", named by " + sources_of(kill.victim_source);
 }
 
 // The reason is whatever a client sent with POST /-/trigger: printable() keeps it from moving the
@@ -39,6 +68,7 @@ std::string label_of(const model::IncidentDescription& incident,
 void add_oom_kill(const model::OomKillDetails& kill, Trigger& trigger) {
   trigger.oom_kill = kill.any;
   trigger.victim_pid = kill.victim_pid;
+  if (kill.any) trigger.victim_summary = printable(victim_summary(kill));
   if (kill.killed_at_ns > 0) trigger.focus_ns = kill.killed_at_ns;
   if (kill.victim_pid > 0) {
     trigger.victim = printable(std::to_string(kill.victim_pid) + " " + kill.victim_command);

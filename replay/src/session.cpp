@@ -272,7 +272,7 @@ void Session::select_victim(const Trigger& trigger) {
   // First in the message bar, which the screen cuts at its width: the trigger's label may follow.
   const std::string rest = message_.empty() ? std::string() : "; " + message_;
   if (trigger.victim_pid <= 0) {
-    message_ = "OOM kill: the kernel log named no victim" + rest;
+    message_ = "OOM kill: no source named the victim" + rest;
     return;
   }
   if (tab_ != Tab::processes) {

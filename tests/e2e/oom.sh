@@ -2,8 +2,10 @@
 # The built-in oom_kill rule for real: a child in a memory-limited cgroup (v2 memory.max, or v1
 # memory.limit_in_bytes, whichever this machine has) allocates until the kernel kills it. An
 # incident of rule oom_kill must exist, be written whole, and its process frames must hold that
-# pid with its resident memory growing before the kill. Runs alone (tests/CMakeLists.txt): every
-# other daemon would see the kill too.
+# pid with its resident memory growing before the kill. Then the daemon runs without the right to
+# read the kernel log, as the shipped deployments do, and must name the victim from the process
+# tier's eBPF exit report. Runs alone (tests/CMakeLists.txt): every other daemon would see the
+# kill too.
 source "$(dirname "$0")/lib.sh"
 
 limit=$((64 << 20))
@@ -66,12 +68,15 @@ if done:
     i, d = done[0], done[0]["details"]
     print(i["id"], i["fired_at"], i["series"], d.get("oom.victim_pid", "-"), d.get("oom.victim_command", "-"),
           d.get("oom.cgroup_limit_bytes", "-"), d.get("oom.victim_rss_bytes", "-"),
-          d.get("oom.kills_in_window", "-"), d.get("oom.killed_at_ns", "-"), d.get("oom.victim", "-"), len(done))')
+          d.get("oom.kills_in_window", "-"), d.get("oom.killed_at_ns", "-"), len(done),
+          d.get("oom.victim_source", "-"), d.get("oom.victim_exit_peak_rss_bytes", "-"),
+          d.get("oom.sources_disagree", "agree").replace(" ", "_"), d.get("oom.victim_cgroup", "-"),
+          d.get("oom.victim_exited_at_ns", "-"), d.get("oom.victim", "-"))')
   [ -n "$incident" ] && break
   sleep 0.1
 done
 listed_at=$(date +%s.%N)
-read -r id fired_at series victim_pid victim_command limit_bytes victim_rss kills killed_at why count <<<"$incident"
+read -r id fired_at series victim_pid victim_command limit_bytes victim_rss kills killed_at count source exit_peak agree victim_cgroup exited_at why <<<"$incident"
 expect_eq "${series:-none}" oom_kills_per_second "an incident of the built-in rule oom_kill, on oom_kills_per_second"
 [ -n "$id" ] || finish
 # The kernel log names the victim (this test runs as root, which may read it).
@@ -81,6 +86,16 @@ if [ "$victim_rss" != - ] && [ "$victim_rss" -gt $((limit / 2)) ]; then
   pass "the incident gives the victim's size when killed: $victim_rss bytes"
 else
   fail "the victim's size when killed: '$victim_rss'"
+fi
+# The process tier's exit report names the same victim: both sources, agreeing.
+if [ "${FLIGHTREC_REQUIRE_EBPF:-0}" = 1 ] || [ "$source" != kernel_log ]; then
+  expect_eq "$source $agree" "kernel_log+ebpf_exit agree" "the kernel log and the eBPF exit report both name the victim, and agree"
+  # The kernel's path from its hierarchy's root, which a cgroup namespace may hide from this
+  # test: only its last component is sure.
+  expect_eq "${victim_cgroup##*/}" "${cgroup##*/}" "the victim's memory cgroup ($victim_cgroup)"
+  [ "$exited_at" = - ] || echo "figure: the victim's size when killed (kernel log) $victim_rss bytes," \
+    "its peak at exit (eBPF) $exit_peak bytes; it exited $(((exited_at - killed_at) / 1000)) µs after" \
+    "the kernel logged its kill"
 fi
 expect_eq "$kills $count" "2 1" "the second kill ($second_victim), inside the first's window, is in that one incident"
 python3 - "$fired_at" "$killed_at" "$listed_at" <<'PY' || fail "detection latency"
@@ -130,6 +145,56 @@ else
 fi
 expect_eq "${top1%%=*}" pid "the incident lists the biggest memory consumers at the kill ($top1)"
 stop_daemon
+
+# Without the kernel log: the deployments grant no CAP_SYSLOG, so it leaves the bounding set
+# (setpriv, util-linux), and CAP_SYS_ADMIN with it, which some kernels also accept for /dev/kmsg.
+# CAP_BPF and CAP_PERFMON stay, as deployed: the eBPF exit report must name the victim.
+if [ "${FLIGHTREC_REQUIRE_EBPF:-0}" = 1 ] || [ "$source" != kernel_log ]; then
+  cat >"$WORK/flightrec-no-syslog" <<SH
+#!/bin/sh
+exec setpriv --bounding-set -syslog,-sys_admin -- "$FLIGHTREC" "\$@"
+SH
+  chmod +x "$WORK/flightrec-no-syslog"
+  printf 'incidents:\n  dir: %s/incidents-nolog\n' "$WORK" >"$WORK/nolog.yaml"
+  real_flightrec=$FLIGHTREC
+  FLIGHTREC=$WORK/flightrec-no-syslog start_daemon --config.file="$WORK/nolog.yaml"
+  FLIGHTREC=$real_flightrec
+  expect_contains "$(cat "$WORK/daemon.log")" "OOM victims named from eBPF exit reports only" \
+    "the daemon cannot read the kernel log and says the exit reports will name OOM victims"
+  sleep 1
+  run_victim 16
+  incident=""
+  for _ in $(seq 150); do
+    incident=$(curl -s "${URL}incidents" | python3 -c '
+import json, sys
+done = [i for i in json.load(sys.stdin) if i.get("rule") == "oom_kill" and i["status"] == "written"]
+if done:
+    d = done[0]["details"]
+    print(done[0]["id"], d.get("oom.victim_pid", "-"), d.get("oom.victim_command", "-"), d.get("oom.victim_source", "-"),
+          d.get("oom.victim_exit_peak_rss_bytes", "-"), d.get("oom.victim_exited_at_ns", "-"),
+          d.get("oom.cgroup_limit_bytes", "none"), d.get("oom.victim_cgroup", "-"), d.get("oom.victim", "-"))')
+    [ -n "$incident" ] && break
+    sleep 0.1
+  done
+  listed_at=$(date +%s%N)
+  read -r id victim_pid victim_command source exit_peak exited_at limit_bytes victim_cgroup why <<<"$incident"
+  expect_eq "$victim_pid $victim_command $source" "$victim python3 ebpf_exit" \
+    "without the kernel log, the eBPF exit report names the victim ($why)"
+  expect_eq "${victim_cgroup##*/}" "${cgroup##*/}" "and its memory cgroup ($victim_cgroup)"
+  expect_eq "$limit_bytes" none "and gives no cgroup limit, which only the kernel log has"
+  if [ "$exit_peak" != - ] && [ "$exit_peak" -gt $((limit / 2)) ]; then
+    pass "the exit report gives the victim's peak size: $exit_peak bytes"
+  else
+    fail "the victim's peak size from the exit report: '$exit_peak'"
+  fi
+  [ "$exited_at" = - ] || echo "figure: without the kernel log, the incident was listed as written $(((listed_at - exited_at) / 1000000)) ms after the victim exited (5 s of it the after-window; /incidents polled every 0.1 s)"
+  curl -s "${URL}incidents/$id?format=raw" -o "$WORK/oom-ebpf.flightrec"
+  expect_contains "$("$FLIGHTREC" replay --batch "$WORK/oom-ebpf.flightrec" 2>&1 | grep "^victim")" \
+    "$victim python3, cgroup $victim_cgroup" "replay's victim line names it, and by which source"
+  stop_daemon
+else
+  echo "skip: no eBPF exit reports here (FLIGHTREC_REQUIRE_EBPF=1 makes that a failure)"
+fi
 
 # The process tier off: the incident still comes, and still names the victim.
 printf 'incidents:\n  dir: %s/incidents-noproc\nprocesses:\n  enabled: false\n' "$WORK" >"$WORK/noproc.yaml"

@@ -118,3 +118,22 @@ TEST_CASE("An OOM incident's details read back as one kill", "[model][oom]") {
   CHECK(unparsed.killed_at_ns == 0);
   CHECK_FALSE(unparsed.victim_rss_bytes);
 }
+
+TEST_CASE("An OOM incident's details say which source named the victim, or why none did",
+          "[model][oom]") {
+  model::IncidentDescription incident{.rule = "oom_kill"};
+  incident.details = {{"oom.victim_pid", "468"},
+                      {"oom.victim_command", "python3"},
+                      {"oom.victim_cgroup", "/pods/a"},
+                      {"oom.victim_exit_peak_rss_bytes", "72000000"},
+                      {"oom.victim_source", "ebpf_exit"}};
+  const auto kill = model::oom_kill_details(incident);
+  CHECK(kill.victim_cgroup == "/pods/a");
+  CHECK_FALSE(kill.victim_rss_bytes);
+  CHECK(kill.victim_exit_peak_rss_bytes == 72000000U);
+  CHECK(kill.victim_source == "ebpf_exit");
+  CHECK(kill.victim_unknown.empty());
+  incident.details = {{"oom.victim", "unknown: /dev/kmsg: Operation not permitted"}};
+  CHECK(model::oom_kill_details(incident).victim_unknown ==
+        "unknown: /dev/kmsg: Operation not permitted");
+}

@@ -90,7 +90,7 @@ TEST_CASE("anOomIncidentWithoutAVictimOpensAtTheFiringAndSaysSo", "[replay][oom]
   const Model model(oom_model({{"oom.victim", "unknown: no kill in the kernel log"}}));
   const Session session = opened(model);
   CHECK(model.timeline().time(session.cursor()) == kTriggerNs);
-  CHECK(session.message() == "OOM kill: the kernel log named no victim");
+  CHECK(session.message() == "OOM kill: no source named the victim");
 }
 
 TEST_CASE("otherTriggersSelectNothing", "[replay][oom]") {

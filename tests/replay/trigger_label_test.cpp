@@ -84,3 +84,27 @@ TEST_CASE("batchOutputCarriesTheReasonExactlyInJsonAndAsALabelInText", "[replay]
   CHECK_THAT(json, Catch::Contains("\"reason\": " + quoted));
   CHECK_THAT(json, Catch::Contains("\"value\": null"));
 }
+
+TEST_CASE("batchTextNamesAnOomVictimItsCgroupSizeAndSourceOrWhyNone", "[replay][trigger][oom]") {
+  model::IncidentDescription oom{.rule = "oom_kill",
+                                 .condition = "oom_kills_per_second > 0",
+                                 .value = 250,
+                                 .fired_at_ns = kTriggerNs,
+                                 .details = {{"oom.victim_pid", "201"},
+                                             {"oom.victim_command", "python3"},
+                                             {"oom.victim_cgroup", "/pods/a"},
+                                             {"oom.victim_exit_peak_rss_bytes", "67108864"},
+                                             {"oom.victim_source", "ebpf_exit"}}};
+  const BatchView view{.cursor = 0, .interval_ns = 1'000'000'000};
+  const std::string named = render_batch(model_with(oom), view, BatchFormat::text);
+  CHECK_THAT(named, Catch::Contains("trigger   oom_kill: oom_kills_per_second > 0 (value 250), "
+                                    "killed 201 python3 (peak 64M) at "));
+  CHECK_THAT(named, Catch::Contains("\nvictim    201 python3, cgroup /pods/a, peak 64M at exit, "
+                                    "named by the eBPF exit report\n"));
+  oom.details = {{"oom.victim", "unknown: /dev/kmsg: Operation not permitted"}};
+  CHECK_THAT(render_batch(model_with(oom), view, BatchFormat::text),
+             Catch::Contains("\nvictim    unknown: /dev/kmsg: Operation not permitted\n"));
+  // Other incidents have no victim line.
+  CHECK_THAT(render_batch(model_with(manual("deploy")), view, BatchFormat::text),
+             !Catch::Contains("\nvictim "));
+}

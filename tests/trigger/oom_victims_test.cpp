@@ -176,7 +176,8 @@ TEST_CASE("An oom_kill incident names the victim the kernel logged within its wi
   CHECK(detail(sink.written[1], "oom.victim_pid") == "468");
   namer.write(oom_incident(kill_unix_ns() - 10'000'000'000), {});
   CHECK(detail(sink.written[2], "oom.victim") ==
-        "unknown: no kill in the kernel log within the window");
+        "unknown: no kill in the kernel log within the window; no eBPF exit reports: no exit "
+        "watcher");
 }
 
 TEST_CASE("Other incidents pass untouched; an unreadable log is named", "[trigger][oom]") {
@@ -194,5 +195,66 @@ TEST_CASE("Other incidents pass untouched; an unreadable log is named", "[trigge
   CHECK(passed.details.empty());
   namer.write(oom_incident(kill_unix_ns()), {});
   CHECK(detail(sink.written.at(1), "oom.victim") ==
-        "unknown: /nonexistent/kmsg: No such file or directory");
+        "unknown: /nonexistent/kmsg: No such file or directory; no eBPF exit reports: no exit "
+        "watcher");
+  namer.set_exit_reports_missing("");
+  namer.write(oom_incident(kill_unix_ns()), {});
+  CHECK(detail(sink.written.at(2), "oom.victim") ==
+        "unknown: /nonexistent/kmsg: No such file or directory; no OOM victim's exit reported "
+        "within the window");
+}
+
+namespace {
+
+// The exit report of the fixture's victim (pid 468), `after_ns` after its kill.
+flightrec::network::ExitedProcess victim_exit(int64_t after_ns) {
+  return {.pid = 468,
+          .ppid = 1,
+          .uid = 0,
+          .comm = "python3",
+          .exit_time_unix_ns = kill_unix_ns() + after_ns,
+          .rss_bytes = 72 << 20,
+          .oom_victim = true,
+          .memory_cgroup = "/process_api/c167e577c55cfb5f39d4d508612875b2/flightrec-oom-371"};
+}
+
+}  // namespace
+
+TEST_CASE("Without the kernel log the exit report names the victim", "[trigger][oom]") {
+  KernelLog missing("/nonexistent/kmsg");
+  Recorded sink;
+  OomVictimNamer namer(sink, missing);
+  namer.set_exit_reports_missing("");
+  const auto exit = victim_exit(15'000'000);
+  namer.victim_exited(exit);
+  namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
+  const IncidentCapture& named = sink.written.at(0);
+  CHECK(detail(named, "oom.victim_pid") == "468");
+  CHECK(detail(named, "oom.victim_command") == "python3");
+  CHECK(detail(named, "oom.victim_cgroup") ==
+        "/process_api/c167e577c55cfb5f39d4d508612875b2/flightrec-oom-371");
+  CHECK(detail(named, "oom.victim_exit_peak_rss_bytes") == std::to_string(72 << 20));
+  CHECK(detail(named, "oom.victim_source") == "ebpf_exit");
+  CHECK(detail(named, "oom.killed_at_ns") == std::to_string(exit.exit_time_unix_ns));
+  CHECK(detail(named, "oom.kills_in_window") == "1");
+  CHECK(detail(named, "oom.victim") == "(none)");
+}
+
+TEST_CASE("With both sources the incident holds one victim, named by both", "[trigger][oom]") {
+  const flightrec::testing::TempDir dir;
+  const auto path = dir.write("kmsg", "");
+  KernelLog log(path);
+  append_fixture(path);
+  Recorded sink;
+  OomVictimNamer namer(sink, log);
+  namer.set_exit_reports_missing("");
+  namer.victim_exited(victim_exit(15'000'000));
+  namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
+  const IncidentCapture& named = sink.written.at(0);
+  CHECK(detail(named, "oom.victim_source") == "kernel_log+ebpf_exit");
+  CHECK(detail(named, "oom.kills_in_window") == "1");
+  CHECK(detail(named, "oom.cgroup_limit_bytes") == std::to_string(65536 * 1024));
+  CHECK(detail(named, "oom.victim_exit_peak_rss_bytes") == std::to_string(72 << 20));
+  // The fixture's log names the same command and task_memcg.
+  CHECK(detail(named, "oom.sources_disagree") == "(none)");
 }

@@ -19,10 +19,11 @@ void add_victim(const model::OomMemoryScan& scan, int32_t victim_pid, recording:
   }
   if (victim.samples == 0) {
     // Process frames come every processes.rate: a process that grew and died between two of
-    // them left none; the kernel's report (oom.victim_rss_bytes) is then all there is.
+    // them left none; the kernel's reports of its size are then all there is.
     details.emplace_back(keys::kVictimRssCurve,
                          "not recorded: the victim lived between two process frames; "
-                         "oom.victim_rss_bytes is the kernel's report at the kill");
+                         "oom.victim_rss_bytes (kernel log, at the kill) or "
+                         "oom.victim_exit_peak_rss_bytes (exit report) give its size");
     return;
   }
   details.emplace_back(keys::kVictimRssSamples, std::to_string(victim.samples));

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "flightrec/common/clock.h"
 #include "flightrec/model/oom_memory.h"
@@ -14,58 +15,50 @@
 namespace flightrec::trigger {
 namespace {
 
-namespace keys = model::incident_details;
-
-// Kills kept for incidents still to be written: two OOM incidents read the log in turn, and the
-// first may read the second's kill.
+// Kills (and victims' exits) kept for incidents still to be written: two OOM incidents read the
+// log in turn, and the first may read the second's kill.
 constexpr size_t kRecentKills = 64;
 
 }  // namespace
-
-recording::Labels oom_details(const sampler::oom::OomKillReport& kill) {
-  recording::Labels details{{std::string(keys::kOomVictimPid), std::to_string(kill.pid)},
-                            {std::string(keys::kOomVictimCommand), kill.command}};
-  if (kill.uid) details.emplace_back("oom.victim_uid", std::to_string(*kill.uid));
-  if (!kill.victim_cgroup.empty()) details.emplace_back("oom.victim_cgroup", kill.victim_cgroup);
-  details.emplace_back(keys::kOomVictimRssBytes, std::to_string(kill.rss_bytes()));
-  details.emplace_back("oom.victim_anon_rss_bytes", std::to_string(kill.anon_rss_bytes));
-  details.emplace_back("oom.victim_total_vm_bytes", std::to_string(kill.total_vm_bytes));
-  if (!kill.constraint.empty()) details.emplace_back("oom.constraint", kill.constraint);
-  if (!kill.oom_cgroup.empty()) details.emplace_back("oom.cgroup", kill.oom_cgroup);
-  if (kill.cgroup_limit_bytes) {
-    details.emplace_back("oom.cgroup_limit_bytes", std::to_string(*kill.cgroup_limit_bytes));
-  }
-  return details;
-}
 
 void OomVictimNamer::read_log() {
   // The log's clock counts from boot like CLOCK_MONOTONIC; Unix time is that plus this offset.
   const int64_t offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
   for (auto& report : log_.new_kills()) {
-    recent_.push_back({report.kernel_time_us * 1000 + offset, std::move(report)});
-    if (recent_.size() > kRecentKills) recent_.pop_front();
+    logged_.push_back({report.kernel_time_us * 1000 + offset, std::move(report)});
+    if (logged_.size() > kRecentKills) logged_.pop_front();
   }
 }
 
-const OomVictimNamer::Kill* OomVictimNamer::kill_for(
-    const model::IncidentDescription& incident) const {
-  // The kill nearest the firing within the incident's window: the rule fires on the first frame
-  // whose vmstat read shows the kill, a source step or so after it.
-  const Kill* nearest = nullptr;
-  for (const Kill& kill : recent_) {
-    if (kill.unix_ns < incident.window_from_ns || kill.unix_ns > incident.window_to_ns) continue;
-    if (nearest == nullptr || std::llabs(kill.unix_ns - incident.fired_at_ns) <
-                                  std::llabs(nearest->unix_ns - incident.fired_at_ns)) {
-      nearest = &kill;
-    }
-  }
-  return nearest;
+void OomVictimNamer::victim_exited(const network::ExitedProcess& process) {
+  const std::lock_guard lock(exits_mutex_);
+  exited_.push_back(process);
+  if (exited_.size() > kRecentKills) exited_.pop_front();
 }
 
-size_t OomVictimNamer::kills_in(const model::IncidentDescription& incident) const {
-  return static_cast<size_t>(std::count_if(recent_.begin(), recent_.end(), [&](const Kill& kill) {
-    return kill.unix_ns >= incident.window_from_ns && kill.unix_ns <= incident.window_to_ns;
-  }));
+void OomVictimNamer::set_exit_reports_missing(std::string why) {
+  const std::lock_guard lock(exits_mutex_);
+  exits_missing_ = std::move(why);
+}
+
+std::vector<OomVictim> OomVictimNamer::victims() const {
+  const std::vector<LoggedKill> logged(logged_.begin(), logged_.end());
+  std::vector<network::ExitedProcess> exited;
+  {
+    const std::lock_guard lock(exits_mutex_);
+    exited.assign(exited_.begin(), exited_.end());
+  }
+  return pair_oom_victims(logged, exited);
+}
+
+// "unknown: <why the log named none>; <why no exit report did>".
+std::string OomVictimNamer::why_unknown() const {
+  std::string text = "unknown: ";
+  text += log_.error().empty() ? "no kill in the kernel log within the window" : log_.error();
+  const std::lock_guard lock(exits_mutex_);
+  text += exits_missing_.empty() ? "; no OOM victim's exit reported within the window"
+                                 : "; no eBPF exit reports: " + exits_missing_;
+  return text;
 }
 
 void OomVictimNamer::add_memory(const model::IncidentDescription& incident, int64_t killed_at_ns,
@@ -90,18 +83,34 @@ void OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot bloc
   }
   IncidentCapture named = incident;
   read_log();
+  const model::IncidentDescription& description = incident.description;
+  const auto in_window = [&](const OomVictim& victim) {
+    return victim.killed_at_ns >= description.window_from_ns &&
+           victim.killed_at_ns <= description.window_to_ns;
+  };
+  // The kill nearest the firing within the incident's window: the rule fires on the first frame
+  // whose vmstat read shows the kill, a source step or so after it.
+  const std::vector<OomVictim> known = victims();
+  const OomVictim* nearest = nullptr;
+  for (const OomVictim& victim : known) {
+    if (!in_window(victim)) continue;
+    if (nearest == nullptr || std::llabs(victim.killed_at_ns - description.fired_at_ns) <
+                                  std::llabs(nearest->killed_at_ns - description.fired_at_ns)) {
+      nearest = &victim;
+    }
+  }
   auto& details = named.description.details;
-  if (const Kill* kill = kill_for(incident.description)) {
-    details = oom_details(kill->report);
-    details.emplace_back("oom.killed_at_ns", std::to_string(kill->unix_ns));
-    details.emplace_back("oom.kills_in_window", std::to_string(kills_in(incident.description)));
-    add_memory(incident.description, kill->unix_ns, kill->report.pid, details);
+  if (nearest != nullptr) {
+    details = oom_victim_details(*nearest);
+    details.emplace_back("oom.killed_at_ns", std::to_string(nearest->killed_at_ns));
+    details.emplace_back("oom.kills_in_window",
+                         std::to_string(std::count_if(known.begin(), known.end(), in_window)));
+    const int32_t pid = nearest->logged ? nearest->logged->pid : nearest->exited->pid;
+    add_memory(description, nearest->killed_at_ns, pid, details);
   } else {
-    details.emplace_back("oom.victim", log_.error().empty()
-                                           ? "unknown: no kill in the kernel log within the window"
-                                           : "unknown: " + log_.error());
+    details.emplace_back(model::incident_details::kOomVictimUnknown, why_unknown());
     // No kill time: the consumers as of the firing, a source step or so after the kill.
-    add_memory(incident.description, incident.description.fired_at_ns, 0, details);
+    add_memory(description, description.fired_at_ns, 0, details);
   }
   next_.write(named, std::move(blocks));
 }

@@ -4,6 +4,7 @@
 #include "exit_program.h"
 
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 #include "exits.skel.h"
@@ -46,13 +47,18 @@ int ExitProgram::on_event(void* context, void* data, size_t size) {
   auto* program = static_cast<ExitProgram*>(context);
   // Every record is one whole event; a shorter one would be a program/reader mismatch.
   if (size < sizeof(flightrec_exit_event)) return 0;
-  flightrec_exit_event event{};
-  std::memcpy(&event, data, sizeof(event));
-  program->sink_->push_back(event);
+  ExitRecord& record = program->sink_->emplace_back();
+  std::memcpy(&record.event, data, sizeof(record.event));
+  if ((record.event.flags & FLIGHTREC_EXIT_OOM_VICTIM) != 0 &&
+      size >= sizeof(flightrec_oom_exit_event)) {
+    const char* path =
+        static_cast<const char*>(data) + offsetof(flightrec_oom_exit_event, memory_cgroup);
+    record.memory_cgroup.assign(path, strnlen(path, FLIGHTREC_CGROUP_PATH_BYTES));
+  }
   return 0;
 }
 
-bool ExitProgram::consume(std::vector<flightrec_exit_event>& out, std::string& error) {
+bool ExitProgram::consume(std::vector<ExitRecord>& out, std::string& error) {
   sink_ = &out;
   const int result = ring_buffer__consume(ring_);
   sink_ = nullptr;

@@ -15,6 +15,12 @@ struct exits_bpf;
 
 namespace flightrec::network::ebpf {
 
+// One event as read from the ring buffer.
+struct ExitRecord {
+  flightrec_exit_event event{};
+  std::string memory_cgroup;  // an OOM victim's (FLIGHTREC_EXIT_OOM_VICTIM), else ""
+};
+
 class ExitProgram {
  public:
   // Null with `error` naming the step that failed.
@@ -26,7 +32,7 @@ class ExitProgram {
 
   // Appends the events waiting in the ring buffer without blocking. False with `error` when the
   // ring buffer could not be read.
-  bool consume(std::vector<flightrec_exit_event>& out, std::string& error);
+  bool consume(std::vector<ExitRecord>& out, std::string& error);
   [[nodiscard]] uint64_t dropped() const noexcept;
 
  private:
@@ -35,7 +41,7 @@ class ExitProgram {
 
   exits_bpf* skeleton_ = nullptr;
   ring_buffer* ring_ = nullptr;
-  std::vector<flightrec_exit_event>* sink_ = nullptr;  // set during consume()
+  std::vector<ExitRecord>* sink_ = nullptr;  // set during consume()
 };
 
 }  // namespace flightrec::network::ebpf

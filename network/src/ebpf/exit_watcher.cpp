@@ -46,8 +46,9 @@ CpuSplit split_runtime(const flightrec_exit_event& event) {
   return split;
 }
 
-ExitedProcess to_exited_process(const flightrec_exit_event& event, int64_t boot_to_unix,
+ExitedProcess to_exited_process(const ebpf::ExitRecord& record, int64_t boot_to_unix,
                                 uint64_t page_bytes) {
+  const flightrec_exit_event& event = record.event;
   ExitedProcess process;
   process.pid = static_cast<int32_t>(event.tgid);
   process.ppid = static_cast<int32_t>(event.ppid);
@@ -59,6 +60,8 @@ ExitedProcess to_exited_process(const flightrec_exit_event& event, int64_t boot_
   process.cpu_user_ns = cpu.user_ns;
   process.cpu_system_ns = cpu.system_ns;
   process.rss_bytes = event.peak_rss_pages * page_bytes;
+  process.oom_victim = (event.flags & FLIGHTREC_EXIT_OOM_VICTIM) != 0;
+  process.memory_cgroup = record.memory_cgroup;
   return process;
 }
 
@@ -73,8 +76,8 @@ class EbpfProcessExitWatcher final : public ProcessExitWatcher {
     // Events read before a failure are still returned; the rest stay for the next drain.
     if (!program_->consume(events_, error)) log::warn("process exit watcher", {{"error", error}});
     const int64_t boot_to_unix = boot_to_unix_ns();
-    for (const flightrec_exit_event& event : events_)
-      out.push_back(to_exited_process(event, boot_to_unix, page_bytes_));
+    for (const ebpf::ExitRecord& record : events_)
+      out.push_back(to_exited_process(record, boot_to_unix, page_bytes_));
   }
 
   [[nodiscard]] uint64_t dropped() const override { return program_->dropped(); }
@@ -82,7 +85,7 @@ class EbpfProcessExitWatcher final : public ProcessExitWatcher {
  private:
   std::unique_ptr<ebpf::ExitProgram> program_;
   uint64_t page_bytes_;
-  std::vector<flightrec_exit_event> events_;  // reused between drains
+  std::vector<ebpf::ExitRecord> events_;  // reused between drains
 };
 
 }  // namespace

@@ -18,11 +18,17 @@ namespace flightrec::model {
 inline constexpr std::string_view kManualRule = "manual";
 
 // Keys of IncidentDescription::details that readers show specially: an OOM kill's victim, named
-// from the kernel log (trigger/oom_victims.h).
+// from the kernel log or the eBPF exit report (trigger/oom_victim_sources.h).
 namespace incident_details {
 inline constexpr std::string_view kOomVictimPid = "oom.victim_pid";
 inline constexpr std::string_view kOomVictimCommand = "oom.victim_command";
-inline constexpr std::string_view kOomVictimRssBytes = "oom.victim_rss_bytes";
+inline constexpr std::string_view kOomVictimCgroup = "oom.victim_cgroup";
+inline constexpr std::string_view kOomVictimRssBytes = "oom.victim_rss_bytes";  // kernel log
+inline constexpr std::string_view kOomVictimExitPeakRssBytes = "oom.victim_exit_peak_rss_bytes";
+// "kernel_log", "ebpf_exit" or "kernel_log+ebpf_exit": which sources named the victim.
+inline constexpr std::string_view kOomVictimSource = "oom.victim_source";
+// Set instead of the above when no source named the victim: "unknown: " and why.
+inline constexpr std::string_view kOomVictimUnknown = "oom.victim";
 }  // namespace incident_details
 
 struct IncidentDescription {

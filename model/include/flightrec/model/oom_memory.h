@@ -81,9 +81,13 @@ std::optional<ResidentProcess> parse_resident(std::string_view text);
 struct OomKillDetails {
   bool any = false;          // the incident has an "oom.*" detail at all
   int64_t killed_at_ns = 0;  // 0: not known
-  int32_t victim_pid = 0;    // 0: the kernel log named no victim
+  int32_t victim_pid = 0;    // 0: no source named a victim
   std::string victim_command;
-  std::optional<uint64_t> victim_rss_bytes;  // the kernel's report of its size when killed
+  std::string victim_cgroup;                 // its memory cgroup ("" when not known)
+  std::optional<uint64_t> victim_rss_bytes;  // the kernel log's report of its size when killed
+  std::optional<uint64_t> victim_exit_peak_rss_bytes;  // the exit report's peak (maxrss)
+  std::string victim_source;                           // "kernel_log", "ebpf_exit", or both
+  std::string victim_unknown;                          // why no victim is named ("oom.victim")
   int64_t top_rss_at_ns = 0;
   std::vector<ResidentProcess> top_rss;  // largest first, as stored
 };

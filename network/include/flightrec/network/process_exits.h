@@ -25,6 +25,11 @@ struct ExitedProcess {
   uint64_t cpu_user_ns = 0;
   uint64_t cpu_system_ns = 0;
   uint64_t rss_bytes = 0;  // peak resident set (the kernel's maxrss); 0 when not known
+  // The OOM killer chose it (the kernel marked its signal struct). Such an exit also carries the
+  // path of its memory cgroup, as the kernel log's "task_memcg=" would ("" for other exits): the
+  // OOM victim namer (trigger/oom_victims.h) names the victim from it without the kernel log.
+  bool oom_victim = false;
+  std::string memory_cgroup;
 };
 
 class ProcessExitWatcher {

@@ -36,6 +36,16 @@ class ProcessRecorder {
   using FrameObserver = std::function<void(const sampler::process::ProcessFrame&)>;
   void set_frame_observer(FrameObserver observer) { observer_ = std::move(observer); }
 
+  // Called on the recorder's thread with every exit the kernel reported as an OOM victim's (the
+  // OOM victim namer's eBPF source). Set before run().
+  using OomVictimObserver = std::function<void(const network::ExitedProcess&)>;
+  void set_oom_victim_observer(OomVictimObserver observer) {
+    oom_victim_observer_ = std::move(observer);
+  }
+  // Why exits are not reported ("" when the exit watcher runs): processes.short_lived is off, or
+  // the BPF program could not be loaded.
+  [[nodiscard]] const std::string& exits_missing() const noexcept { return exits_missing_; }
+
   // Samples until `stop` is requested.
   void run(const StopSignal& stop);
 
@@ -64,6 +74,8 @@ class ProcessRecorder {
   std::unique_ptr<network::SocketTable> sockets_;       // null when the backend gives its own table
   std::unique_ptr<network::ProcessExitWatcher> exits_;  // null without eBPF
   std::vector<network::ExitedProcess> exited_;
+  std::string exits_missing_;
+  OomVictimObserver oom_victim_observer_;
   // The socket table is dumped every `socket_ticks_` ticks (processes.sockets_rate): the dump walks
   // the kernel's whole TCP hash table and every process's fds, half the tier's cost at 250 ms.
   // Frames in between repeat the last table.

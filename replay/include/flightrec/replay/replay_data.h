@@ -38,6 +38,9 @@ struct Trigger {
   int32_t victim_pid = 0;
   std::string victim;
   bool oom_kill = false;  // the incident carries oom.* details
+  // For an OOM kill, one printable line: the victim with its cgroup, size and the sources that
+  // named it, or why none did (batch output's "victim" line).
+  std::string victim_summary;
 };
 
 // The trigger of an incident file (its description, model::decode_incident, with a time it

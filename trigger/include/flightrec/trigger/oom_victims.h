@@ -1,24 +1,27 @@
 #pragma once
 // Names the victim of each OOM incident (rule oom_kill: the built-in one or a rule replacing it)
-// from the kernel log: pid, command, uid, its memory cgroup, its size when killed, and for a
-// cgroup OOM the cgroup whose limit was hit and that limit, as "oom.*" details of the incident
+// from the kernel log and from the process tier's eBPF exit reports (oom_victim_sources.h): pid,
+// command, uid, its memory cgroup, its size, which source named it, and from the log, for a
+// cgroup OOM, the cgroup whose limit was hit and that limit, as "oom.*" details of the incident
 // (model::incident_details). It sits in front of the sink that writes the file, so it runs on the
-// writer thread after the incident's post window, when the kernel has long logged the kill. With
-// the process tier's blocks it adds the biggest memory consumers at the kill and the victim's
-// recorded resident set (oom_memory_details.h).
+// writer thread after the incident's post window, when the kernel has long logged the kill and
+// the victim has exited. With the process tier's blocks it adds the biggest memory consumers at
+// the kill and the victim's recorded resident set (oom_memory_details.h).
 #include <cstdint>
 #include <deque>
+#include <mutex>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "flightrec/network/process_exits.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/sampler/oom/kernel_log.h"
 #include "flightrec/trigger/incident.h"
 #include "flightrec/trigger/oom_memory_details.h"
+#include "flightrec/trigger/oom_victim_sources.h"
 
 namespace flightrec::trigger {
-
-// The details an incident carries for `kill`.
-[[nodiscard]] recording::Labels oom_details(const sampler::oom::OomKillReport& kill);
 
 class OomVictimNamer final : public IncidentSink {
  public:
@@ -28,21 +31,26 @@ class OomVictimNamer final : public IncidentSink {
 
   void write(const IncidentCapture& incident, store::Snapshot blocks) override;
 
+  // Any thread (the process tier's): an exit the kernel reported as an OOM victim's.
+  void victim_exited(const network::ExitedProcess& process);
+  // Why no exit reports come, for an incident that can name no victim ("" once they do). Until
+  // told, the namer assumes none come.
+  void set_exit_reports_missing(std::string why);
+
  private:
-  struct Kill {
-    int64_t unix_ns = 0;
-    sampler::oom::OomKillReport report;
-  };
   void read_log();
+  [[nodiscard]] std::vector<OomVictim> victims() const;
+  [[nodiscard]] std::string why_unknown() const;
   void add_memory(const model::IncidentDescription& incident, int64_t killed_at_ns,
                   int32_t victim_pid, recording::Labels& details) const;
-  [[nodiscard]] const Kill* kill_for(const model::IncidentDescription& incident) const;
-  [[nodiscard]] size_t kills_in(const model::IncidentDescription& incident) const;
 
   IncidentSink& next_;
   sampler::oom::KernelLog& log_;
   ProcessBlocksSource process_blocks_;
-  std::deque<Kill> recent_;  // the last kills read, oldest first (bounded)
+  std::deque<LoggedKill> logged_;  // the last kills read from the log, oldest first (bounded)
+  mutable std::mutex exits_mutex_;
+  std::deque<network::ExitedProcess> exited_;  // the last victims' exits, oldest first (bounded)
+  std::string exits_missing_ = "no exit watcher";
 };
 
 }  // namespace flightrec::trigger
