@@ -42,6 +42,8 @@ bool OomMemoryScan::add(const sampler::process::ProcessFrame& frame) {
     ++victim_.samples;
     victim_.last_bytes = row.rss_bytes;
     victim_.last_at_ns = frame.time_unix_ns;
+    victim_.cmdline = row.cmdline;
+    victim_.container_id = row.container_id;
     if (row.rss_bytes >= victim_.peak_bytes) {
       victim_.peak_bytes = row.rss_bytes;
       victim_.peak_at_ns = frame.time_unix_ns;

@@ -133,17 +133,21 @@ fi
 # The memory details computed from those frames when the incident was written.
 last_reading=0
 [ "${#readings[@]}" -gt 0 ] && last_reading=${readings[-1]}
-read -r peak samples top1 <<<"$(curl -s "${URL}incidents" | python3 -c '
+# The command line is the child's: its interpreter (any path to python3) and the loop it runs.
+read -r peak samples top1 cmdline <<<"$(curl -s "${URL}incidents" | python3 -c '
 import json, sys
 d = next(i for i in json.load(sys.stdin) if i["id"] == sys.argv[1])["details"]
+cmdline = d.get("oom.victim_cmdline", "-")
 print(d.get("oom.victim_peak_rss_bytes", "-"), d.get("oom.victim_rss_samples", "-"),
-      d.get("oom.top_rss.1", "-").split(" ")[0])' "$id")"
+      d.get("oom.top_rss.1", "-").split(" ")[0],
+      "child" if "python3" in cmdline and "held.append" in cmdline else repr(cmdline[:80]))' "$id")"
 if [ "$samples" != - ] && [ "$samples" -ge 3 ] && [ "$peak" -ge "$last_reading" ]; then
   pass "the incident gives the victim's recorded RSS: peak $peak bytes over $samples process frames"
 else
   fail "the victim's recorded RSS in the details: peak '$peak' over '$samples' frames"
 fi
 expect_eq "${top1%%=*}" pid "the incident lists the biggest memory consumers at the kill ($top1)"
+expect_eq "$cmdline" child "the incident gives the victim's command line from its process frames"
 stop_daemon
 
 # Without the kernel log: the deployments grant no CAP_SYSLOG, so it leaves the bounding set

@@ -17,6 +17,7 @@ ProcessRow row(int32_t pid, const char* comm, uint64_t rss, bool exited = false)
   ProcessRow r;
   r.pid = pid;
   r.comm = comm;
+  r.cmdline = std::string(comm) + " --serve";
   r.rss_bytes = rss;
   r.exited = exited;
   return r;
@@ -62,9 +63,15 @@ TEST_CASE("The victim's peak may precede its last sample; an unknown victim has 
   model::OomMemoryScan scan(10 * kSecond, 7, 5);
   scan.add(frame(1 * kSecond, {row(7, "hog", 300)}));
   scan.add(frame(2 * kSecond, {row(7, "hog", 800)}));
-  scan.add(frame(3 * kSecond, {row(7, "hog", 200), row(8, "other", 100)}));
+  ProcessRow renamed = row(7, "hog", 200);
+  renamed.cmdline = "hog --after-exec";
+  renamed.container_id = std::string(64, 'a');
+  scan.add(frame(3 * kSecond, {renamed, row(8, "other", 100)}));
   // The frame that found it gone: an exited row without memory is not a sample.
   scan.add(frame(4 * kSecond, {row(7, "hog", 0, true), row(8, "other", 100)}));
+  // Who it was: as the last frame that held it recorded it.
+  CHECK(scan.victim().cmdline == "hog --after-exec");
+  CHECK(scan.victim().container_id == std::string(64, 'a'));
   CHECK(scan.victim().samples == 3);
   CHECK(scan.victim().last_bytes == 200);
   CHECK(scan.victim().last_at_ns == 3 * kSecond);
@@ -75,6 +82,7 @@ TEST_CASE("The victim's peak may precede its last sample; an unknown victim has 
   model::OomMemoryScan unknown(10 * kSecond, 0, 5);
   unknown.add(frame(1 * kSecond, {row(0, "swapper", 300), row(7, "hog", 800)}));
   CHECK(unknown.victim().samples == 0);
+  CHECK(unknown.victim().cmdline.empty());
   CHECK(pids(unknown.top()) == std::vector<int32_t>{7, 0});
 }
 

@@ -31,6 +31,10 @@ void add_victim(const model::OomMemoryScan& scan, int32_t victim_pid, recording:
   details.emplace_back(keys::kVictimLastRssAtNs, std::to_string(victim.last_at_ns));
   details.emplace_back(keys::kVictimPeakRssBytes, std::to_string(victim.peak_bytes));
   details.emplace_back(keys::kVictimPeakRssAtNs, std::to_string(victim.peak_at_ns));
+  if (!victim.cmdline.empty()) details.emplace_back(keys::kVictimCmdline, victim.cmdline);
+  if (!victim.container_id.empty()) {
+    details.emplace_back(keys::kVictimContainerId, victim.container_id);
+  }
 }
 
 }  // namespace

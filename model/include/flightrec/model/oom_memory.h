@@ -26,6 +26,10 @@ inline constexpr std::string_view kVictimLastRssBytes = "oom.victim_last_rss_byt
 inline constexpr std::string_view kVictimLastRssAtNs = "oom.victim_last_rss_at_ns";
 inline constexpr std::string_view kVictimPeakRssBytes = "oom.victim_peak_rss_bytes";
 inline constexpr std::string_view kVictimPeakRssAtNs = "oom.victim_peak_rss_at_ns";
+// Its command line (redacted as recorded) and container on the last frame that held it: neither
+// the kernel log nor the exit report carries more than the 15-byte command name.
+inline constexpr std::string_view kVictimCmdline = "oom.victim_cmdline";
+inline constexpr std::string_view kVictimContainerId = "oom.victim_container_id";
 // Set instead of the four victim keys above when no process frame holds the victim: why.
 inline constexpr std::string_view kVictimRssCurve = "oom.victim_rss_curve";
 }  // namespace oom_detail_keys
@@ -37,13 +41,15 @@ struct ResidentProcess {
   bool operator==(const ResidentProcess&) const = default;
 };
 
-// The victim's resident set as the process frames recorded it.
+// The victim's resident set as the process frames recorded it, and who it was on the last of them.
 struct VictimRss {
   size_t samples = 0;  // frames holding the victim with a resident set
   uint64_t last_bytes = 0;
   int64_t last_at_ns = 0;
   uint64_t peak_bytes = 0;
   int64_t peak_at_ns = 0;
+  std::string cmdline;
+  std::string container_id;
 };
 
 // Fed the process frames of an incident's window, oldest first; keeps only what it reports, so a
