@@ -132,6 +132,18 @@ expect_eq "${held_to:-none}" "$later_to" "held only to the stored end: the new r
 expect_eq "$(last_frame_ms "$WORK/incidents/$later_id.flightrec" | cut -d' ' -f2)" \
   "$later_rows_before" "no frames appended"
 
+# A resolved alert without its end (Go's zero time): it ended by the time flightrec was told.
+told_s=$(date +%s)
+expect_contains "$(notify noend resolved $(($(date +%s%N) - 3000000000)))" '"captured":1' \
+  "a resolved alert seen first is captured"
+read -r _ _ _ status ends_at _ <<<"$(wait_for noend resolved)"
+ends_s=$(date -d "${ends_at:-1970-01-01T00:00:00Z}" +%s)
+if [ $((ends_s - told_s)) -ge 0 ] && [ $((ends_s - told_s)) -le 2 ]; then
+  pass "its missing end is taken as the notification's arrival ($ends_at)"
+else
+  fail "its end is $ends_at, want the notification's arrival (about $(date -u -d "@$told_s" +%FT%TZ))"
+fi
+
 # incidents.alerts.* change on a reload: a filter that leaves every alert out.
 sed -i 's/^  alerts:$/  alerts:\n    match: [\x27{case="none"}\x27]/' "$WORK/flightrec.yaml"
 kill -HUP "$DAEMON_PID"

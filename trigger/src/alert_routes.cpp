@@ -1,8 +1,10 @@
 #include "flightrec/trigger/alert_routes.h"
 
 #include <algorithm>
+#include <ctime>
 #include <nlohmann/json.hpp>
 
+#include "flightrec/common/clock.h"
 #include "flightrec/common/log.h"
 #include "flightrec/http/query_check.h"
 #include "flightrec/http/request.h"
@@ -47,7 +49,12 @@ void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Req
     response.send(400, kText, *error + "\n");
     return;
   }
-  const auto& notification = std::get<AlertNotification>(parsed);
+  auto& notification = std::get<AlertNotification>(parsed);
+  // A resolved alert without its end (Go's zero time) had ended by the time we were told.
+  const int64_t now_ns = clock_ns(CLOCK_REALTIME);
+  for (Alert& alert : notification.alerts) {
+    if (!alert.firing && !alert.ends_at_ns) alert.ends_at_ns = now_ns;
+  }
   const std::vector<AlertOutcome> outcomes = receiver.receive(notification);
   receiver.count_notification(source, NotificationResult::accepted);
   const std::string counts = outcome_counts_json(outcomes);
