@@ -191,8 +191,8 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        "(docs/TRIGGERS.md)."},
       {"incidents.alerts.pre",
        DurationRule{[](Config& c) -> Duration& { return c.incidents.alerts.pre; }, 0s, 24h},
-       "Recording kept before an alert's `startsAt` (as far as the ring still holds it): the "
-       "window is centred on when the condition began, not on when the notification arrived."},
+       "Recording kept before an alert's `startsAt` (as far as the ring still holds it), which "
+       "is when the alert went firing, after its rule's `for:`: cover that `for:` here."},
       {"incidents.alerts.post",
        DurationRule{[](Config& c) -> Duration& { return c.incidents.alerts.post; }, 0s, 1h},
        "Recording kept after an alert's `startsAt`; the incident is written once that much has "

@@ -2,7 +2,8 @@
 # Alertmanager as a trigger source, with Debian's real prometheus and prometheus-alertmanager: a
 # rule fires on a condition this test creates (a manual incident moves
 # flightrec_manual_trigger_requests_total), Alertmanager delivers to POST /-/trigger/alertmanager,
-# and the incident's window is centred on the alert's startsAt, before the condition began.
+# and the incident's window is centred on the alert's startsAt (when it went firing), reaching back
+# before the condition began.
 # Alertmanager's repeats (repeat_interval 2s) and a retried notification make no duplicate; the
 # resolved notification records the end, and after a restart a re-sent one is still a duplicate
 # (the episode is found among the stored incidents). First, the RUNBOOK's example rule and Alertmanager config
@@ -28,6 +29,13 @@ check=$(promtool check rules "$WORK/runbook.rules.yml" 2>&1 || true)
 expect_contains "$check" "SUCCESS: 1 rules found" "promtool check rules accepts the RUNBOOK's rule"
 check=$(amtool check-config "$WORK/runbook.alertmanager.yml" 2>&1 || true)
 expect_contains "$check" "SUCCESS" "amtool check-config accepts the RUNBOOK's Alertmanager config"
+# Its routes: an alert worth a recording still pages, and a copy goes to flightrec.
+routes=$(amtool config routes test --config.file="$WORK/runbook.alertmanager.yml" \
+  alertname=NodeMemoryPressure capture=flightrec severity=critical 2>/dev/null || true)
+expect_eq "$routes" "flightrec,oncall" "the RUNBOOK's route sends a capture alert to flightrec and on-call"
+routes=$(amtool config routes test --config.file="$WORK/runbook.alertmanager.yml" \
+  alertname=DiskFull severity=critical 2>/dev/null || true)
+expect_eq "$routes" "oncall" "and any other alert to on-call only"
 
 cat >"$WORK/flightrec.yaml" <<YAML
 incidents:
@@ -149,10 +157,22 @@ read -r id status fired_ns from_ns alert_status ends_at held_from alertname coun
 expect_eq "${status:-none}" written "the alert incident is written"
 expect_eq "${alertname:-none}" ManualIncidentRequested "it names the alert"
 expect_eq "${count:-0}" 1 "repeats (repeat_interval 2s) and the retry make one incident"
-if [ -n "$row" ] && [ "$from_ns" -lt "$condition_ns" ] && [ "$fired_ns" -le "$notified_ns" ]; then
-  pass "the window starts before the condition began (startsAt - pre), startsAt before the notification"
+# Alertmanager's startsAt for the alert (Prometheus's: when it went firing, after `for:`), in ns.
+starts_ns=$(python3 -c '
+import json, sys
+text = json.loads(sys.argv[1])["alerts"][0]["startsAt"].rstrip("Z")
+whole, _, fraction = text.partition(".")
+import datetime
+t = datetime.datetime.strptime(whole, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+print(int(t.timestamp()) * 10**9 + int((fraction + "000000000")[:9]))' "$alert_json")
+# fired_at is startsAt to the ms (not the notification's arrival), the window reaches pre (20 s)
+# before it, and so before the condition this test began; the alert fired after the condition.
+if [ -n "$row" ] && [ $(((fired_ns - starts_ns) / 1000000)) = 0 ] &&
+  [ "$from_ns" = $((fired_ns - 20000000000)) ] && [ "$starts_ns" -ge "$condition_ns" ] &&
+  [ "$from_ns" -lt "$condition_ns" ] && [ "$fired_ns" -le "$notified_ns" ]; then
+  pass "the window is centred on startsAt and starts before the condition began"
 else
-  fail "window from $from_ns, startsAt $fired_ns; condition began $condition_ns, notified $notified_ns"
+  fail "fired_at $fired_ns, window from $from_ns; startsAt $starts_ns, condition began $condition_ns, notified $notified_ns"
 fi
 expect_eq "${alert_status:-none}" resolved "the resolved notification is recorded on the incident"
 if [ "${ends_at:--}" != - ]; then pass "alert.ends_at: $ends_at"; else fail "no alert.ends_at"; fi
