@@ -29,6 +29,7 @@
 #include "flightrec/http/dump_handler.h"
 #include "flightrec/http/request.h"
 #include "flightrec/http/server.h"
+#include "flightrec/http/web_config.h"
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/incidents/routes.h"
@@ -392,6 +393,13 @@ std::string Daemon::reload(std::string_view cause) {
   const std::lock_guard lock(reload_mutex_);
   Setup loaded = load_setup(command_);  // on success it has set the log level already
   if (!loaded.config) return reload_failed(cause, loaded.errors);
+  // The web config is re-read on change by the server itself, which keeps the previous version
+  // when the new one is invalid; a reload says so too, and counts as failed.
+  if (command_.web_config_file) {
+    if (auto web = http::load_web_config(*command_.web_config_file); !web.config) {
+      return reload_failed(cause, web.errors);
+    }
+  }
   ReloadPlan plan;
   try {
     plan = plan_reload(running_, *loaded.config);

@@ -138,6 +138,30 @@ sys.exit(0 if rows and float(rows[0].split(",")[0]) < float(sys.argv[2]) else 1)
 PY
 stop_daemon
 
+# The web config is part of a reload: an invalid one fails it, naming the file, line and key.
+printf 'http_server_config:\n  headers:\n    X-Frame-Options: deny\n' >"$WORK/web.yml"
+printf 'incidents:\n  dir: %s/incidents\n' "$WORK" >"$config"
+start_daemon --config.file="$config" --web.config.file="$WORK/web.yml"
+pid=$DAEMON_PID
+printf 'tls_server_confg:\n  cert_file: a\n' >"$WORK/web.yml"
+kill -HUP "$pid"
+wait_log 'msg="configuration reload failed' && pass "an invalid web config fails the reload" ||
+  fail "no failure logged for an invalid web config"
+expect_contains "$(log_of)" 'web.yml:1: tls_server_confg: unknown key' "the error names its line and key"
+expect_eq "$(metric flightrec_config_last_reload_successful)" 0 "/metrics shows the failed reload"
+expect_contains "$(curl -s -D - -o /dev/null "${URL}metrics")" "X-Frame-Options: deny" \
+  "the previous web config stays in force"
+printf 'http_server_config:\n  headers:\n    X-Frame-Options: sameorigin\n' >"$WORK/web.yml"
+kill -HUP "$pid"
+for _ in $(seq 50); do
+  [ "$(metric flightrec_config_last_reload_successful)" = 1 ] && break
+  sleep 0.1
+done
+expect_eq "$(metric flightrec_config_last_reload_successful)" 1 "a valid web config reloads"
+expect_contains "$(curl -s -D - -o /dev/null "${URL}metrics")" "X-Frame-Options: sameorigin" \
+  "and serves"
+stop_daemon
+
 # Without --web.enable-lifecycle there is no reload endpoint.
 start_daemon
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${URL}-/reload")" 404 \
