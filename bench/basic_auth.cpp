@@ -36,7 +36,7 @@ double cpu_us_per_request(http::BasicAuthenticator& auth,
   const int64_t begin = bench::thread_cpu_ns();
   for (int i = 0; i < requests; ++i) {
     // "prometheus:s3cr3t"
-    if (!auth.authenticate(users, "Basic cHJvbWV0aGV1czpzM2NyM3Q=")) {
+    if (!auth.authenticate(users, "Basic cHJvbWV0aGV1czpzM2NyM3Q=").user) {
       throw std::runtime_error("the right password was refused");
     }
   }

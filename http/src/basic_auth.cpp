@@ -132,16 +132,19 @@ BasicAuthenticator::BasicAuthenticator(size_t cache_capacity)
 
 BasicAuthenticator::~BasicAuthenticator() = default;
 
-std::optional<std::string> BasicAuthenticator::authenticate(
-    const std::map<std::string, std::string>& users,
-    std::optional<std::string_view> authorization) {
-  if (!authorization) return std::nullopt;
+Authentication BasicAuthenticator::authenticate(const std::map<std::string, std::string>& users,
+                                                std::optional<std::string_view> authorization) {
+  if (!authorization) return {};
   auto credentials = decode_basic_authorization(*authorization);
-  if (!credentials) return std::nullopt;
+  if (!credentials) return {};
   const auto found = users.find(credentials->user);
   const std::string& hash = found != users.end() ? found->second : std::string(kNoSuchUserHash);
   if (found != users.end() && cache_.contains(credentials->user, hash, credentials->password)) {
-    return std::move(credentials->user);
+    return {.user = std::move(credentials->user)};
+  }
+  if (waiting_.fetch_add(1) >= kMostWaiting) {
+    waiting_.fetch_sub(1);
+    return {.user = std::nullopt, .throttled = true};
   }
   bool matches = false;
   {
@@ -149,9 +152,10 @@ std::optional<std::string> BasicAuthenticator::authenticate(
     ++bcrypt_runs_;
     matches = bcrypt_matches(credentials->password, hash, *scratch_);
   }
-  if (!matches || found == users.end()) return std::nullopt;
+  waiting_.fetch_sub(1);
+  if (!matches || found == users.end()) return {};
   cache_.insert(credentials->user, hash, credentials->password);
-  return std::move(credentials->user);
+  return {.user = std::move(credentials->user)};
 }
 
 uint64_t BasicAuthenticator::bcrypt_runs() const {

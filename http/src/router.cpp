@@ -1,6 +1,7 @@
 #include "flightrec/http/router.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "flightrec/common/log.h"
@@ -155,7 +156,13 @@ Router::Admission Router::admit(const Request& request, const Route* route, cons
   Admission admission;
   const bool authenticating = web != nullptr && web->requires_auth();
   if (authenticating) {
-    auto user = security_->authenticate(*web, request.header("Authorization"));
+    auto [user, throttled] = security_->authenticate(*web, request.header("Authorization"));
+    if (throttled) {
+      constexpr int kUnavailable = 503;
+      response.send(kUnavailable, kText, "too many password checks in flight; retry\n",
+                    {{"Retry-After", "1"}});
+      return {.refused = kUnavailable, .user = {}};
+    }
     if (!user) {
       response.send(401, kText, "401 Unauthorized\n",
                     {{"WWW-Authenticate", "Basic realm=\"flightrec\""}});
@@ -194,6 +201,17 @@ int Router::dispatch(Request request, Response& response) const {
                       std::string(request.path()) + "\n",
                   {{"Allow", join_methods(route.methods)}});
     return 405;
+  }
+  std::optional<RequestLimiter::Slot> slot;
+  if (limiter_ != nullptr) {
+    const bool shared = route.right == Right::read_history || route.right == Right::capture;
+    slot.emplace(limiter_->enter(&route, shared));
+    if (!slot->admitted()) {
+      constexpr int kUnavailable = 503;
+      response.send(kUnavailable, kText,
+                    "too many requests in flight on this path (web.max_requests)\n");
+      return kUnavailable;
+    }
   }
   request.set_path_values(std::move(found.values));
   try {

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cstring>
@@ -22,7 +23,10 @@
 namespace flightrec::http {
 
 struct Server::Impl {
-  explicit Impl(size_t max_requests) : limiter(max_requests) {}
+  // Half the workers at most for the routes that serve recordings or act, so the other half
+  // stay for /metrics, the landing page and health whatever those routes' readers do.
+  Impl(size_t max_requests, int threads)
+      : limiter(max_requests, static_cast<size_t>(std::max(threads / 2, 1))) {}
   Router router;
   RequestLimiter limiter;
   mg_context* ctx = nullptr;
@@ -43,13 +47,6 @@ int dispatch(mg_connection* conn, void* data) {
   const std::string_view path = info->local_uri ? info->local_uri : "";
   const std::string_view query = info->query_string ? info->query_string : "";
   Response response(conn, method == "HEAD");
-  const auto slot = impl.limiter.enter(impl.router.match(path).route);
-  if (!slot.admitted()) {
-    constexpr int kUnavailable = 503;
-    response.send(kUnavailable, "text/plain; charset=utf-8",
-                  "too many requests in flight on this path (web.max_requests)\n");
-    return kUnavailable;
-  }
   return impl.router.dispatch(Request(conn, method, path, query), response);
 }
 
@@ -117,8 +114,9 @@ Server::Server(const ServerOptions& options, std::vector<Route> routes)
       }()) {}
 
 Server::Server(const ServerOptions& options, Router router)
-    : impl_(std::make_unique<Impl>(options.max_requests)) {
+    : impl_(std::make_unique<Impl>(options.max_requests, options.threads)) {
   impl_->router = std::move(router);
+  impl_->router.set_limiter(&impl_->limiter);
   const auto ports = civetweb_listening_ports(options.listen_address);
   if (!ports) {
     throw std::runtime_error("web.listen_address: \"" + options.listen_address +

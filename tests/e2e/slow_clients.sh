@@ -3,13 +3,16 @@
 # connections are held, a scraper doing GET /metrics every 100 ms is answered promptly and never
 # fails, and the idle ones are closed after the 10 s header timeout. Then the malformed requests
 # published against civetweb 1.15 (tests/e2e/attack_shapes.py), after which the daemon still
-# serves /metrics and /-/healthy.
+# serves /metrics and /-/healthy; then slow readers of /dump and an incident; then, over TLS, idle,
+# half-handshaken and slow-header clients.
 source "$(dirname "$0")/lib.sh"
 start_daemon
 port=${URL##*:}
 port=${port%/}
 
 for _ in $(seq 100); do curl -sf "$URL-/ready" >/dev/null && break; sleep 0.1; done
+# An incident for the slow readers below, written while the first checks run.
+curl -s -X POST "${URL}-/trigger?reason=slow-readers" >/dev/null
 
 # What is checked: the median scrape is prompt and none fails or waits out the 10 s header timeout.
 # Without the gate every scrape would wait those 10 s or fail. The median, not p99, is bounded
@@ -51,6 +54,36 @@ expect_eq "$(curl -s -o /dev/null -w '%{http_code}' "$URL-/healthy")" 200 "/-/he
 metrics=$(curl -s "${URL}metrics")
 expect_contains "$metrics" "flightrec_build_info" "/metrics after the malformed requests"
 kill -0 "$DAEMON_PID" 2>/dev/null && pass "the daemon is still running" || fail "the daemon died"
+
+# Slow readers of the two routes with the largest answers, 40 each: each such request holds a
+# worker while its answer waits to be written. Each route alone is under its 40 in flight; together
+# they are bounded by half the 64 workers, so /metrics still gets a worker. Without that shared
+# bound the 80 held every worker and a scrape failed after 15 s.
+incident=$(curl -s "${URL}incidents" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["id"])')
+expect_eq "$(curl -s -o /dev/null -w '%{http_code}' "${URL}incidents/$incident?format=json")" 200 \
+  "the incident's JSON is served"
+python3 "$E2E_DIR/slow_readers.py" "127.0.0.1:$port" 8 "/dump?from=-10s&format=csv" 40 \
+  "/incidents/$incident?format=json" 40 >"$WORK/readers" &
+readers=$!
+for _ in $(seq 100); do grep -q held "$WORK/readers" && break; sleep 0.05; done
+sleep 1  # their answers fill the socket buffers and block the workers writing them
+slowest=0 answered=0
+for _ in $(seq 20); do
+  read -r code seconds < <(curl -s --max-time 3 -o /dev/null -w '%{http_code} %{time_total}\n' \
+    "${URL}metrics" || true)
+  [ "$code" = 200 ] && answered=$((answered + 1))
+  slowest=$(awk -v a="$slowest" -v b="${seconds:-9}" 'BEGIN { print (b > a ? b : a) }')
+  sleep 0.1
+done
+kill "$readers" 2>/dev/null || true
+wait "$readers" 2>/dev/null || true
+expect_eq "$(cat "$WORK/readers")" "held 80" "80 slow readers asked for /dump and the incident"
+expect_eq "$answered" 20 "scrapes answered while they hold their workers"
+if awk -v s="$slowest" 'BEGIN { exit !(s < 1) }'; then
+  pass "slowest scrape beside the slow readers ${slowest} s"
+else
+  fail "slowest scrape beside the slow readers ${slowest} s, want under 1 s"
+fi
 
 stop_daemon
 expect_eq "$STOP_STATUS" 0 "daemon exits 0"

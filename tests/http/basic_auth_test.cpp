@@ -2,9 +2,14 @@
 
 #include <crypt.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <latch>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "base64.h"
 
@@ -98,25 +103,53 @@ TEST_CASE("BasicAuthenticator pays bcrypt once per good password, always for bad
   const std::map<std::string, std::string> users{{"alice", bcrypt_hash("s3cr3t")},
                                                  {"bob", bcrypt_hash("hunter2")}};
   BasicAuthenticator auth;
-  CHECK(auth.authenticate(users, std::nullopt) == std::nullopt);
-  CHECK(auth.authenticate(users, "Bearer x") == std::nullopt);
+  CHECK(auth.authenticate(users, std::nullopt).user == std::nullopt);
+  CHECK(auth.authenticate(users, "Bearer x").user == std::nullopt);
   CHECK(auth.bcrypt_runs() == 0);  // nothing to check: no bcrypt
 
-  CHECK(auth.authenticate(users, basic("alice:s3cr3t")) == "alice");
+  CHECK(auth.authenticate(users, basic("alice:s3cr3t")).user == "alice");
   CHECK(auth.bcrypt_runs() == 1);
-  for (int i = 0; i < 5; ++i) CHECK(auth.authenticate(users, basic("alice:s3cr3t")) == "alice");
+  for (int i = 0; i < 5; ++i)
+    CHECK(auth.authenticate(users, basic("alice:s3cr3t")).user == "alice");
   CHECK(auth.bcrypt_runs() == 1);  // the cache answered
 
-  CHECK(auth.authenticate(users, basic("alice:wrong")) == std::nullopt);
-  CHECK(auth.authenticate(users, basic("alice:wrong")) == std::nullopt);
+  CHECK(auth.authenticate(users, basic("alice:wrong")).user == std::nullopt);
+  CHECK(auth.authenticate(users, basic("alice:wrong")).user == std::nullopt);
   CHECK(auth.bcrypt_runs() == 3);  // failures are never cached
 
-  CHECK(auth.authenticate(users, basic("bob:s3cr3t")) == std::nullopt);  // alice's password
-  CHECK(auth.authenticate(users, basic("mallory:s3cr3t")) == std::nullopt);
+  CHECK(auth.authenticate(users, basic("bob:s3cr3t")).user == std::nullopt);  // alice's password
+  CHECK(auth.authenticate(users, basic("mallory:s3cr3t")).user == std::nullopt);
   CHECK(auth.bcrypt_runs() == 5);  // an unknown user costs a bcrypt too
 
   // A new hash for alice (the config changed): the old password no longer passes from cache.
   const std::map<std::string, std::string> changed{{"alice", bcrypt_hash("n3w")}};
-  CHECK(auth.authenticate(changed, basic("alice:s3cr3t")) == std::nullopt);
-  CHECK(auth.authenticate(changed, basic("alice:n3w")) == "alice");
+  CHECK(auth.authenticate(changed, basic("alice:s3cr3t")).user == std::nullopt);
+  CHECK(auth.authenticate(changed, basic("alice:n3w")).user == "alice");
+}
+
+TEST_CASE("Beyond a few password checks waiting for bcrypt, more are throttled at once",
+          "[http][auth]") {
+  // Cost 10, tens of milliseconds a check: the checks of one burst overlap, as a flood's do.
+  const std::map<std::string, std::string> users{{"alice", bcrypt_hash("s3cr3t", 10)}};
+  BasicAuthenticator auth;
+  REQUIRE(auth.authenticate(users, basic("alice:s3cr3t")).user == "alice");  // now cached
+  constexpr int kClients = 16;
+  std::latch start(kClients + 1);
+  std::atomic<int> throttled{0};
+  std::atomic<int> cached_throttled{0};
+  std::vector<std::thread> clients;
+  for (int i = 0; i < kClients; ++i) {
+    clients.emplace_back([&] {
+      start.arrive_and_wait();
+      if (auth.authenticate(users, basic("alice:wrong")).throttled) ++throttled;
+    });
+  }
+  start.arrive_and_wait();
+  // A password the cache knows is answered while the others wait: never throttled.
+  if (auth.authenticate(users, basic("alice:s3cr3t")).throttled) ++cached_throttled;
+  for (auto& client : clients) client.join();
+  // At most kMostWaiting wait at once; a few more may get in as the first ones finish.
+  CHECK(throttled >= kClients - 2 * BasicAuthenticator::kMostWaiting);
+  CHECK(auth.bcrypt_runs() == static_cast<uint64_t>(1 + kClients - throttled));
+  CHECK(cached_throttled == 0);
 }

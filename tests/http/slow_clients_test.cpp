@@ -14,9 +14,11 @@
 #include <thread>
 #include <vector>
 
+#include "bcrypt_hash.h"
 #include "curl.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/http/server.h"
+#include "temp_dir.h"
 
 using namespace flightrec::http;
 using flightrec::Fd;
@@ -63,6 +65,24 @@ bool closed_within(const Fd& sock, std::chrono::milliseconds limit) {
     if (::recv(sock.get(), &byte, 1, 0) <= 0) return true;
   }
   return false;
+}
+
+// A route whose requests wait until `released`, counting themselves in `waiting`.
+Route blocking(std::string path, Right right, std::atomic<int>& waiting,
+               const std::shared_future<void>& released) {
+  return {.path = std::move(path),
+          .handler =
+              [&waiting, released](const Request&, Response& res) {
+                ++waiting;
+                released.wait();
+                res.send(200, "text/plain", "done\n");
+              },
+          .right = right};
+}
+
+void wait_for(const std::atomic<int>& count, int wanted) {
+  for (int i = 0; i < 500 && count < wanted; ++i) std::this_thread::sleep_for(10ms);
+  REQUIRE(count == wanted);
 }
 
 Route hello() {
@@ -138,4 +158,58 @@ TEST_CASE("Beyond max_requests in flight a route answers 503, and the others sti
   release.set_value();
   for (auto& answer : in_flight) CHECK(answer.get() == "done\n");
   CHECK(flightrec::testing::curl("-s " + url + "slow", 3) == "done\n");
+}
+
+TEST_CASE("Clients that fail authentication take no place among a route's requests in flight",
+          "[http]") {
+  const flightrec::testing::TempDir dir;
+  const auto config = dir.write(
+      "web.yml", "basic_auth_users:\n  scraper: " + flightrec::testing::bcrypt_hash("a") + "\n");
+  std::atomic<int> waiting{0};
+  std::promise<void> release;
+  const std::shared_future<void> released = release.get_future().share();
+  Server server(
+      {.listen_address = "127.0.0.1:0", .max_requests = 1, .web_config_file = config.string()},
+      {blocking("/slow", Right::read_metrics, waiting, released)});
+  const std::string url = server.url() + "slow";
+  auto in_flight = std::async(std::launch::async, [&url] {
+    return flightrec::testing::curl("-s -u scraper:a " + url, 10);
+  });
+  wait_for(waiting, 1);
+  // The route is full, yet a client without the password is told so, not 503: had it taken a
+  // place first, a flood of wrong passwords would keep the scraper's place taken.
+  CHECK(flightrec::testing::curl("-s -o /dev/null -w %{http_code} " + url, 3) == "401");
+  CHECK(flightrec::testing::curl("-s -o /dev/null -w %{http_code} -u scraper:wrong " + url, 3) ==
+        "401");
+  CHECK(flightrec::testing::curl("-s -o /dev/null -w %{http_code} -u scraper:a " + url, 3) ==
+        "503");
+  release.set_value();
+  CHECK(in_flight.get() == "done\n");
+}
+
+TEST_CASE("The routes that serve recordings share half the workers; /metrics keeps the rest",
+          "[http]") {
+  std::atomic<int> waiting{0};
+  std::promise<void> release;
+  const std::shared_future<void> released = release.get_future().share();
+  Route scrape = hello();
+  scrape.right = Right::read_metrics;
+  // 8 workers: at most 4 requests at once across /dump and /incidents, 40 on each alone.
+  Server server({.listen_address = "127.0.0.1:0", .threads = 8},
+                {blocking("/dump", Right::read_history, waiting, released),
+                 blocking("/incidents", Right::read_history, waiting, released), scrape});
+  const std::string url = server.url();
+  std::vector<std::future<std::string>> in_flight;
+  for (const char* path : {"dump", "dump", "incidents", "incidents"}) {
+    in_flight.push_back(std::async(std::launch::async, [&url, path] {
+      return flightrec::testing::curl("-s " + url + path, 10);
+    }));
+  }
+  wait_for(waiting, 4);
+  CHECK(flightrec::testing::curl("-s -o /dev/null -w %{http_code} " + url + "dump", 3) == "503");
+  CHECK(flightrec::testing::curl("-s -o /dev/null -w %{http_code} " + url + "incidents", 3) ==
+        "503");
+  CHECK(flightrec::testing::curl("-s " + url + "hello", 3) == "hello\n");
+  release.set_value();
+  for (auto& answer : in_flight) CHECK(answer.get() == "done\n");
 }

@@ -4,6 +4,7 @@
 // Prometheus scraping every second must not pay it per scrape (docs/PERFORMANCE.md).
 #include <crypt.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -53,19 +54,29 @@ class CredentialCache {
 [[nodiscard]] bool bcrypt_matches(std::string_view password, const std::string& hash,
                                   crypt_data& scratch);
 
+// What BasicAuthenticator::authenticate found.
+struct Authentication {
+  std::optional<std::string> user;  // the authenticated user's name
+  bool throttled = false;           // not checked: too many password checks were waiting
+};
+
 class BasicAuthenticator {
  public:
+  // Password checks waiting for bcrypt at most; more are refused at once (throttled).
+  static constexpr int kMostWaiting = 4;
+
   explicit BasicAuthenticator(size_t cache_capacity = 256);
   BasicAuthenticator(const BasicAuthenticator&) = delete;
   BasicAuthenticator& operator=(const BasicAuthenticator&) = delete;
   ~BasicAuthenticator();
 
-  // The authenticated user's name, or nullopt (no header, wrong scheme, unknown user, wrong
+  // The authenticated user's name, or none (no header, wrong scheme, unknown user, wrong
   // password). An unknown user costs one bcrypt as a known one does, so timing does not tell
-  // which names exist. Only successes are cached: a wrong password always pays bcrypt.
-  [[nodiscard]] std::optional<std::string> authenticate(
-      const std::map<std::string, std::string>& users,
-      std::optional<std::string_view> authorization);
+  // which names exist. Only successes are cached: a wrong password always pays bcrypt. A check
+  // the cache cannot answer while kMostWaiting others wait for bcrypt is throttled instead: each
+  // waiting check holds a worker, and a flood of wrong passwords must not hold them all.
+  [[nodiscard]] Authentication authenticate(const std::map<std::string, std::string>& users,
+                                            std::optional<std::string_view> authorization);
 
   // bcrypt computations so far (the cache's misses), for tests and the benchmark.
   [[nodiscard]] uint64_t bcrypt_runs() const;
@@ -75,6 +86,7 @@ class BasicAuthenticator {
   // One bcrypt at a time, as exporter-toolkit does: a flood of wrong passwords costs one core at
   // most, never every worker's. crypt_data is ~32 KiB, so it is kept, not put on the stack.
   mutable std::mutex bcrypt_mutex_;
+  std::atomic<int> waiting_{0};  // checks waiting for or running bcrypt
   std::unique_ptr<crypt_data> scratch_;
   uint64_t bcrypt_runs_ = 0;
 };

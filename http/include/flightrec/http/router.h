@@ -21,6 +21,7 @@
 
 #include "flightrec/http/access.h"
 #include "flightrec/http/request.h"
+#include "flightrec/http/request_limiter.h"
 #include "flightrec/http/route.h"
 
 namespace flightrec::http {
@@ -51,9 +52,14 @@ class Router {
 
   [[nodiscard]] RouteMatch match(std::string_view path) const;
 
-  // Answers one request: 404, 405 with Allow, or the route's handler (a handler that throws gets a
-  // 500 when nothing was sent yet). Returns the status for the server's bookkeeping.
+  // Answers one request: 401/403, 404, 405 with Allow, 503 beyond the limiter's bounds, or the
+  // route's handler (a handler that throws gets a 500 when nothing was sent yet). Returns the
+  // status for the server's bookkeeping.
   int dispatch(Request request, Response& response) const;
+
+  // Bounds the requests in flight (request_limiter.h). Only requests that passed authentication
+  // and the access roles take a place: clients that cannot get in cannot fill a route's bound.
+  void set_limiter(RequestLimiter* limiter) { limiter_ = limiter; }
 
   // Puts the web config's headers and authentication in front of every route.
   void set_security(std::shared_ptr<WebSecurity> security) { security_ = std::move(security); }
@@ -66,7 +72,7 @@ class Router {
 
  private:
   struct Admission {
-    int refused = 0;   // the status sent (401 or 403), 0 when the request may go on
+    int refused = 0;   // the status sent (401, 403, 503), 0 when the request may go on
     std::string user;  // the authenticated user, "" when none was asked for
   };
   // Authentication, then the access roles; a refusal is sent here.
@@ -80,6 +86,7 @@ class Router {
   };
 
   std::shared_ptr<WebSecurity> security_;
+  RequestLimiter* limiter_ = nullptr;
   std::unique_ptr<AccessSlot> access_ = std::make_unique<AccessSlot>();
   std::vector<Route> routes_;
   std::vector<std::vector<detail::Segment>> patterns_;  // routes_[i]'s pattern, parsed

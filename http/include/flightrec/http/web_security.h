@@ -22,10 +22,10 @@ class WebSecurity {
   [[nodiscard]] std::shared_ptr<const WebConfig> config() { return file_.current(); }
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return file_.path(); }
 
-  // The user the Authorization header authenticates under `config`, or nullopt. The user's name
-  // is what the access roles (access.h, web.roles) are looked up by.
-  [[nodiscard]] std::optional<std::string> authenticate(
-      const WebConfig& config, std::optional<std::string_view> authorization) {
+  // The user the Authorization header authenticates under `config` (basic_auth.h). The user's
+  // name is what the access roles (access.h, web.roles) are looked up by.
+  [[nodiscard]] Authentication authenticate(const WebConfig& config,
+                                            std::optional<std::string_view> authorization) {
     return authenticator_.authenticate(config.users, authorization);
   }
 
