@@ -132,8 +132,28 @@ BasicAuthenticator::BasicAuthenticator(size_t cache_capacity)
 
 BasicAuthenticator::~BasicAuthenticator() = default;
 
+bool BasicAuthenticator::start_waiting(std::string_view client) {
+  const std::lock_guard lock(waiting_mutex_);
+  const auto [mine, added] = waiting_by_client_.try_emplace(std::string(client), 0);
+  if (waiting_ >= kMostWaiting || mine->second >= kMostWaitingPerClient) {
+    if (added) waiting_by_client_.erase(mine);
+    return false;
+  }
+  ++mine->second;
+  ++waiting_;
+  return true;
+}
+
+void BasicAuthenticator::stop_waiting(std::string_view client) {
+  const std::lock_guard lock(waiting_mutex_);
+  --waiting_;
+  const auto mine = waiting_by_client_.find(std::string(client));
+  if (--mine->second == 0) waiting_by_client_.erase(mine);
+}
+
 Authentication BasicAuthenticator::authenticate(const std::map<std::string, std::string>& users,
-                                                std::optional<std::string_view> authorization) {
+                                                std::optional<std::string_view> authorization,
+                                                std::string_view client) {
   if (!authorization) return {};
   auto credentials = decode_basic_authorization(*authorization);
   if (!credentials) return {};
@@ -142,17 +162,14 @@ Authentication BasicAuthenticator::authenticate(const std::map<std::string, std:
   if (found != users.end() && cache_.contains(credentials->user, hash, credentials->password)) {
     return {.user = std::move(credentials->user)};
   }
-  if (waiting_.fetch_add(1) >= kMostWaiting) {
-    waiting_.fetch_sub(1);
-    return {.user = std::nullopt, .throttled = true};
-  }
+  if (!start_waiting(client)) return {.user = std::nullopt, .throttled = true};
   bool matches = false;
   {
     const std::lock_guard lock(bcrypt_mutex_);
     ++bcrypt_runs_;
     matches = bcrypt_matches(credentials->password, hash, *scratch_);
   }
-  waiting_.fetch_sub(1);
+  stop_waiting(client);
   if (!matches || found == users.end()) return {};
   cache_.insert(credentials->user, hash, credentials->password);
   return {.user = std::move(credentials->user)};

@@ -10,6 +10,11 @@ std::optional<std::string_view> Request::header(const char* name) const {
   return std::string_view(value);
 }
 
+std::string_view Request::client_address() const {
+  const mg_request_info* info = mg_get_request_info(conn_);
+  return info != nullptr ? std::string_view(info->remote_addr) : std::string_view{};
+}
+
 std::optional<std::string> Request::body(size_t max_bytes) const {
   std::string out;
   char chunk[16384];

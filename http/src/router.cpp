@@ -156,7 +156,8 @@ Router::Admission Router::admit(const Request& request, const Route* route, cons
   Admission admission;
   const bool authenticating = web != nullptr && web->requires_auth();
   if (authenticating) {
-    auto [user, throttled] = security_->authenticate(*web, request.header("Authorization"));
+    auto [user, throttled] =
+        security_->authenticate(*web, request.header("Authorization"), request.client_address());
     if (throttled) {
       constexpr int kUnavailable = 503;
       response.send(kUnavailable, kText, "too many password checks in flight; retry\n",

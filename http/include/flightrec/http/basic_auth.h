@@ -4,7 +4,6 @@
 // Prometheus scraping every second must not pay it per scrape (docs/PERFORMANCE.md).
 #include <crypt.h>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -14,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace flightrec::http {
@@ -62,8 +62,10 @@ struct Authentication {
 
 class BasicAuthenticator {
  public:
-  // Password checks waiting for bcrypt at most; more are refused at once (throttled).
-  static constexpr int kMostWaiting = 4;
+  // Password checks waiting for bcrypt at most, in all and per client address; more are refused
+  // at once (throttled).
+  static constexpr int kMostWaiting = 8;
+  static constexpr int kMostWaitingPerClient = 1;
 
   explicit BasicAuthenticator(size_t cache_capacity = 256);
   BasicAuthenticator(const BasicAuthenticator&) = delete;
@@ -73,10 +75,13 @@ class BasicAuthenticator {
   // The authenticated user's name, or none (no header, wrong scheme, unknown user, wrong
   // password). An unknown user costs one bcrypt as a known one does, so timing does not tell
   // which names exist. Only successes are cached: a wrong password always pays bcrypt. A check
-  // the cache cannot answer while kMostWaiting others wait for bcrypt is throttled instead: each
-  // waiting check holds a worker, and a flood of wrong passwords must not hold them all.
+  // the cache cannot answer is throttled instead when kMostWaiting checks, or one from the same
+  // `client` (its address), already wait for bcrypt: each waiting check holds a worker, so a flood
+  // of wrong passwords must not hold them all, and one flooding client takes one place, leaving
+  // the others to other clients (a scraper whose password is not cached yet).
   [[nodiscard]] Authentication authenticate(const std::map<std::string, std::string>& users,
-                                            std::optional<std::string_view> authorization);
+                                            std::optional<std::string_view> authorization,
+                                            std::string_view client = {});
 
   // bcrypt computations so far (the cache's misses), for tests and the benchmark.
   [[nodiscard]] uint64_t bcrypt_runs() const;
@@ -86,7 +91,12 @@ class BasicAuthenticator {
   // One bcrypt at a time, as exporter-toolkit does: a flood of wrong passwords costs one core at
   // most, never every worker's. crypt_data is ~32 KiB, so it is kept, not put on the stack.
   mutable std::mutex bcrypt_mutex_;
-  std::atomic<int> waiting_{0};  // checks waiting for or running bcrypt
+  [[nodiscard]] bool start_waiting(std::string_view client);
+  void stop_waiting(std::string_view client);
+  // Checks waiting for or running bcrypt, in all and by client address.
+  std::mutex waiting_mutex_;
+  int waiting_ = 0;
+  std::unordered_map<std::string, int> waiting_by_client_;
   std::unique_ptr<crypt_data> scratch_;
   uint64_t bcrypt_runs_ = 0;
 };

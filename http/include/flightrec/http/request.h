@@ -23,6 +23,9 @@ class Request {
   [[nodiscard]] std::string_view path() const noexcept { return path_; }  // URL-decoded
   [[nodiscard]] std::string_view query() const noexcept { return query_; }
   [[nodiscard]] std::optional<std::string_view> header(const char* name) const;
+  // The client's IP address as text ("" when unknown): the connection gate hands civetweb the
+  // client's own address, not its loopback one.
+  [[nodiscard]] std::string_view client_address() const;
   // The URL-decoded value of query parameter `name`, if present.
   [[nodiscard]] std::optional<std::string> param(std::string_view name) const;
   // The request body, read once; nullopt when it is longer than `max_bytes` (the rest is left

@@ -22,11 +22,13 @@ class WebSecurity {
   [[nodiscard]] std::shared_ptr<const WebConfig> config() { return file_.current(); }
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return file_.path(); }
 
-  // The user the Authorization header authenticates under `config` (basic_auth.h). The user's
-  // name is what the access roles (access.h, web.roles) are looked up by.
+  // The user the Authorization header of a request from `client` (its address) authenticates
+  // under `config` (basic_auth.h). The user's name is what the access roles (access.h, web.roles)
+  // are looked up by.
   [[nodiscard]] Authentication authenticate(const WebConfig& config,
-                                            std::optional<std::string_view> authorization) {
-    return authenticator_.authenticate(config.users, authorization);
+                                            std::optional<std::string_view> authorization,
+                                            std::string_view client) {
+    return authenticator_.authenticate(config.users, authorization, client);
   }
 
  private:
