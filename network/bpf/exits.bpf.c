@@ -103,13 +103,20 @@ static __always_inline struct kernfs_node* kernfs_parent(const struct kernfs_nod
   return BPF_CORE_READ((const struct kernfs_node___parent*)node, parent);
 }
 
-/* The path of the task's memory cgroup, as the kernel log's "task_memcg=" gives it: the same
- * cgroup on v1 (its memory hierarchy) and v2 (the nearest cgroup with the memory controller). */
-static __always_inline void memory_cgroup_path(const struct task_struct* task, char* path) {
+/* The task's memory cgroup's state: on v1 its memory hierarchy's cgroup, on v2 the nearest cgroup
+ * with the memory controller. */
+static __always_inline struct cgroup_subsys_state* memory_css(const struct task_struct* task) {
   const int memory = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
   const struct css_set* cgroups = BPF_CORE_READ(task, cgroups);
   struct cgroup_subsys_state* css = NULL;
   bpf_core_read(&css, sizeof(css), &cgroups->subsys[memory]);
+  return css;
+}
+
+/* The path of the task's memory cgroup, as the kernel log's "task_memcg=" gives it: the same
+ * cgroup on v1 (its memory hierarchy) and v2 (the nearest cgroup with the memory controller). */
+static __always_inline void memory_cgroup_path(const struct task_struct* task, char* path) {
+  const struct cgroup_subsys_state* css = memory_css(task);
   struct kernfs_node* node = BPF_CORE_READ(css, cgroup, kn);
   /* From the cgroup up to (not including) the hierarchy's root, whose name is "". Kept as
    * numbers: the verifier reads back anything stored at a variable stack offset as one, and the
@@ -149,10 +156,7 @@ const volatile __u64 unlimited_pages = 0;
  * counter, on v1 as on v2), until one is below "max". */
 static __always_inline void memory_limit(const struct task_struct* task,
                                          struct flightrec_oom_exit_event* oom) {
-  const int memory = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
-  const struct css_set* cgroups = BPF_CORE_READ(task, cgroups);
-  struct cgroup_subsys_state* css = NULL;
-  bpf_core_read(&css, sizeof(css), &cgroups->subsys[memory]);
+  const struct cgroup_subsys_state* css = memory_css(task);
   if (!css) return;
   const int level = BPF_CORE_READ(css, cgroup, level);
   /* css is the mem_cgroup's first member; the offset is relocated all the same. */
