@@ -35,6 +35,15 @@ struct flightrec_exit_event {
  * ordinary exits stays as above. */
 struct flightrec_oom_exit_event {
   struct flightrec_exit_event exit;
+  /* The memory limit nearest the victim: the memory.max (v1: memory.limit_in_bytes, the same
+   * counter) of its memory cgroup or, when that has none, of the closest ancestor that has one.
+   * Read without the kernel log, which needs CAP_SYSLOG; the OOM may still be a farther
+   * ancestor's. In pages; 0 when no cgroup up to the root is limited. */
+  __u64 limit_pages;
+  /* That cgroup's depth below the hierarchy's root (cgroup->level): the first limit_level
+   * components of memory_cgroup are its path. */
+  __u32 limit_level;
+  __u32 reserved;
   /* "/a/b" (the hierarchy's root is "/"), NUL-terminated; cut after the component that passes the
    * first half. "" when it could not be read. */
   char memory_cgroup[FLIGHTREC_CGROUP_PATH_BYTES];

@@ -103,13 +103,20 @@ static __always_inline struct kernfs_node* kernfs_parent(const struct kernfs_nod
   return BPF_CORE_READ((const struct kernfs_node___parent*)node, parent);
 }
 
-/* The path of the task's memory cgroup, as the kernel log's "task_memcg=" gives it: the same
- * cgroup on v1 (its memory hierarchy) and v2 (the nearest cgroup with the memory controller). */
-static __always_inline void memory_cgroup_path(const struct task_struct* task, char* path) {
+/* The task's memory cgroup's state: on v1 its memory hierarchy's cgroup, on v2 the nearest cgroup
+ * with the memory controller. */
+static __always_inline struct cgroup_subsys_state* memory_css(const struct task_struct* task) {
   const int memory = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
   const struct css_set* cgroups = BPF_CORE_READ(task, cgroups);
   struct cgroup_subsys_state* css = NULL;
   bpf_core_read(&css, sizeof(css), &cgroups->subsys[memory]);
+  return css;
+}
+
+/* The path of the task's memory cgroup, as the kernel log's "task_memcg=" gives it: the same
+ * cgroup on v1 (its memory hierarchy) and v2 (the nearest cgroup with the memory controller). */
+static __always_inline void memory_cgroup_path(const struct task_struct* task, char* path) {
+  const struct cgroup_subsys_state* css = memory_css(task);
   struct kernfs_node* node = BPF_CORE_READ(css, cgroup, kn);
   /* From the cgroup up to (not including) the hierarchy's root, whose name is "". Kept as
    * numbers: the verifier reads back anything stored at a variable stack offset as one, and the
@@ -137,6 +144,33 @@ static __always_inline void memory_cgroup_path(const struct task_struct* task, c
       return;
     }
     at += (__u32)copied; /* the NUL it wrote is where the next '/' goes */
+  }
+}
+
+/* The kernel's PAGE_COUNTER_MAX, a limit of "max": LONG_MAX / PAGE_SIZE on 64-bit kernels. The
+ * loader sets it from the page size, which vmlinux.h does not carry. */
+const volatile __u64 unlimited_pages = 0;
+
+/* The limit nearest the task's memory cgroup (flightrec_oom_exit_event.limit_pages): its
+ * mem_cgroup's page counter, then each parent's (page_counter->parent is the parent cgroup's
+ * counter, on v1 as on v2), until one is below "max". */
+static __always_inline void memory_limit(const struct task_struct* task,
+                                         struct flightrec_oom_exit_event* oom) {
+  const struct cgroup_subsys_state* css = memory_css(task);
+  if (!css) return;
+  const int level = BPF_CORE_READ(css, cgroup, level);
+  /* css is the mem_cgroup's first member; the offset is relocated all the same. */
+  const struct mem_cgroup* memcg =
+      (const void*)((const char*)css - bpf_core_field_offset(struct mem_cgroup, css));
+  const struct page_counter* counter = __builtin_preserve_access_index(&memcg->memory);
+  for (int up = 0; up < CGROUP_DEPTH && counter && up <= level; ++up) {
+    const __u64 max = BPF_CORE_READ(counter, max);
+    if (max < unlimited_pages) {
+      oom->limit_pages = max;
+      oom->limit_level = (__u32)(level - up);
+      return;
+    }
+    counter = BPF_CORE_READ(counter, parent);
   }
 }
 
@@ -184,6 +218,10 @@ int BPF_PROG(process_exited, struct task_struct* task) {
     fill_exit_event(&oom->exit, task, leader, &key);
     oom->exit.flags = FLIGHTREC_EXIT_OOM_VICTIM;
     memory_cgroup_path(task, oom->memory_cgroup);
+    oom->limit_pages = 0;
+    oom->limit_level = 0;
+    oom->reserved = 0;
+    memory_limit(task, oom);
     bpf_ringbuf_submit(oom, 0);
     return 0;
   }

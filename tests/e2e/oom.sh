@@ -4,7 +4,7 @@
 # incident of rule oom_kill must exist, be written whole, and its process frames must hold that
 # pid with its resident memory growing before the kill. Then the daemon runs without the right to
 # read the kernel log, as the shipped deployments do, and must name the victim from the process
-# tier's eBPF exit report. Runs alone (tests/CMakeLists.txt): every other daemon would see the
+# tier's eBPF exit report, and the limit from the victim's cgroup up. Runs alone (tests/CMakeLists.txt): every other daemon would see the
 # kill too.
 source "$(dirname "$0")/lib.sh"
 
@@ -23,7 +23,17 @@ make_memory_cgroup() {
       { [ ! -e "$cgroup/memory.memsw.limit_in_bytes" ] || echo "$limit" >"$cgroup/memory.memsw.limit_in_bytes"; }
   fi
 }
-remove_cgroup() { [ -z "$cgroup" ] || rmdir "$cgroup" 2>/dev/null || true; }
+# A cgroup inside it, without a limit of its own: the exit program must find the parent's.
+inner=""
+make_inner_cgroup() {
+  inner=$cgroup/inner
+  [ ! -e "$cgroup/cgroup.subtree_control" ] || echo +memory >"$cgroup/cgroup.subtree_control"
+  mkdir "$inner"
+}
+remove_cgroup() {
+  [ -z "$inner" ] || rmdir "$inner" 2>/dev/null || true
+  [ -z "$cgroup" ] || rmdir "$cgroup" 2>/dev/null || true
+}
 make_memory_cgroup || cgroup=""
 if [ -z "$cgroup" ] || [ ! -d "$cgroup" ]; then
   echo "skip: no memory cgroup this test can create (neither v2 with the memory controller nor v1)"
@@ -35,10 +45,11 @@ start_daemon
 sleep 1.5  # some history before the kill: the incident's pre-window is the whole buffer
 
 # 4 MiB every 100 ms, touched: about 1.6 s to reach the limit, several process ticks (250 ms).
-# run_victim STEP_MIB: a child in the cgroup that allocates STEP_MIB every 100 ms, touched, until
-# the kernel kills it; sets victim to its pid and checks it died of SIGKILL.
+# run_victim STEP_MIB [CGROUP]: a child in CGROUP (the limited one by default) that allocates
+# STEP_MIB every 100 ms, touched, until the kernel kills it; sets victim to its pid and checks it
+# died of SIGKILL.
 run_victim() {
-  sh -c "echo \$\$ >'$cgroup/cgroup.procs' && exec python3 -c '
+  sh -c "echo \$\$ >'${2:-$cgroup}/cgroup.procs' && exec python3 -c '
 import time
 held = []
 while True:
@@ -71,12 +82,14 @@ if done:
           d.get("oom.kills_in_window", "-"), d.get("oom.killed_at_ns", "-"), len(done),
           d.get("oom.victim_source", "-"), d.get("oom.victim_exit_peak_rss_bytes", "-"),
           d.get("oom.sources_disagree", "agree").replace(" ", "_"), d.get("oom.victim_cgroup", "-"),
-          d.get("oom.victim_exited_at_ns", "-"), d.get("oom.victim", "-"))')
+          d.get("oom.victim_exited_at_ns", "-"), d.get("oom.victim_limit_bytes", "-"),
+          d.get("oom.victims.1", "-").replace(" ", "_"), d.get("oom.victims.2", "-").replace(" ", "_"),
+          d.get("oom.victim", "-"))')
   [ -n "$incident" ] && break
   sleep 0.1
 done
 listed_at=$(date +%s.%N)
-read -r id fired_at series victim_pid victim_command limit_bytes victim_rss kills killed_at count source exit_peak agree victim_cgroup exited_at why <<<"$incident"
+read -r id fired_at series victim_pid victim_command limit_bytes victim_rss kills killed_at count source exit_peak agree victim_cgroup exited_at exit_limit victims_1 victims_2 why <<<"$incident"
 expect_eq "${series:-none}" oom_kills_per_second "an incident of the built-in rule oom_kill, on oom_kills_per_second"
 [ -n "$id" ] || finish
 # The kernel log names the victim (this test runs as root, which may read it).
@@ -93,11 +106,18 @@ if [ "${FLIGHTREC_REQUIRE_EBPF:-0}" = 1 ] || [ "$source" != kernel_log ]; then
   # The kernel's path from its hierarchy's root, which a cgroup namespace may hide from this
   # test: only its last component is sure.
   expect_eq "${victim_cgroup##*/}" "${cgroup##*/}" "the victim's memory cgroup ($victim_cgroup)"
+  # The exit program reads the cgroup's memory.max itself: the value the test wrote, as the log's.
+  expect_eq "$exit_limit" "$limit" "the exit report gives the cgroup's limit too, as the kernel log does"
   [ "$exited_at" = - ] || echo "figure: the victim's size when killed (kernel log) $victim_rss bytes," \
     "its peak at exit (eBPF) $exit_peak bytes; it exited $(((exited_at - killed_at) / 1000)) µs after" \
     "the kernel logged its kill"
 fi
 expect_eq "$kills $count" "2 1" "the second kill ($second_victim), inside the first's window, is in that one incident"
+# Each named, oldest first ("_" for spaces, as read above).
+expect_eq "${victims_1%%_killed_at_ns=*} ${victims_1##*_}" "pid=$first_victim comm=python3" \
+  "the incident names the first victim of its window ($victims_1)"
+expect_eq "${victims_2%%_killed_at_ns=*} ${victims_2##*_}" "pid=$second_victim comm=python3" \
+  "and the second ($victims_2)"
 python3 - "$fired_at" "$killed_at" "$listed_at" <<'PY' || fail "detection latency"
 import datetime, sys
 fired = datetime.datetime.fromisoformat(sys.argv[1].replace("Z", "+00:00")).timestamp()
@@ -166,7 +186,8 @@ SH
   expect_contains "$(cat "$WORK/daemon.log")" "OOM victims named from eBPF exit reports only" \
     "the daemon cannot read the kernel log and says the exit reports will name OOM victims"
   sleep 1
-  run_victim 16
+  make_inner_cgroup
+  run_victim 16 "$inner"
   incident=""
   for _ in $(seq 150); do
     incident=$(curl -s "${URL}incidents" | python3 -c '
@@ -176,16 +197,20 @@ if done:
     d = done[0]["details"]
     print(done[0]["id"], d.get("oom.victim_pid", "-"), d.get("oom.victim_command", "-"), d.get("oom.victim_source", "-"),
           d.get("oom.victim_exit_peak_rss_bytes", "-"), d.get("oom.victim_exited_at_ns", "-"),
-          d.get("oom.cgroup_limit_bytes", "none"), d.get("oom.victim_cgroup", "-"), d.get("oom.victim", "-"))')
+          d.get("oom.cgroup_limit_bytes", "none"), d.get("oom.victim_cgroup", "-"),
+          d.get("oom.victim_limit_bytes", "-"), d.get("oom.victim_limit_cgroup", "-"), d.get("oom.victim", "-"))')
     [ -n "$incident" ] && break
     sleep 0.1
   done
   listed_at=$(date +%s%N)
-  read -r id victim_pid victim_command source exit_peak exited_at limit_bytes victim_cgroup why <<<"$incident"
+  read -r id victim_pid victim_command source exit_peak exited_at limit_bytes victim_cgroup exit_limit limit_cgroup why <<<"$incident"
   expect_eq "$victim_pid $victim_command $source" "$victim python3 ebpf_exit" \
     "without the kernel log, the eBPF exit report names the victim ($why)"
-  expect_eq "${victim_cgroup##*/}" "${cgroup##*/}" "and its memory cgroup ($victim_cgroup)"
-  expect_eq "$limit_bytes" none "and gives no cgroup limit, which only the kernel log has"
+  expect_eq "${victim_cgroup##*/}" inner "and its memory cgroup ($victim_cgroup)"
+  expect_eq "$limit_bytes" none "and no limit that was hit, which only the kernel log can tell"
+  # inner has no limit: the nearest is its parent's, found walking up from the victim's cgroup.
+  expect_eq "$exit_limit ${limit_cgroup##*/}" "$limit ${cgroup##*/}" \
+    "and the nearest cgroup limit, its parent's, from the exit report ($limit_cgroup)"
   if [ "$exit_peak" != - ] && [ "$exit_peak" -gt $((limit / 2)) ]; then
     pass "the exit report gives the victim's peak size: $exit_peak bytes"
   else
@@ -204,7 +229,7 @@ fi
 printf 'incidents:\n  dir: %s/incidents-noproc\nprocesses:\n  enabled: false\n' "$WORK" >"$WORK/noproc.yaml"
 start_daemon --config.file="$WORK/noproc.yaml"
 sleep 0.5
-run_victim 16
+run_victim 16 "${inner:-$cgroup}"
 named=""
 for _ in $(seq 150); do
   named=$(curl -s "${URL}incidents" | python3 -c '

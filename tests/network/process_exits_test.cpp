@@ -126,9 +126,11 @@ TEST_CASE("exit watcher reports a short-lived child once with its identity and t
   CHECK(exited.comm == "exit-burner");
   CHECK(exited.ppid == getpid());
   CHECK(exited.uid == getuid());
-  // Only an OOM victim is marked, and only its record carries a cgroup (tests/e2e/oom.sh has one).
+  // Only an OOM victim is marked, and only its record carries a cgroup and a limit
+  // (tests/e2e/oom.sh has one).
   CHECK_FALSE(exited.oom_victim);
   CHECK(exited.memory_cgroup.empty());
+  CHECK(exited.memory_limit_bytes == 0);
 
   const uint64_t kernel_user = ns_of(child.usage.ru_utime);
   const uint64_t kernel_system = ns_of(child.usage.ru_stime);

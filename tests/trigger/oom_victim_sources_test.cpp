@@ -41,7 +41,11 @@ ExitedProcess exited(int32_t pid, int64_t at_ns) {
           .exit_time_unix_ns = at_ns,
           .rss_bytes = 65 * kMiB,
           .oom_victim = true,
-          .memory_cgroup = "/pods/a"};
+          .memory_cgroup = "/pods/a",
+          // /pods/a has no limit of its own: the nearest is its parent's, the one the log's
+          // kill hit.
+          .memory_limit_bytes = 64 * kMiB,
+          .memory_limit_cgroup = "/pods"};
 }
 
 std::string detail(const flightrec::recording::Labels& details, std::string_view key) {
@@ -112,6 +116,9 @@ TEST_CASE("Both sources: the log's fields, the exit's peak, and where they came 
   CHECK(detail(details, "oom.victim_exit_peak_rss_bytes") == std::to_string(65 * kMiB));
   CHECK(detail(details, "oom.victim_exited_at_ns") == std::to_string(kKillNs + 20'000'000));
   CHECK(detail(details, "oom.victim_source") == "kernel_log+ebpf_exit");
+  // Both give /pods' limit, and the same one.
+  CHECK(detail(details, "oom.victim_limit_bytes") == std::to_string(64 * kMiB));
+  CHECK(detail(details, "oom.victim_limit_cgroup") == "/pods");
   CHECK(detail(details, "oom.sources_disagree") == "(none)");
 }
 
@@ -127,13 +134,24 @@ TEST_CASE("The exit report alone names the victim without the log's cgroup limit
   CHECK(detail(details, "oom.victim_exit_peak_rss_bytes") == std::to_string(65 * kMiB));
   CHECK(detail(details, "oom.victim_source") == "ebpf_exit");
   CHECK(detail(details, "oom.victim_rss_bytes") == "(none)");
+  // The limit the exit program found, under its own key: without the log's constraint it cannot
+  // be said to be the one the kill hit.
   CHECK(detail(details, "oom.cgroup_limit_bytes") == "(none)");
-  // A peak the kernel could not give (0) is left out rather than stated as 0 bytes.
+  CHECK(detail(details, "oom.victim_limit_bytes") == std::to_string(64 * kMiB));
+  CHECK(detail(details, "oom.victim_limit_cgroup") == "/pods");
+  // A peak the kernel could not give (0) is left out rather than stated as 0 bytes; so is a
+  // limit where no cgroup up to the root has one, and a cgroup path too short to hold it.
   exit.rss_bytes = 0;
   exit.memory_cgroup.clear();
+  exit.memory_limit_cgroup.clear();
+  const auto pathless = oom_victim_details({.killed_at_ns = kKillNs, .exited = exit});
+  CHECK(detail(pathless, "oom.victim_limit_bytes") == std::to_string(64 * kMiB));
+  CHECK(detail(pathless, "oom.victim_limit_cgroup") == "(none)");
+  exit.memory_limit_bytes = 0;
   const auto bare = oom_victim_details({.killed_at_ns = kKillNs, .exited = exit});
   CHECK(detail(bare, "oom.victim_exit_peak_rss_bytes") == "(none)");
   CHECK(detail(bare, "oom.victim_cgroup") == "(none)");
+  CHECK(detail(bare, "oom.victim_limit_bytes") == "(none)");
 }
 
 TEST_CASE("Sources that disagree on the command or the cgroup say both", "[trigger][oom]") {
@@ -146,4 +164,42 @@ TEST_CASE("Sources that disagree on the command or the cgroup say both", "[trigg
   CHECK(detail(details, "oom.sources_disagree") ==
         "command: kernel log python3, exit report worker; cgroup: kernel log /pods/a, exit "
         "report /pods/b");
+}
+
+TEST_CASE("Sources that give one cgroup different limits say both; other cgroups' do not compare",
+          "[trigger][oom]") {
+  ExitedProcess exit = exited(468, kKillNs);
+  exit.memory_limit_bytes = 128 * kMiB;  // memory.max raised between the kill and the exit
+  const OomVictim victim{
+      .killed_at_ns = kKillNs, .logged = logged(468, kKillNs).report, .exited = exit};
+  CHECK(detail(oom_victim_details(victim), "oom.sources_disagree") ==
+        "limit of /pods: kernel log " + std::to_string(64 * kMiB) + ", exit report " +
+            std::to_string(128 * kMiB));
+  // The nearest limit is the victim's own; the kill hit its parent's: two limits, both true.
+  exit.memory_limit_cgroup = "/pods/a";
+  const OomVictim nearer{
+      .killed_at_ns = kKillNs, .logged = logged(468, kKillNs).report, .exited = exit};
+  const auto details = oom_victim_details(nearer);
+  CHECK(detail(details, "oom.sources_disagree") == "(none)");
+  CHECK(detail(details, "oom.cgroup_limit_bytes") == std::to_string(64 * kMiB));
+  CHECK(detail(details, "oom.victim_limit_bytes") == std::to_string(128 * kMiB));
+}
+
+TEST_CASE("A victim's one-line summary names it by whichever source had it", "[trigger][oom]") {
+  const auto logged_kill = logged(468, kKillNs);
+  CHECK(oom_victim_summary({.killed_at_ns = kKillNs,
+                            .logged = logged_kill.report,
+                            .exited = exited(468, kKillNs + 1)}) ==
+        "pid=468 killed_at_ns=" + std::to_string(kKillNs) + " rss_bytes=" +
+            std::to_string(64 * kMiB) + " source=kernel_log+ebpf_exit comm=python3");
+  ExitedProcess exit = exited(470, kKillNs);
+  exit.comm = "my worker";
+  CHECK(oom_victim_summary({.killed_at_ns = kKillNs, .exited = exit}) ==
+        "pid=470 killed_at_ns=" + std::to_string(kKillNs) +
+            " rss_bytes=" + std::to_string(65 * kMiB) + " source=ebpf_exit comm=my worker");
+  exit.rss_bytes = 0;  // not known: left out
+  CHECK(oom_victim_summary({.killed_at_ns = kKillNs, .exited = exit}) ==
+        "pid=470 killed_at_ns=" + std::to_string(kKillNs) + " source=ebpf_exit comm=my worker");
+  CHECK(oom_victim_summary({.killed_at_ns = kKillNs, .logged = logged_kill.report})
+            .ends_with(" source=kernel_log comm=python3"));
 }

@@ -258,3 +258,37 @@ TEST_CASE("With both sources the incident holds one victim, named by both", "[tr
   // The fixture's log names the same command and task_memcg.
   CHECK(detail(named, "oom.sources_disagree") == "(none)");
 }
+
+TEST_CASE("An incident whose window holds two kills names each victim", "[trigger][oom]") {
+  const flightrec::testing::TempDir dir;
+  const auto path = dir.write("kmsg", "");
+  KernelLog log(path);
+  append_fixture(path);  // pid 468, logged and exited
+  Recorded sink;
+  OomVictimNamer namer(sink, log);
+  namer.set_exit_reports_missing("");
+  namer.victim_exited(victim_exit(15'000'000));
+  // A second victim 2 s later that only the exit report names (its kill not in the log).
+  auto second = victim_exit(2'000'000'000);
+  second.pid = 470;
+  second.comm = "worker";
+  namer.victim_exited(second);
+  namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
+  const IncidentCapture& named = sink.written.at(0);
+  CHECK(detail(named, "oom.victim_pid") == "468");  // the one nearest the firing
+  CHECK(detail(named, "oom.kills_in_window") == "2");
+  CHECK(detail(named, "oom.victims.1").starts_with("pid=468 killed_at_ns="));
+  CHECK(detail(named, "oom.victims.1").ends_with(" source=kernel_log+ebpf_exit comm=python3"));
+  CHECK(detail(named, "oom.victims.2") ==
+        "pid=470 killed_at_ns=" + std::to_string(second.exit_time_unix_ns) +
+            " rss_bytes=" + std::to_string(72 << 20) + " source=ebpf_exit comm=worker");
+  CHECK(detail(named, "oom.victims.3") == "(none)");
+
+  // A window holding only the second: one victim, named by the usual keys alone.
+  IncidentCapture only_second = oom_incident(second.exit_time_unix_ns + 20'000'000);
+  only_second.description.window_from_ns = second.exit_time_unix_ns - 1'000'000'000;
+  namer.write(only_second, {});
+  CHECK(detail(sink.written.at(1), "oom.victim_pid") == "470");
+  CHECK(detail(sink.written.at(1), "oom.kills_in_window") == "1");
+  CHECK(detail(sink.written.at(1), "oom.victims.1") == "(none)");
+}

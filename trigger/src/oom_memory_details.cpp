@@ -18,7 +18,7 @@ void add_victim(const model::OomMemoryScan& scan, int32_t victim_pid, recording:
     return;
   }
   if (victim.samples == 0) {
-    // Process frames come every processes.rate: a process that grew and died between two of
+    // Process frames come every sampler.process_rate: a process that grew and died between two of
     // them left none; the kernel's reports of its size are then all there is.
     details.emplace_back(keys::kVictimRssCurve,
                          "not recorded: the victim lived between two process frames; "

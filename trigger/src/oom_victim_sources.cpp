@@ -37,7 +37,30 @@ std::string disagreement(const sampler::oom::OomKillReport& logged,
   };
   compare("command", logged.command, exited.comm);
   compare("cgroup", logged.victim_cgroup, exited.memory_cgroup);
+  // Limits only compare for one cgroup: the nearest limited one need not be the one whose limit
+  // the kill hit (an ancestor's, or none for a system OOM).
+  if (logged.cgroup_limit_bytes && exited.memory_limit_bytes != 0 &&
+      logged.oom_cgroup == exited.memory_limit_cgroup) {
+    compare("limit of " + logged.oom_cgroup, std::to_string(*logged.cgroup_limit_bytes),
+            std::to_string(exited.memory_limit_bytes));
+  }
   return text;
+}
+
+// oom.victim_source's value: which sources named the victim.
+std::string_view source_name(const OomVictim& victim) {
+  if (victim.logged && victim.exited) return "kernel_log+ebpf_exit";
+  return victim.logged ? "kernel_log" : "ebpf_exit";
+}
+
+// The exit report's nearest memory limit, for a log that cannot be read or says no more; both are
+// given when both have one (they agree, or oom.sources_disagree says otherwise).
+void add_exit_limit(const network::ExitedProcess& exited, recording::Labels& details) {
+  if (exited.memory_limit_bytes == 0) return;
+  details.emplace_back("oom.victim_limit_bytes", std::to_string(exited.memory_limit_bytes));
+  if (!exited.memory_limit_cgroup.empty()) {
+    details.emplace_back("oom.victim_limit_cgroup", exited.memory_limit_cgroup);
+  }
 }
 
 // The kernel log report's fields.
@@ -106,17 +129,26 @@ recording::Labels oom_victim_details(const OomVictim& victim) {
     }
     details.emplace_back("oom.victim_exited_at_ns",
                          std::to_string(victim.exited->exit_time_unix_ns));
+    add_exit_limit(*victim.exited, details);
   }
-  details.emplace_back(keys::kOomVictimSource, victim.logged && victim.exited
-                                                   ? "kernel_log+ebpf_exit"
-                                               : victim.logged ? "kernel_log"
-                                                               : "ebpf_exit");
+  details.emplace_back(keys::kOomVictimSource, source_name(victim));
   if (victim.logged && victim.exited) {
     if (auto differ = disagreement(*victim.logged, *victim.exited); !differ.empty()) {
       details.emplace_back("oom.sources_disagree", std::move(differ));
     }
   }
   return details;
+}
+
+std::string oom_victim_summary(const OomVictim& victim) {
+  std::string text = "pid=" + std::to_string(victim.pid()) +
+                     " killed_at_ns=" + std::to_string(victim.killed_at_ns);
+  const uint64_t rss = victim.logged ? victim.logged->rss_bytes() : victim.exited->rss_bytes;
+  if (rss != 0) text += " rss_bytes=" + std::to_string(rss);
+  text += " source=" + std::string(source_name(victim));
+  // comm last, as in oom.top_rss.N: it may hold spaces, so it takes the rest of the value.
+  text += " comm=" + (victim.logged ? victim.logged->command : victim.exited->comm);
+  return text;
 }
 
 }  // namespace flightrec::trigger

@@ -2,7 +2,6 @@
 
 #include <time.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <iterator>
 #include <string>
@@ -18,6 +17,23 @@ namespace {
 // Kills (and victims' exits) kept for incidents still to be written: two OOM incidents read the
 // log in turn, and the first may read the second's kill.
 constexpr size_t kRecentKills = 64;
+
+// How many victims the window holds and, when more than one, each of them ("oom.victims.1"..,
+// oldest first): the details above name only the one nearest the firing, and a second kill
+// within the window fires no incident of its own.
+template <typename InWindow>
+void add_window_victims(const std::vector<OomVictim>& known, InWindow in_window,
+                        recording::Labels& details) {
+  std::vector<const OomVictim*> victims;
+  for (const OomVictim& victim : known) {
+    if (in_window(victim)) victims.push_back(&victim);
+  }
+  details.emplace_back("oom.kills_in_window", std::to_string(victims.size()));
+  if (victims.size() < 2) return;
+  for (size_t i = 0; i < victims.size(); ++i) {
+    details.emplace_back("oom.victims." + std::to_string(i + 1), oom_victim_summary(*victims[i]));
+  }
+}
 
 }  // namespace
 
@@ -103,10 +119,8 @@ void OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot bloc
   if (nearest != nullptr) {
     details = oom_victim_details(*nearest);
     details.emplace_back("oom.killed_at_ns", std::to_string(nearest->killed_at_ns));
-    details.emplace_back("oom.kills_in_window",
-                         std::to_string(std::count_if(known.begin(), known.end(), in_window)));
-    const int32_t pid = nearest->logged ? nearest->logged->pid : nearest->exited->pid;
-    add_memory(description, nearest->killed_at_ns, pid, details);
+    add_window_victims(known, in_window, details);
+    add_memory(description, nearest->killed_at_ns, nearest->pid(), details);
   } else {
     details.emplace_back(model::incident_details::kOomVictimUnknown, why_unknown());
     // No kill time: the consumers as of the firing, a source step or so after the kill.

@@ -3,7 +3,10 @@
 #if FLIGHTREC_HAVE_EBPF
 #include "exit_program.h"
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <climits>
 #include <cstddef>
 #include <cstring>
 
@@ -20,6 +23,10 @@ std::unique_ptr<ExitProgram> ExitProgram::open(std::string& error) {
     error = describe_libbpf_failure("opening the BPF object exits.bpf.o", errno);
     return nullptr;
   }
+  // The kernel's PAGE_COUNTER_MAX (include/linux/page_counter.h): what a cgroup without a memory
+  // limit holds as its limit.
+  program->skeleton_->rodata->unlimited_pages =
+      static_cast<uint64_t>(LONG_MAX) / static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   if (const int code = exits_bpf::load(program->skeleton_); code != 0) {
     error = describe_libbpf_failure("loading the BPF program of exits.bpf.o", code);
     return nullptr;
@@ -51,9 +58,12 @@ int ExitProgram::on_event(void* context, void* data, size_t size) {
   std::memcpy(&record.event, data, sizeof(record.event));
   if ((record.event.flags & FLIGHTREC_EXIT_OOM_VICTIM) != 0 &&
       size >= sizeof(flightrec_oom_exit_event)) {
-    const char* path =
-        static_cast<const char*>(data) + offsetof(flightrec_oom_exit_event, memory_cgroup);
-    record.memory_cgroup.assign(path, strnlen(path, FLIGHTREC_CGROUP_PATH_BYTES));
+    flightrec_oom_exit_event oom;  // rare: copied whole, read by name
+    std::memcpy(&oom, data, sizeof(oom));
+    record.memory_cgroup.assign(oom.memory_cgroup,
+                                strnlen(oom.memory_cgroup, FLIGHTREC_CGROUP_PATH_BYTES));
+    record.limit_pages = oom.limit_pages;
+    record.limit_level = oom.limit_level;
   }
   return 0;
 }

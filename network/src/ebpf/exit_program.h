@@ -18,7 +18,10 @@ namespace flightrec::network::ebpf {
 // One event as read from the ring buffer.
 struct ExitRecord {
   flightrec_exit_event event{};
-  std::string memory_cgroup;  // an OOM victim's (FLIGHTREC_EXIT_OOM_VICTIM), else ""
+  // An OOM victim's (FLIGHTREC_EXIT_OOM_VICTIM), else "" and 0.
+  std::string memory_cgroup;
+  uint64_t limit_pages = 0;
+  uint32_t limit_level = 0;
 };
 
 class ExitProgram {

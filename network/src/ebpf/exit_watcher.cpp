@@ -62,6 +62,10 @@ ExitedProcess to_exited_process(const ebpf::ExitRecord& record, int64_t boot_to_
   process.rss_bytes = event.peak_rss_pages * page_bytes;
   process.oom_victim = (event.flags & FLIGHTREC_EXIT_OOM_VICTIM) != 0;
   process.memory_cgroup = record.memory_cgroup;
+  process.memory_limit_bytes = record.limit_pages * page_bytes;
+  if (record.limit_pages != 0) {
+    process.memory_limit_cgroup = cgroup_ancestor_path(record.memory_cgroup, record.limit_level);
+  }
   return process;
 }
 

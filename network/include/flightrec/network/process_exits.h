@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flightrec/sampler/process/process_frame.h"
@@ -30,7 +31,18 @@ struct ExitedProcess {
   // OOM victim namer (trigger/oom_victims.h) names the victim from it without the kernel log.
   bool oom_victim = false;
   std::string memory_cgroup;
+  // A victim's nearest memory limit: its memory cgroup's memory.max (v1 memory.limit_in_bytes)
+  // or, when that is "max", the closest limited ancestor's, and that cgroup's path ("" when the
+  // reported path is too short to hold it). The kernel log gives the limit that was hit only with
+  // CAP_SYSLOG; this is the one that usually was. 0 and "" when no cgroup up to the root has one.
+  uint64_t memory_limit_bytes = 0;
+  std::string memory_limit_cgroup;
 };
+
+// The path of the ancestor `level` components below the hierarchy's root of the cgroup at `path`
+// ("/a/b/c", level 2: "/a/b"; level 0: "/"), or "" when `path` has fewer components (the exit
+// program cuts a very long path).
+std::string cgroup_ancestor_path(std::string_view path, uint32_t level);
 
 class ProcessExitWatcher {
  public:

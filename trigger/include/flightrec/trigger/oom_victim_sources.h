@@ -5,11 +5,13 @@
 //   it needs CAP_SYSLOG (or CAP_SYS_ADMIN), which the shipped deployments do not grant;
 // - the eBPF exit report of a process the OOM killer chose (network/process_exits.h, the process
 //   tier's exit watcher, CAP_BPF and CAP_PERFMON): pid, command, uid, memory cgroup and the peak
-//   resident set, reported when its last thread exits, a moment after the kill.
+//   resident set, and the nearest memory limit at or above that cgroup, reported when its last
+//   thread exits, a moment after the kill.
 // Either alone names the victim; both together must agree on who it was.
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "flightrec/network/process_exits.h"
@@ -29,6 +31,8 @@ struct OomVictim {
   int64_t killed_at_ns = 0;
   std::optional<sampler::oom::OomKillReport> logged;
   std::optional<network::ExitedProcess> exited;  // an exit with oom_victim set
+  // Whichever source named it: both give the same pid when they pair.
+  [[nodiscard]] int32_t pid() const { return logged ? logged->pid : exited->pid; }
 };
 
 // Pairs each logged kill with the victim exit of the same pid that follows it (a victim may take
@@ -42,5 +46,10 @@ std::vector<OomVictim> pair_oom_victims(std::span<const LoggedKill> logged,
 // exit report's peak RSS and exit time, which source named it (oom.victim_source) and, when the
 // two disagree on the command or the cgroup, both values (oom.sources_disagree).
 recording::Labels oom_victim_details(const OomVictim& victim);
+
+// One line per victim, for an incident whose window holds several kills ("oom.victims.N"):
+// "pid=468 killed_at_ns=... rss_bytes=73601024 source=kernel_log+ebpf_exit comm=python3", the
+// size at the kill from the log, else the exit report's peak (left out when neither knows it).
+std::string oom_victim_summary(const OomVictim& victim);
 
 }  // namespace flightrec::trigger
