@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "identifier.h"
+
 namespace flightrec::config {
 namespace {
 
-bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // A cursor over one matcher set's text.
@@ -26,8 +26,8 @@ class Scanner {
   }
   std::string name() {
     const size_t from = at_;
-    if (is_name_start(peek())) {
-      while (!done() && is_name_char(text_[at_])) ++at_;
+    if (detail::is_identifier_start(peek())) {
+      while (!done() && detail::is_identifier_char(text_[at_])) ++at_;
     }
     return std::string(text_.substr(from, at_ - from));
   }

@@ -3,12 +3,10 @@
 #include <cstdlib>
 
 #include "flightrec/common/regex.h"
+#include "identifier.h"
 
 namespace flightrec::config {
 namespace {
-
-bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
 
 std::string reference(std::string_view name) { return "${" + std::string(name) + "}"; }
 
@@ -17,8 +15,8 @@ std::string reference(std::string_view name) { return "${" + std::string(name) +
 std::optional<std::string> resolve(std::string_view inner, const Environment& env,
                                    std::string& error) {
   size_t end = 0;
-  if (!inner.empty() && is_name_start(inner[0])) {
-    while (end < inner.size() && is_name_char(inner[end])) ++end;
+  if (!inner.empty() && detail::is_identifier_start(inner[0])) {
+    while (end < inner.size() && detail::is_identifier_char(inner[end])) ++end;
   }
   const std::string_view name = inner.substr(0, end);
   if (name.empty()) {
