@@ -21,6 +21,10 @@ std::optional<Regex> Regex::compile(std::string_view pattern, std::string& error
   return Regex(std::move(compiled));
 }
 
+std::string Regex::quote(std::string_view text) {
+  return RE2::QuoteMeta(re2::StringPiece(text.data(), text.size()));
+}
+
 bool Regex::search(std::string_view text) const noexcept {
   return compiled_->Match(re2::StringPiece(text.data(), text.size()), 0, text.size(),
                           RE2::UNANCHORED, nullptr, 0);

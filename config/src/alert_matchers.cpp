@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "identifier.h"
+
 namespace flightrec::config {
 namespace {
 
-bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // A cursor over one matcher set's text.
@@ -26,8 +26,8 @@ class Scanner {
   }
   std::string name() {
     const size_t from = at_;
-    if (is_name_start(peek())) {
-      while (!done() && is_name_char(text_[at_])) ++at_;
+    if (detail::is_identifier_start(peek())) {
+      while (!done() && detail::is_identifier_char(text_[at_])) ++at_;
     }
     return std::string(text_.substr(from, at_ - from));
   }
@@ -92,8 +92,10 @@ std::string op_text(MatchOp op) {
   return "?";
 }
 
+bool is_regex(MatchOp op) { return op == MatchOp::regex || op == MatchOp::not_regex; }
+
 // One `name op value`, or why not.
-std::variant<AlertMatcher, std::string> parse_one(Scanner& scan) {
+std::variant<AlertMatcher, std::string> parse_one(Scanner& scan, const Environment& env) {
   AlertMatcher matcher;
   matcher.name = scan.name();
   if (matcher.name.empty()) return "expected a label name (letters, digits, _)";
@@ -102,8 +104,15 @@ std::variant<AlertMatcher, std::string> parse_one(Scanner& scan) {
   if (!op) return matcher.name + ": expected one of =, !=, =~, !~";
   matcher.op = *op;
   scan.skip_spaces();
-  if (std::string error; !scan.value(matcher.value, error)) return matcher.name + ": " + error;
-  if (matcher.op == MatchOp::regex || matcher.op == MatchOp::not_regex) {
+  std::string written;
+  if (std::string error; !scan.value(written, error)) return matcher.name + ": " + error;
+  // After unquoting, so that a variable's value needs no quoting of its own.
+  const auto substitution =
+      is_regex(matcher.op) ? Substitution::regex_literal : Substitution::literal;
+  if (auto error = expand_variables(written, env, substitution, matcher.value)) {
+    return matcher.name + ": " + *error;
+  }
+  if (is_regex(matcher.op)) {
     std::string error;
     // Anchored, as Alertmanager does: the regex must match the whole label value.
     matcher.regex = Regex::compile("^(?:" + matcher.value + ")$", error);
@@ -137,7 +146,8 @@ bool holds(const AlertMatcher& matcher, std::string_view value) {
 
 }  // namespace
 
-std::variant<AlertMatcherSet, std::string> parse_alert_matchers(std::string_view text) {
+std::variant<AlertMatcherSet, std::string> parse_alert_matchers(std::string_view text,
+                                                                const Environment& env) {
   Scanner scan(text);
   scan.skip_spaces();
   const bool braced = scan.take('{');
@@ -145,7 +155,7 @@ std::variant<AlertMatcherSet, std::string> parse_alert_matchers(std::string_view
   for (;;) {
     scan.skip_spaces();
     if (scan.done() || scan.peek() == '}') break;
-    auto matcher = parse_one(scan);
+    auto matcher = parse_one(scan, env);
     if (matcher.index() == 1) return std::get<1>(std::move(matcher));
     set.push_back(std::get<0>(std::move(matcher)));
     scan.skip_spaces();

@@ -187,7 +187,11 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        "`['{severity=\"critical\"}', '{instance=~\"web-.*\", team=\"db\"}']`. Matchers "
        "within a set must all hold (AND); an alert captures when any set holds (OR). `=`, `!=`, "
        "`=~`, `!~`; regexes are RE2 and match the whole value; a missing label reads as \"\". "
-       "Empty: every alert captures. Alerts left out are counted, not captured "
+       "Values may name environment variables, `${NODE_NAME}` or `${NODE_NAME:-default}`, "
+       "expanded at load and reload (in a regex, as a literal: dots match only dots); unset or "
+       "empty is an error. One file then serves every node: "
+       "`['{instance=~\"${NODE_NAME}(:[0-9]+)?\"}']`. "
+       "No sets (`[]`): every alert captures. Alerts left out are counted, not captured "
        "(docs/TRIGGERS.md)."},
       {"incidents.alerts.pre",
        DurationRule{[](Config& c) -> Duration& { return c.incidents.alerts.pre; }, 0s, 24h},

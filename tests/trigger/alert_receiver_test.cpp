@@ -38,10 +38,32 @@ std::string detail(const model::IncidentDescription& incident, std::string_view 
   return "(none)";
 }
 
+// One frame a second from `from_ns` to `to_ns`, on tick `from_ns` / 1 s.
+void record(store::Ring& ring, int64_t from_ns, int64_t to_ns) {
+  constexpr int64_t kSecond = 1'000'000'000;
+  const std::vector<int64_t> values{1};
+  for (int64_t at = from_ns; at <= to_ns; at += kSecond) {
+    const sampler::FrameHeader header{
+        .tick = static_cast<uint64_t>(at / kSecond), .mono_ns = at - kStart, .real_ns = at};
+    REQUIRE(ring.append(header, values));
+  }
+}
+
 std::vector<IncidentCapture> taken(AlertReceiver& receiver) {
   std::vector<IncidentCapture> out;
   if (receiver.waiting()) receiver.take(out);
   return out;
+}
+
+// alert.window_held_from of an incident for alert() with a window of [S - 30s, S + 10s], completed
+// over `ring`.
+std::string held_from(const store::Ring& ring) {
+  AlertReceiver receiver({.pre = 30s, .post = 10s});
+  static_cast<void>(receiver.receive(notification({alert("a")})));
+  auto captures = taken(receiver);
+  REQUIRE(captures.size() == 1);
+  receiver.complete(captures[0], ring.snapshot());
+  return detail(captures[0].description, "alert.window_held_from");
 }
 
 }  // namespace
@@ -91,8 +113,8 @@ TEST_CASE("a resolved notification records the end on a waiting incident", "[ale
   receiver.complete(captures[0], ring.snapshot());
   CHECK(detail(captures[0].description, "alert.status") == "resolved");
   CHECK(detail(captures[0].description, "alert.ends_at") == "2026-12-02T03:09:05.000Z");
-  // The ring holds nothing: the whole wanted window is said to be held from its start.
-  CHECK(detail(captures[0].description, "alert.window_held_from") == "2026-12-02T03:03:05.000Z");
+  // The ring holds nothing, so none of the wanted window was held.
+  CHECK(detail(captures[0].description, "alert.window_held_from") == "none");
   // Written now, and nothing to rewrite the file (no hand_revisions_to): a later end cannot be
   // recorded (alert_end_test.cpp has the receiver that can).
   Alert later = alert("b");
@@ -100,6 +122,38 @@ TEST_CASE("a resolved notification records the end on a waiting incident", "[ale
   captures = taken(receiver);
   receiver.complete(captures[0], ring.snapshot());
   CHECK(receiver.receive(notification({alert("b", false)})) == std::vector<O>{O::end_too_late});
+}
+
+TEST_CASE("the incident says where the part of its window the ring held begins", "[alerts]") {
+  constexpr int64_t kS = 1'000'000'000;
+  // Sealed every 4 frames, so that the first block is sealed after 4 s.
+  const store::RingOptions sealing{.series = 1, .rate = 1s, .block_frames = 4, .seal_after = 1h};
+  SECTION("a ring reaching back before the window holds all of it") {
+    store::Ring ring(sealing);
+    record(ring, kStart - 60 * kS, kStart + 10 * kS);
+    CHECK(held_from(ring) == "2026-12-02T03:03:35.000Z");  // window.from
+  }
+  SECTION("a ring that began within the window holds it from its oldest frame") {
+    store::Ring ring(sealing);
+    record(ring, kStart - 12 * kS, kStart + 10 * kS);
+    CHECK(held_from(ring) == "2026-12-02T03:03:53.000Z");
+  }
+  SECTION("before the first block is sealed, the open frames are what the ring holds") {
+    store::Ring ring(store::RingOptions{.series = 1, .rate = 1s, .seal_after = 1h});
+    record(ring, kStart - 5 * kS, kStart + 10 * kS);
+    REQUIRE(ring.snapshot().sealed().empty());
+    CHECK(held_from(ring) == "2026-12-02T03:04:00.000Z");
+  }
+  SECTION("a ring that began after the window ended holds none of it") {
+    // An alert that started long before this run: held_from would lie past window.to.
+    store::Ring ring(sealing);
+    record(ring, kStart + 20 * kS, kStart + 30 * kS);
+    CHECK(held_from(ring) == "none");
+  }
+  SECTION("an empty ring holds none of it") {
+    const store::Ring ring(sealing);
+    CHECK(held_from(ring) == "none");
+  }
 }
 
 TEST_CASE("the filter decides which alerts capture", "[alerts]") {

@@ -15,6 +15,8 @@ inline constexpr std::string_view kStatus = "alert.status";
 inline constexpr std::string_view kEndsAt = "alert.ends_at";
 inline constexpr std::string_view kHeldFrom = "alert.window_held_from";
 inline constexpr std::string_view kHeldTo = "alert.window_held_to";
+// kHeldFrom when the ring held none of the wanted window: no time could be true there.
+inline constexpr std::string_view kNothingHeld = "none";
 
 // The value of `key`, "" when there is none.
 inline std::string_view value_of(const recording::Labels& pairs, std::string_view key) {

@@ -1,6 +1,7 @@
 #include "flightrec/trigger/alert_receiver.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "alert_details.h"
 #include "flightrec/common/log.h"
@@ -42,6 +43,27 @@ AlertOutcome settled_outcome(RevisionOutcome outcome) {
       return AlertOutcome::end_failed;
   }
   return AlertOutcome::end_failed;
+}
+
+// The real time of the oldest frame `snapshot` holds, sealed or not; nullopt when it holds none.
+std::optional<int64_t> oldest_frame_ns(const store::Snapshot& snapshot) {
+  if (!snapshot.sealed().empty()) return snapshot.stats().first_real_ns;
+  // Nothing sealed yet (the first block of a run is still filling): only then the open frames
+  // are encoded here, to read their first time; the writer encodes them again for the file.
+  const auto open = snapshot.encode_open();
+  if (!open) return std::nullopt;
+  return open->real_ns(open->first_tick());
+}
+
+// Where the part of the incident's wanted window that `snapshot` holds begins; nullopt when it
+// holds none of it (the ring is empty, or began after the window ended, e.g. an alert that
+// started long before this run). The capture completes only once window.to is recorded, so the
+// part held always reaches window.to when it begins within the window.
+std::optional<int64_t> held_window_from(const model::IncidentDescription& incident,
+                                        const store::Snapshot& snapshot) {
+  const std::optional<int64_t> oldest = oldest_frame_ns(snapshot);
+  if (!oldest || *oldest > incident.window_to_ns) return std::nullopt;
+  return std::max(incident.window_from_ns, *oldest);
 }
 
 }  // namespace
@@ -99,8 +121,9 @@ AlertReceiverOptions AlertReceiver::options_from(const config::Config& config) {
                                .post = config.incidents.alerts.post,
                                .max_extension = config.incidents.alerts.max_extension};
   for (const std::string& text : config.incidents.alerts.match) {
+    // Variables expand from the daemon's environment, as they did when the loader checked every
+    // set; one that fails here would be a loader bug, not user input.
     auto parsed = config::parse_alert_matchers(text);
-    // The loader checked every set; one that fails here would be a loader bug, not user input.
     if (auto* set = std::get_if<config::AlertMatcherSet>(&parsed)) {
       options.match.push_back(std::move(*set));
     }
@@ -262,13 +285,10 @@ void AlertReceiver::take(std::vector<IncidentCapture>& out) {
 
 void AlertReceiver::complete(IncidentCapture& capture, const store::Snapshot& snapshot) {
   model::IncidentDescription& incident = capture.description;
-  // What of the wanted window the ring still holds: from its oldest frame on.
-  // No sealed block yet (the daemon started less than a block ago): the open frames hold it all.
-  const int64_t oldest = snapshot.stats().first_real_ns;
-  const int64_t held_from =
-      oldest == 0 ? incident.window_from_ns : std::max(incident.window_from_ns, oldest);
+  const std::optional<int64_t> held_from = held_window_from(incident, snapshot);
   alert_details::set(incident.details, alert_details::kHeldFrom,
-                     snapshot::format_rfc3339_ms(held_from));
+                     held_from ? snapshot::format_rfc3339_ms(*held_from)
+                               : std::string(alert_details::kNothingHeld));
   const std::lock_guard lock(mutex_);
   const auto found = episodes_.find(episode_key(incident));
   if (found == episodes_.end()) return;  // forgotten: more episodes than max_episodes since

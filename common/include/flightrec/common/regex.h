@@ -25,6 +25,9 @@ class Regex {
  public:
   // The compiled regex, or nullopt with `error` set to RE2's reason (e.g. "missing ): (a").
   static std::optional<Regex> compile(std::string_view pattern, std::string& error);
+  // `text` as a pattern that matches exactly that text: every metacharacter escaped (a host
+  // name's dots match only dots).
+  [[nodiscard]] static std::string quote(std::string_view text);
 
   // Whether the regex matches anywhere in `text` (unanchored, like Go's MatchString).
   [[nodiscard]] bool search(std::string_view text) const noexcept;

@@ -3,7 +3,8 @@
 // (incidents.alerts.match): a set is `{severity="critical", instance=~"web-.*"}` (braces optional),
 // its matchers ANDed. As in Alertmanager, a label the alert lacks reads as "" and a regex must
 // match the whole value (it is anchored). Regexes are RE2 (common/regex.h), Alertmanager's syntax
-// too.
+// too. Values may name environment variables, `${NODE_NAME}` (variables.h): substituted when the
+// set is parsed, as a literal in a regex (escaped).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "flightrec/common/regex.h"
+#include "flightrec/config/variables.h"
 
 namespace flightrec::config {
 
@@ -27,9 +29,10 @@ struct AlertMatcher {
 using AlertMatcherSet = std::vector<AlertMatcher>;
 using AlertLabels = std::vector<std::pair<std::string, std::string>>;
 
-// The set `text` spells, or why not, e.g. `instance=~"(": not a valid regex (missing ): ()`.
+// The set `text` spells, its variables looked up in `env`, or why not, e.g. `instance=~"(": not a
+// valid regex (missing ): ()` or `instance: ${NODE_NAME} is not set (...)`.
 [[nodiscard]] std::variant<AlertMatcherSet, std::string> parse_alert_matchers(
-    std::string_view text);
+    std::string_view text, const Environment& env = process_environment());
 
 // Whether every matcher of `set` holds for `labels` (an empty set holds for every alert).
 [[nodiscard]] bool matches_all(const AlertMatcherSet& set, const AlertLabels& labels);
