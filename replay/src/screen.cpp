@@ -205,6 +205,22 @@ std::string key_bar(const Session& session) {
   return key_bar_text();
 }
 
+// `line` over as many screen lines as it takes, the rest indented to the text's column: the
+// details page is there to read a label or a URL whole, which the status line cuts.
+void wrap(std::string_view line, size_t width, std::vector<ScreenLine>& out) {
+  constexpr size_t kIndent = 10;  // the column the details' text starts in
+  // Continuations start in that column, unless the screen is too narrow to spare it.
+  const size_t indent = width > 2 * kIndent ? kIndent : 0;
+  size_t room = std::max<size_t>(width, 1);
+  std::string lead;
+  do {
+    out.push_back({fit(lead + std::string(line.substr(0, room)), width), LineStyle::normal, {}});
+    line.remove_prefix(std::min(room, line.size()));
+    lead.assign(indent, ' ');
+    room = std::max<size_t>(width - indent, 1);
+  } while (!line.empty());
+}
+
 // The details pane: each trigger's label and time, then what its label leaves out.
 std::vector<std::string> details_lines(const Model& model) {
   std::vector<std::string> lines{"flightrec replay - trigger details (any key returns)"};
@@ -235,9 +251,7 @@ std::vector<ScreenLine> render_screen(const Session& session, size_t width, size
   if (session.mode() == Mode::help) {
     for (const auto& line : help_lines()) out.push_back({fit(line, width), LineStyle::normal, {}});
   } else if (session.mode() == Mode::details) {
-    for (const auto& line : details_lines(session.model())) {
-      out.push_back({fit(line, width), LineStyle::normal, {}});
-    }
+    for (const auto& line : details_lines(session.model())) wrap(line, width, out);
   } else {
     header(session, width, out);
     timeline(session, width, out);

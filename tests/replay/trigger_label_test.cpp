@@ -1,5 +1,6 @@
 // An incident's description as replay shows it: the trigger's label on the screen and in batch
 // text, and the stored text exact in batch JSON.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "flightrec/model/incident_description.h"
@@ -163,6 +164,14 @@ TEST_CASE("theDetailsKeyShowsTheTriggersLabelsAndAnyKeyReturns", "[replay][trigg
              Catch::StartsWith("trigger   alert: HighLoad (critical): CPU above 90% on web-1"));
   CHECK_THAT(lines[3].text, Catch::StartsWith("at        2025-11-30T05:00:02.000Z (+2.000s)"));
   CHECK_THAT(lines[4].text, Catch::StartsWith("labels    {alertname=\"HighLoad\""));
+  // A line wider than the screen goes on under the text's column, not cut.
+  const auto narrow = render_screen(session, 40, 24);
+  const auto labels = std::find_if(narrow.begin(), narrow.end(), [](const ScreenLine& line) {
+    return line.text.starts_with("labels");
+  });
+  REQUIRE(labels + 1 < narrow.end());
+  CHECK(labels->text == "labels    {alertname=\"HighLoad\",instance");
+  CHECK((labels + 1)->text == "          =\"web-1\",severity=\"critical\"} ");
   session.handle_key('x');
   CHECK(session.mode() == Mode::normal);
 
