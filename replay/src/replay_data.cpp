@@ -100,7 +100,9 @@ void add_alert(const model::AlertDetails& alert, Trigger& trigger) {
   if (!alert.any) return;
   add_detail(trigger.detail_lines, "labels", model::label_set_text(alert.labels));
   for (const auto& [name, text] : alert.annotations) {
-    add_detail(trigger.detail_lines, "annotation", name + ": " + text);
+    std::string annotation = name;
+    annotation.append(": ").append(text);
+    add_detail(trigger.detail_lines, "annotation", annotation);
   }
   if (!alert.generator_url.empty()) {
     add_detail(trigger.detail_lines, "generator", alert.generator_url);
