@@ -11,8 +11,8 @@ int run_check_config(const Command& command) {
     return 0;
   }
   config::LoadResult result;
-  if (command.check_file) {
-    result = config::load_from_file(*command.check_file);
+  if (command.argument) {
+    result = config::load_from_file(*command.argument);
   } else {
     std::optional<std::filesystem::path> explicit_path;
     if (command.config_file) explicit_path = *command.config_file;

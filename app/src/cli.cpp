@@ -90,8 +90,8 @@ struct CommandSpec {
   std::string_view arguments;  // what follows the word in the usage line
   std::string_view summary;
   std::vector<Flag> (*own_flags)(Command&);
-  bool takes_file = false;  // one positional FILE
-  bool own_parser = false;  // everything after the word goes to the command's own table
+  bool takes_argument = false;  // one positional argument (FILE, ID)
+  bool own_parser = false;      // everything after the word goes to the command's own table
 };
 
 const std::array<CommandSpec, 7>& commands() {
@@ -103,8 +103,10 @@ const std::array<CommandSpec, 7>& commands() {
        "Validate a config file (or the one the lookup finds) and exit.", check_config_flags, true},
       {"dump", CommandKind::dump, "FILE",
        "Convert an incident file or a /dump?format=raw file to JSON or CSV.", dump_flags, true},
-      {"incidents", CommandKind::incidents, "",
-       "List the incident files in incidents.dir (or --dir).", incidents_flags},
+      {"incidents", CommandKind::incidents, "[ID]",
+       "List the incident files in incidents.dir (or --dir); with an ID, that\nincident in full "
+       "(an alert's labels and annotations, an OOM kill's victim).",
+       incidents_flags, true},
       {"top", CommandKind::top, "[--net]",
        "A refreshing table of processes by CPU and memory, or with --net of\nper-process network "
        "traffic (like nettop). Needs no daemon.",
@@ -169,14 +171,14 @@ ParseResult parse_flags(const std::vector<std::string_view>& args, const Command
   if (!spec.own_parser) {
     for (auto& flag : spec.own_flags(command)) table.push_back(std::move(flag));
   }
-  const auto take_file = [&command, &spec](std::string_view argument) -> std::string {
-    if (!spec.takes_file || command.check_file) {
+  const auto take_argument = [&command, &spec](std::string_view argument) -> std::string {
+    if (!spec.takes_argument || command.argument) {
       return "unexpected argument \"" + std::string(argument) + "\"";
     }
-    command.check_file = std::string(argument);
+    command.argument = std::string(argument);
     return {};
   };
-  const flags::Parsed parsed = flags::parse(args, table, take_file);
+  const flags::Parsed parsed = flags::parse(args, table, take_argument);
   if (parsed.help) {
     Command help{.kind = CommandKind::help};
     if (word != nullptr) help.help_for = word->kind;
@@ -192,7 +194,7 @@ std::string complete(Command& command) {
   if (command.kind == CommandKind::snapshot && command.format.empty()) command.format = "text";
   if (command.kind == CommandKind::dump) {
     if (command.format.empty()) command.format = "json";
-    if (!command.check_file) return "dump needs a FILE (an incident or raw dump)";
+    if (!command.argument) return "dump needs a FILE (an incident or raw dump)";
   }
   return {};
 }

@@ -6,20 +6,33 @@
 
 #include "flightrec/common/printable.h"
 #include "flightrec/incidents/incident_file.h"
+#include "flightrec/model/alert_details.h"
+#include "flightrec/model/oom_memory.h"
 #include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {
 namespace {
 
-// The last column: a rule's condition, or the reason given for a manual request. The reason is
-// whatever a client sent: anything but printable ASCII is shown quoted and escaped, so it cannot
-// send escape sequences to the terminal.
-std::string detail_of(const model::IncidentDescription& incident) {
-  const std::string& text = incident.reason.empty() ? incident.condition : incident.reason;
+// Whatever a client or an alert sent: anything but printable ASCII is shown quoted and escaped, so
+// it cannot send escape sequences to the terminal.
+std::string shown(const std::string& text) {
   const bool printable = std::all_of(text.begin(), text.end(), [](char c) {
     return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
   });
   return printable ? text : quote_for_error(text);
+}
+
+// The last column: a rule's condition, a manual request's reason, an alert as its receiver would
+// name it (alertname, severity, summary), or an OOM kill's condition and victim.
+std::string detail_of(const model::IncidentDescription& incident) {
+  if (const model::AlertDetails alert = model::alert_details(incident); alert.any) {
+    return shown(model::alert_headline(incident, alert));
+  }
+  if (const model::OomKillDetails kill = model::oom_kill_details(incident); kill.victim_pid > 0) {
+    return shown(incident.condition + ", killed " + std::to_string(kill.victim_pid) + " " +
+                 kill.victim_command);
+  }
+  return shown(incident.reason.empty() ? incident.condition : incident.reason);
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ std::string text_view(const Model& model, const BatchView& view, const Table& ta
   for (const auto& trigger : model.triggers()) {
     out += "trigger   " + trigger.label + " at " + snapshot::format_rfc3339_ms(trigger.time_ns) +
            " (" + format_offset(trigger.time_ns - start) + ")\n";
-    if (trigger.oom_kill) out += "victim    " + trigger.victim_summary + "\n";
+    for (const auto& line : trigger.detail_lines) out += line + "\n";
   }
   out += "\n[" + std::string(tab_title(view.tab)) + "] " + std::to_string(table.rows.size()) +
          " rows\n";

@@ -1,11 +1,15 @@
 #include "flightrec/replay/replay_data.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "flightrec/common/number_format.h"
+#include "flightrec/model/alert_details.h"
 #include "flightrec/model/oom_memory.h"
 #include "flightrec/replay/format.h"
 
@@ -51,11 +55,27 @@ std::string victim_summary(const model::OomKillDetails& kill) {
   return text + ", named by " + sources_of(kill.victim_source);
 }
 
+// "name      text" in printable characters; text of several lines (an alert's description often
+// is) goes on under the first, indented as far.
+void add_detail(std::vector<std::string>& lines, std::string_view name, std::string_view text) {
+  std::string lead(name);
+  lead.resize(std::max<size_t>(lead.size() + 1, 10), ' ');
+  for (;;) {
+    const size_t end = text.find('\n');
+    lines.push_back(lead + printable(text.substr(0, end)));
+    if (end == std::string_view::npos) return;
+    text.remove_prefix(end + 1);
+    lead.assign(lead.size(), ' ');
+  }
+}
+
 // The reason is whatever a client sent with POST /-/trigger: printable() keeps it from moving the
 // cursor or changing colours on the terminal that shows it.
-std::string label_of(const model::IncidentDescription& incident,
-                     const model::OomKillDetails& kill) {
+std::string label_of(const model::IncidentDescription& incident, const model::OomKillDetails& kill,
+                     const model::AlertDetails& alert) {
   std::string label = incident.rule.empty() ? std::string("trigger") : incident.rule;
+  // "alert: alertmanager alert: <summary>" would say neither which alert nor how bad.
+  if (alert.any) return printable(label + ": " + model::alert_headline(incident, alert));
   if (!incident.condition.empty()) label += ": " + incident.condition;
   // A manual incident has no value (NaN): no rule measured anything.
   if (std::isfinite(incident.value)) label += " (value " + number_text(incident.value) + ")";
@@ -68,10 +88,24 @@ std::string label_of(const model::IncidentDescription& incident,
 void add_oom_kill(const model::OomKillDetails& kill, Trigger& trigger) {
   trigger.oom_kill = kill.any;
   trigger.victim_pid = kill.victim_pid;
-  if (kill.any) trigger.victim_summary = printable(victim_summary(kill));
+  if (kill.any) add_detail(trigger.detail_lines, "victim", victim_summary(kill));
   if (kill.killed_at_ns > 0) trigger.focus_ns = kill.killed_at_ns;
   if (kill.victim_pid > 0) {
     trigger.victim = printable(std::to_string(kill.victim_pid) + " " + kill.victim_command);
+  }
+}
+
+// The alert's labels, annotations and generatorURL, as sent: printable() in add_detail.
+void add_alert(const model::AlertDetails& alert, Trigger& trigger) {
+  if (!alert.any) return;
+  add_detail(trigger.detail_lines, "labels", model::label_set_text(alert.labels));
+  for (const auto& [name, text] : alert.annotations) {
+    std::string annotation = name;
+    annotation.append(": ").append(text);
+    add_detail(trigger.detail_lines, "annotation", annotation);
+  }
+  if (!alert.generator_url.empty()) {
+    add_detail(trigger.detail_lines, "generator", alert.generator_url);
   }
 }
 
@@ -89,9 +123,11 @@ std::vector<Trigger> triggers_of(const recording::Metadata& meta) {
   auto incident = model::decode_incident(meta);
   if (!incident || incident->fired_at_ns == 0) return {};
   const model::OomKillDetails kill = model::oom_kill_details(*incident);
-  Trigger trigger{.time_ns = incident->fired_at_ns, .label = label_of(*incident, kill)};
+  const model::AlertDetails alert = model::alert_details(*incident);
+  Trigger trigger{.time_ns = incident->fired_at_ns, .label = label_of(*incident, kill, alert)};
   trigger.focus_ns = trigger.time_ns;
   add_oom_kill(kill, trigger);
+  add_alert(alert, trigger);
   trigger.incident = std::move(*incident);
   return {std::move(trigger)};
 }

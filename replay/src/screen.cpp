@@ -197,11 +197,42 @@ std::string key_bar(const Session& session) {
     case Mode::go_to:
       return "Go to (RFC 3339, 07:46:35, Unix s, +2.5s, -1s): " + session.prompt() + "_";
     case Mode::help:
+    case Mode::details:
     case Mode::normal:
       break;
   }
   if (!session.message().empty()) return session.message();
   return key_bar_text();
+}
+
+// `line` over as many screen lines as it takes, the rest indented to the text's column: the
+// details page is there to read a label or a URL whole, which the status line cuts.
+void wrap(std::string_view line, size_t width, std::vector<ScreenLine>& out) {
+  constexpr size_t kIndent = 10;  // the column the details' text starts in
+  // Continuations start in that column, unless the screen is too narrow to spare it.
+  const size_t indent = width > 2 * kIndent ? kIndent : 0;
+  size_t room = std::max<size_t>(width, 1);
+  std::string lead;
+  do {
+    out.push_back({fit(lead + std::string(line.substr(0, room)), width), LineStyle::normal, {}});
+    line.remove_prefix(std::min(room, line.size()));
+    lead.assign(indent, ' ');
+    room = std::max<size_t>(width - indent, 1);
+  } while (!line.empty());
+}
+
+// The details pane: each trigger's label and time, then what its label leaves out.
+std::vector<std::string> details_lines(const Model& model) {
+  std::vector<std::string> lines{"flightrec replay - trigger details (any key returns)"};
+  const int64_t start = model.timeline().start();
+  for (const Trigger& trigger : model.triggers()) {
+    lines.emplace_back("");
+    lines.push_back("trigger   " + trigger.label);
+    lines.push_back("at        " + snapshot::format_rfc3339_ms(trigger.time_ns) + " (" +
+                    format_offset(trigger.time_ns - start) + ")");
+    lines.insert(lines.end(), trigger.detail_lines.begin(), trigger.detail_lines.end());
+  }
+  return lines;
 }
 
 }  // namespace
@@ -219,6 +250,8 @@ std::vector<ScreenLine> render_screen(const Session& session, size_t width, size
   std::vector<ScreenLine> out;
   if (session.mode() == Mode::help) {
     for (const auto& line : help_lines()) out.push_back({fit(line, width), LineStyle::normal, {}});
+  } else if (session.mode() == Mode::details) {
+    for (const auto& line : details_lines(session.model())) wrap(line, width, out);
   } else {
     header(session, width, out);
     timeline(session, width, out);

@@ -137,7 +137,7 @@ bool Session::advance(int64_t elapsed_ns) {
 }
 
 void Session::handle_key(int key) {
-  if (mode_ == Mode::help) {
+  if (mode_ == Mode::help || mode_ == Mode::details) {
     mode_ = Mode::normal;
     return;
   }
@@ -181,6 +181,7 @@ void Session::prompt_key(int key) {
       break;
     case Mode::normal:
     case Mode::help:
+    case Mode::details:
       break;
   }
   if (cancel) message_.clear();
@@ -193,6 +194,13 @@ void Session::normal_key(int key) {
   switch (*action) {
     case Action::help:
       mode_ = Mode::help;
+      break;
+    case Action::trigger_details:
+      if (model_.triggers().empty()) {
+        message_ = "this recording has no trigger point";
+      } else {
+        mode_ = Mode::details;
+      }
       break;
     case Action::quit:
       quit_ = true;

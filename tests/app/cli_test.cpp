@@ -50,7 +50,7 @@ TEST_CASE("snapshot takes --output and --format", "[cli]") {
 TEST_CASE("check-config takes a file and --print-defaults", "[cli]") {
   auto r = parse_command_line({"check-config", "my.yaml"});
   REQUIRE(r.command);
-  CHECK(r.command->check_file == "my.yaml");
+  CHECK(r.command->argument == "my.yaml");
   r = parse_command_line({"check-config", "--print-defaults"});
   REQUIRE(r.command);
   CHECK(r.command->print_defaults);
@@ -92,6 +92,14 @@ TEST_CASE("Flags before the command word and a flag value that looks like a word
   CHECK(r.command->kind == CommandKind::incidents);
   CHECK(r.command->config_file == "dump");
   CHECK(r.command->dir == "/x");
+}
+
+TEST_CASE("incidents takes one incident id to show in full", "[cli]") {
+  const auto r = parse_command_line({"incidents", "20261201T144351.428Z-alert", "--dir=/x"});
+  REQUIRE(r.command);
+  CHECK(r.command->kind == CommandKind::incidents);
+  CHECK(r.command->argument == "20261201T144351.428Z-alert");
+  CHECK(parse_command_line({"incidents", "a", "b"}).error == "unexpected argument \"b\"");
 }
 
 TEST_CASE("top and replay get every argument after their word", "[cli]") {

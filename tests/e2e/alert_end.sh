@@ -4,8 +4,9 @@
 # window extended up to endsAt within incidents.alerts.max_extension, with the frames the ring still
 # holds; /incidents, `flightrec incidents` and the file agree. An end for an incident retention has
 # deleted is end_too_late; after a restart the end is recorded without frames (the new ring does
-# not continue the stored recording); a reload changes incidents.alerts.*. Payloads are posted with
-# curl, as Alertmanager sends them.
+# not continue the stored recording); a reload changes incidents.alerts.*. `flightrec incidents`
+# (the table and ID in full) and `flightrec replay --batch` show the alert's labels and
+# annotations. Payloads are posted with curl, as Alertmanager sends them.
 source "$(dirname "$0")/lib.sh"
 
 cat >"$WORK/flightrec.yaml" <<YAML
@@ -28,8 +29,9 @@ notify() {
   [ -n "${4:-}" ] && ends=$(rfc3339 "$4")
   curl -s -X POST "${URL}-/trigger/alertmanager" --data @- <<JSON
 {"version": "4", "status": "$2", "receiver": "flightrec", "groupKey": "{}:{alertname=\"E2E\"}",
- "alerts": [{"status": "$2", "labels": {"alertname": "E2E", "case": "$1"},
-             "annotations": {"summary": "alert end e2e"}, "startsAt": "$(rfc3339 "$3")",
+ "alerts": [{"status": "$2", "labels": {"alertname": "E2E", "case": "$1", "severity": "warning"},
+             "annotations": {"summary": "alert end e2e", "description": "line one\nline two"},
+             "startsAt": "$(rfc3339 "$3")",
              "endsAt": "$ends", "generatorURL": "http://prometheus/graph", "fingerprint": "$1"}]}
 JSON
 }
@@ -96,6 +98,27 @@ fi
 expect_eq "$(stat -c %s "$file")" "$new_bytes" "/incidents lists the new file's size ($bytes -> $new_bytes bytes)"
 listing=$("$FLIGHTREC" incidents --dir="$WORK/incidents")
 expect_contains "$listing" "$new_bytes" "flightrec incidents reads the rewritten file"
+expect_contains "$listing" "written  E2E (warning): alert end e2e" \
+  "its table names the alert by alertname, severity and summary"
+shown=$("$FLIGHTREC" incidents "$id" --dir="$WORK/incidents")
+for line in "alert                         E2E (warning): alert end e2e" \
+  "alert.status                  resolved" \
+  "alert.label.case              main" \
+  "alert.label.severity          warning" \
+  "alert.annotation.description  line one" \
+  "                              line two" \
+  "alert.generator_url           http://prometheus/graph"; do
+  expect_contains "$shown" "$line" "flightrec incidents ID shows '$line'"
+done
+batch=$("$FLIGHTREC" replay "$file" --batch)
+for line in "trigger   alert: E2E (warning): alert end e2e at" \
+  'labels    {alertname="E2E",case="main",severity="warning"}' \
+  "annotation description: line one" \
+  "           line two" \
+  "annotation summary: alert end e2e" \
+  "generator http://prometheus/graph"; do
+  expect_contains "$batch" "$line" "replay --batch shows '$line'"
+done
 expect_eq "$(find "$WORK/incidents" -name '*.tmp.*' | wc -l)" 0 "no temporary file is left"
 expect_eq "$(metric 'flightrec_alerts_total{outcome="end_recorded"}')" 1 "counted as end_recorded"
 expect_contains "$(notify main resolved "$starts_ns" "$ends_ns")" '"duplicate":1' \

@@ -66,3 +66,46 @@ TEST_CASE("flightrec incidents fails naming a directory it cannot read", "[incid
   CHECK(list_incidents_command(dir.path() / "missing", out) == 1);
   CHECK_THAT(out.str(), Catch::Matchers::Contains((dir.path() / "missing").string()));
 }
+
+namespace {
+
+// An Alertmanager alert as the receiver stores it (trigger/alert_receiver.cpp).
+flightrec::model::IncidentDescription alert_info(int64_t fired_offset_ms) {
+  auto alert = make_info("alert", fired_offset_ms);
+  alert.condition = "alertmanager alert";
+  alert.series = "HighLoad{instance=\"web-1\",severity=\"critical\"}";
+  alert.reason = "CPU above 90% on web-1";
+  alert.details = {{"alert.source", "alertmanager"},
+                   {"alert.status", "firing"},
+                   {"alert.generator_url", "http://prometheus:9090/graph?g0.expr=up"},
+                   {"alert.label.alertname", "HighLoad"},
+                   {"alert.label.instance", "web-1"},
+                   {"alert.label.severity", "critical"},
+                   {"alert.annotation.description", "load 12.5 for 5m\nsee the runbook"},
+                   {"alert.annotation.summary", "CPU above 90% on web-1"}};
+  return alert;
+}
+
+}  // namespace
+
+TEST_CASE("flightrec incidents names an alert by alertname, severity and summary", "[incidents]") {
+  TempDir dir;
+  StderrCapture log;
+  {
+    IncidentStore store({.dir = dir.path()});
+    auto oom = make_info("oom_kill", 2000);
+    oom.condition = "oom_kills_per_second > 0";
+    oom.details = {{"oom.victim_pid", "468"}, {"oom.victim_command", "python3"}};
+    for (const auto& incident : {alert_info(1000), oom}) {
+      store.write(incident, make_metadata(),
+                  std::vector<std::shared_ptr<const flightrec::store::Block>>{make_block(10)});
+    }
+  }
+  std::ostringstream out;
+  REQUIRE(list_incidents_command(dir.path(), out) == 0);
+  const std::string text = out.str();
+  CHECK_THAT(text,
+             Catch::Matchers::Contains("written  HighLoad (critical): CPU above 90% on web-1\n"));
+  CHECK_THAT(text,
+             Catch::Matchers::Contains("written  oom_kills_per_second > 0, killed 468 python3\n"));
+}

@@ -1,5 +1,6 @@
 // An incident's description as replay shows it: the trigger's label on the screen and in batch
 // text, and the stored text exact in batch JSON.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "flightrec/model/incident_description.h"
@@ -107,4 +108,76 @@ TEST_CASE("batchTextNamesAnOomVictimItsCgroupSizeAndSourceOrWhyNone", "[replay][
   // Other incidents have no victim line.
   CHECK_THAT(render_batch(model_with(manual("deploy")), view, BatchFormat::text),
              !Catch::Contains("\nvictim "));
+}
+
+namespace {
+
+// An Alertmanager alert as the receiver stores it (trigger/alert_receiver.cpp).
+model::IncidentDescription alert() {
+  return {.rule = "alert",
+          .condition = "alertmanager alert",
+          .series = "HighLoad{instance=\"web-1\",severity=\"critical\"}",
+          .reason = "CPU above 90% on web-1",
+          .fired_at_ns = kTriggerNs,
+          .details = {{"alert.source", "alertmanager"},
+                      {"alert.generator_url", "http://prometheus:9090/graph?g0.expr=up"},
+                      {"alert.label.alertname", "HighLoad"},
+                      {"alert.label.instance", "web-1"},
+                      {"alert.label.severity", "critical"},
+                      {"alert.annotation.description", "load 12.5\nsee the \x1b[2Jrunbook"},
+                      {"alert.annotation.summary", "CPU above 90% on web-1"}}};
+}
+
+}  // namespace
+
+TEST_CASE("anAlertIsLabelledByAlertnameSeverityAndSummary", "[replay][trigger][alert]") {
+  const Model model = model_with(alert());
+  REQUIRE(model.triggers().size() == 1);
+  CHECK(model.triggers()[0].label == "alert: HighLoad (critical): CPU above 90% on web-1");
+  Session session(model, 0, Tab::processes, 1'000'000'000);
+  CHECK_THAT(render_screen(session, 200, 24)[5].text,
+             Catch::Contains("trigger(!) +2.000s alert: HighLoad (critical): CPU above 90%"));
+}
+
+TEST_CASE("batchTextPrintsAnAlertsLabelsAnnotationsAndGeneratorUrl", "[replay][trigger][alert]") {
+  const BatchView view{.cursor = 0, .interval_ns = 1'000'000'000};
+  const std::string text = render_batch(model_with(alert()), view, BatchFormat::text);
+  CHECK_THAT(text,
+             Catch::Contains(
+                 "\nlabels    {alertname=\"HighLoad\",instance=\"web-1\",severity=\"critical\"}"
+                 "\nannotation description: load 12.5"
+                 "\n           see the ?[2Jrunbook"
+                 "\nannotation summary: CPU above 90% on web-1"
+                 "\ngenerator http://prometheus:9090/graph?g0.expr=up\n"));
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK_THAT(render_batch(model_with(manual("deploy")), view, BatchFormat::text),
+             !Catch::Contains("\nlabels "));
+}
+
+TEST_CASE("theDetailsKeyShowsTheTriggersLabelsAndAnyKeyReturns", "[replay][trigger][alert]") {
+  const Model model = model_with(alert());
+  Session session(model, 0, Tab::processes, 1'000'000'000);
+  session.handle_key('d');
+  REQUIRE(session.mode() == Mode::details);
+  const auto lines = render_screen(session, 100, 24);
+  CHECK_THAT(lines[2].text,
+             Catch::StartsWith("trigger   alert: HighLoad (critical): CPU above 90% on web-1"));
+  CHECK_THAT(lines[3].text, Catch::StartsWith("at        2025-11-30T05:00:02.000Z (+2.000s)"));
+  CHECK_THAT(lines[4].text, Catch::StartsWith("labels    {alertname=\"HighLoad\""));
+  // A line wider than the screen goes on under the text's column, not cut.
+  const auto narrow = render_screen(session, 40, 24);
+  const auto labels = std::find_if(narrow.begin(), narrow.end(), [](const ScreenLine& line) {
+    return line.text.starts_with("labels");
+  });
+  REQUIRE(labels + 1 < narrow.end());
+  CHECK(labels->text == "labels    {alertname=\"HighLoad\",instance");
+  CHECK((labels + 1)->text == "          =\"web-1\",severity=\"critical\"} ");
+  session.handle_key('x');
+  CHECK(session.mode() == Mode::normal);
+
+  const Model plain = model_with({});
+  Session without(plain, 0, Tab::processes, 1'000'000'000);
+  without.handle_key('d');
+  CHECK(without.mode() == Mode::normal);
+  CHECK(without.message() == "this recording has no trigger point");
 }

@@ -219,5 +219,30 @@ TEST_CASE("shouldNotMarkAnOomIncidentWithoutAKillTimeNorOtherIncidents") {
   CHECK(page.find("\"oom\":null") != std::string::npos);
 }
 
+TEST_CASE("shouldListAnAlertsLabelsAnnotationsAndGeneratorUrlInTheHeader") {
+  const auto options = incident_view_options(
+      "x", incident_metadata({.rule = "alert",
+                              .condition = "alertmanager alert",
+                              .series = "HighLoad{severity=\"critical\"}",
+                              .reason = "CPU above 90%",
+                              .fired_at_ns = 1'764'478'801'500'000'000,
+                              .details = {{"alert.generator_url", "http://prometheus/graph"},
+                                          {"alert.label.alertname", "HighLoad"},
+                                          {"alert.label.severity", "critical"},
+                                          {"alert.annotation.description", "load <b>12</b>"}}}));
+  for (const auto& detail : Details{{"alert.generator_url", "http://prometheus/graph"},
+                                    {"alert.label.alertname", "HighLoad"},
+                                    {"alert.label.severity", "critical"},
+                                    {"alert.annotation.description", "load <b>12</b>"}}) {
+    CHECK(std::count(options.details.begin(), options.details.end(), detail) == 1);
+  }
+  const auto rec = synthetic_recording(100, 50);
+  const auto page = render_view_page(rec.metadata, rec.blocks, {}, options);
+  CHECK(page.find(R"(["alert.label.severity","critical"])") != std::string::npos);
+  CHECK(page.find(R"(["alert.annotation.description","load \u003cb\u003e12\u003c/b\u003e"])") !=
+        std::string::npos);
+  CHECK(page.find(R"(["alert.generator_url","http://prometheus/graph"])") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace flightrec::viewer

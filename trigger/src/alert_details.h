@@ -5,16 +5,18 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/model/alert_details.h"
 #include "flightrec/recording/metadata.h"
 
 namespace flightrec::trigger::alert_details {
 
-inline constexpr std::string_view kSource = "alert.source";
-inline constexpr std::string_view kFingerprint = "alert.fingerprint";
-inline constexpr std::string_view kStatus = "alert.status";
-inline constexpr std::string_view kEndsAt = "alert.ends_at";
-inline constexpr std::string_view kHeldFrom = "alert.window_held_from";
-inline constexpr std::string_view kHeldTo = "alert.window_held_to";
+// The keys are the model's, which the readers (`flightrec incidents`, replay) use too.
+using model::alert_detail_keys::kEndsAt;
+using model::alert_detail_keys::kFingerprint;
+using model::alert_detail_keys::kHeldFrom;
+using model::alert_detail_keys::kHeldTo;
+using model::alert_detail_keys::kSource;
+using model::alert_detail_keys::kStatus;
 // kHeldFrom when the ring held none of the wanted window: no time could be true there.
 inline constexpr std::string_view kNothingHeld = "none";
 

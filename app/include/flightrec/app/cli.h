@@ -36,8 +36,8 @@ struct Command {
   // snapshot
   std::optional<std::string> output;  // --output FILE (default: stdout)
   std::string format;                 // --format: json|text (snapshot), json|csv (dump)
-  // check-config FILE, dump FILE
-  std::optional<std::string> check_file;  // positional FILE
+  // The one positional argument: check-config's and dump's FILE, incidents' ID
+  std::optional<std::string> argument;
   // incidents
   std::optional<std::string> dir;  // --dir (default: incidents.dir of the config)
   bool print_defaults = false;     // --print-defaults

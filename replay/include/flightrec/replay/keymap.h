@@ -23,6 +23,7 @@ enum class Action {
   slower,
   go_to,
   next_trigger,
+  trigger_details,
   next_interval,
   next_tab,
   previous_tab,

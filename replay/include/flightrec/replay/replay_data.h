@@ -27,7 +27,8 @@ ReplayData from_recording(recording::Recording&& recording);
 struct Trigger {
   int64_t time_ns = 0;
   // One line of printable ASCII for the screen: the rule, its condition, the value, the reason,
-  // e.g. "cpu_busy: cpu_busy_ratio > 0.8 (value 0.93)" or "manual: during the deploy of v2.3".
+  // e.g. "cpu_busy: cpu_busy_ratio > 0.8 (value 0.93)" or "manual: during the deploy of v2.3";
+  // an alert by its alertname, severity and summary: "alert: HighLoad (critical): CPU at 95%".
   std::string label;
   model::IncidentDescription incident;  // as stored, for output that keeps the text exact
   // Where replay puts the cursor for it: for an OOM kill the kill itself (oom.killed_at_ns, which
@@ -38,9 +39,11 @@ struct Trigger {
   int32_t victim_pid = 0;
   std::string victim;
   bool oom_kill = false;  // the incident carries oom.* details
-  // For an OOM kill, one printable line: the victim with its cgroup, size and the sources that
-  // named it, or why none did (batch output's "victim" line).
-  std::string victim_summary;
+  // What the label leaves out, as printable lines for batch text and the details pane (`d`),
+  // each a 10-column name and its text: an alert's "labels" (Prometheus' notation), one
+  // "annotation" line each and its "generator" (generatorURL); an OOM kill's "victim" with its
+  // cgroup, size and the sources that named it, or why none did.
+  std::vector<std::string> detail_lines;
 };
 
 // The trigger of an incident file (its description, model::decode_incident, with a time it

@@ -44,7 +44,9 @@ inline constexpr size_t kSidewaysStep = 20;
 // Playback speeds `+` and `-` step through, as multiples of real time.
 inline constexpr std::array<double, 9> kSpeeds{0.001, 0.01, 0.1, 0.25, 0.5, 1, 2, 5, 10};
 
-enum class Mode { normal, help, search, filter, go_to };
+// help and details are whole-screen panes that any key closes: the keys, and what the triggers'
+// labels leave out (Trigger::detail_lines: an alert's labels and annotations, an OOM victim).
+enum class Mode { normal, help, details, search, filter, go_to };
 
 class Session {
  public:

@@ -1,0 +1,89 @@
+#include "flightrec/incidents/show_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "flightrec/common/number_format.h"
+#include "flightrec/common/printable.h"
+#include "flightrec/incidents/incident_file.h"
+#include "flightrec/incidents/incident_id.h"
+#include "flightrec/model/alert_details.h"
+#include "flightrec/snapshot/time_format.h"
+
+namespace flightrec::incidents {
+namespace {
+
+using Field = std::pair<std::string, std::string>;
+
+std::vector<Field> fields_of(std::string_view id, const std::filesystem::path& path,
+                             const FileCheck& file) {
+  const model::IncidentDescription& incident = file.incident;
+  std::vector<Field> fields{{"id", std::string(id)},
+                            {"file", path.string()},
+                            {"bytes", std::to_string(file.bytes)},
+                            {"rule", incident.rule}};
+  const auto add_if_set = [&fields](std::string key, const std::string& value) {
+    if (!value.empty()) fields.emplace_back(std::move(key), value);
+  };
+  add_if_set("condition", incident.condition);
+  add_if_set("series", incident.series);
+  if (std::isfinite(incident.value)) fields.emplace_back("value", number_text(incident.value));
+  add_if_set("reason", incident.reason);
+  fields.emplace_back("fired_at", snapshot::format_rfc3339_ms(incident.fired_at_ns));
+  fields.emplace_back("window", snapshot::format_rfc3339_ms(incident.window_from_ns) + " to " +
+                                    snapshot::format_rfc3339_ms(incident.window_to_ns));
+  // An alert first as its receiver names it, then each of its labels and annotations below.
+  if (const model::AlertDetails alert = model::alert_details(incident); alert.any) {
+    fields.emplace_back("alert", model::alert_headline(incident, alert));
+  }
+  for (const auto& [key, value] : incident.details) fields.emplace_back(key, value);
+  return fields;
+}
+
+// `key  value`, the values in one column; a value of several lines (an alert's description often
+// is) goes on in that column. Values are whatever a client or an alert sent: printable() keeps
+// them from driving the terminal.
+void print_fields(const std::vector<Field>& fields, std::ostream& out) {
+  size_t width = 0;
+  for (const auto& field : fields) width = std::max(width, field.first.size());
+  for (const auto& [key, value] : fields) {
+    std::string lead = printable(key);
+    lead.resize(width + 2, ' ');
+    std::string_view rest = value;
+    for (;;) {
+      const size_t end = rest.find('\n');
+      out << lead << printable(rest.substr(0, end)) << "\n";
+      if (end == std::string_view::npos) break;
+      rest.remove_prefix(end + 1);
+      lead.assign(width + 2, ' ');
+    }
+  }
+}
+
+}  // namespace
+
+int show_incident_command(const std::filesystem::path& dir, std::string_view id,
+                          std::ostream& out) {
+  if (!is_valid_incident_id(id)) {
+    out << "not an incident id: " << quote_for_error(id) << "\n";
+    return 1;
+  }
+  const std::filesystem::path path = dir / (std::string(id) + std::string(kIncidentExtension));
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    out << "no incident " << id << " in " << dir.string() << "\n";
+    return 1;
+  }
+  const FileCheck file = check_incident_file(path);
+  if (!file.ok()) {
+    out << "corrupt: " << path.string() << ": " << file.error << "\n";
+    return 1;
+  }
+  print_fields(fields_of(id, path, file), out);
+  return 0;
+}
+
+}  // namespace flightrec::incidents
