@@ -253,16 +253,18 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
   details.emplace_back(alert_details::kStatus, "firing");
   details.emplace_back(alert_details::kFingerprint, alert.fingerprint);
   details.emplace_back("alert.starts_at", snapshot::format_rfc3339_ms(alert.starts_at_ns));
-  add_if_set(details, "alert.generator_url", alert.generator_url);
+  add_if_set(details, model::alert_detail_keys::kGeneratorUrl, alert.generator_url);
   add_if_set(details, "alert.receiver", notification.receiver);
   add_if_set(details, "alert.group_key", notification.group_key);
   add_if_set(details, "alert.dashboard_url", alert.dashboard_url);
   add_if_set(details, "alert.panel_url", alert.panel_url);
   add_if_set(details, "alert.silence_url", alert.silence_url);
   add_if_set(details, "alert.value_string", alert.value_string);
-  for (const auto& [name, value] : alert.labels) details.emplace_back("alert.label." + name, value);
+  for (const auto& [name, value] : alert.labels) {
+    details.emplace_back(std::string(model::alert_detail_keys::kLabelPrefix) + name, value);
+  }
   for (const auto& [name, value] : alert.annotations) {
-    details.emplace_back("alert.annotation." + name, value);
+    details.emplace_back(std::string(model::alert_detail_keys::kAnnotationPrefix) + name, value);
   }
   return capture;
 }
