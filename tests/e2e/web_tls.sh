@@ -69,16 +69,20 @@ expect_contains "$headers" "X-Content-Type-Options: nosniff" "http_server_config
 expect_eq "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "http://$hostport/metrics")" 000 \
   "plain HTTP gets no answer from the TLS port"
 
-# TLS versions: 1.2 and 1.3 by default, 1.1 refused by the server (the client is allowed to offer
+# TLS versions: 1.2 and 1.3 by default, 1.0 and 1.1 refused by the server (the client is allowed to offer
 # it: SECLEVEL=0, since Debian's OpenSSL would not even try otherwise).
 s_client() { openssl s_client -connect "$hostport" -CAfile "$pki/ca.crt" "$@" </dev/null >"$WORK/s_client.log" 2>&1; }
 if s_client -tls1_2; then pass "TLS 1.2 handshake"; else fail "TLS 1.2 refused: $(tail -3 "$WORK/s_client.log")"; fi
 if s_client -tls1_3; then pass "TLS 1.3 handshake"; else fail "TLS 1.3 refused"; fi
-if s_client -tls1_1 -cipher 'DEFAULT@SECLEVEL=0'; then
-  fail "TLS 1.1 handshake accepted"
-else
-  expect_contains "$(cat "$WORK/s_client.log")" "alert protocol version" "TLS 1.1 refused by the server"
-fi
+for version in 1.0 1.1; do
+  flag=-tls1
+  [ "$version" = 1.1 ] && flag=-tls1_1
+  if s_client "$flag" -cipher 'DEFAULT@SECLEVEL=0'; then
+    fail "TLS $version handshake accepted"
+  else
+    expect_contains "$(cat "$WORK/s_client.log")" "alert protocol version" "TLS $version refused by the server"
+  fi
+done
 
 # Certificate rotation without a restart: a key that is not the certificate's keeps the old pair
 # (logged), then a complete new pair, renamed into place as cert-manager does, serves from the
