@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <openssl/crypto.h>
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -176,7 +177,11 @@ void ConnectionGate::run() {
     const int count = epoll_wait(epoll_.get(), events.data(), events.size(), wait_ms());
     for (int i = 0; i < count; ++i) {
       const int fd = events[static_cast<size_t>(i)].data.fd;
-      if (fd == stop_.get()) return;
+      if (fd == stop_.get()) {
+        // OpenSSL keeps per-thread state (its random generators) that only this call frees.
+        if (options_.tls != nullptr) OPENSSL_thread_stop();
+        return;
+      }
       if (fd == listener_.get()) {
         accept_all();
       } else {
