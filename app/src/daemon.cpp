@@ -413,6 +413,9 @@ std::string Daemon::reload(std::string_view cause) {
   } catch (const std::exception& e) {
     return reload_failed(cause, {e.what()});
   }
+  // Last of the checks, first of the changes: a context that cannot be built fails the reload
+  // before anything else has changed.
+  if (auto error = server_->reload_tls(); !error.empty()) return reload_failed(cause, {error});
   apply_live(plan.effective, loaded.config_origin);
   running_ = std::move(plan.effective);
   reload_status_->succeeded(real_now_ns());

@@ -147,6 +147,7 @@ ConnectionGate::ConnectionGate(Fd listener, uint16_t civetweb_port, GateOptions 
       port_(local_port(listener_.get())),
       civetweb_port_(civetweb_port),
       options_(options),
+      tls_(options.tls != nullptr),
       peek_buffer_(options.max_header_bytes) {
   if (!epoll_ || !stop_) {
     throw std::runtime_error(std::string("http gate: ") + std::strerror(errno));
@@ -161,6 +162,11 @@ ConnectionGate::~ConnectionGate() {
   static_cast<void>(::write(stop_.get(), &one, sizeof one));
   thread_.join();
   drop_handoffs(this);
+}
+
+void ConnectionGate::set_tls(std::shared_ptr<const TlsContext> context) {
+  const std::lock_guard lock(tls_mutex_);
+  options_.tls = std::move(context);
 }
 
 void ConnectionGate::run() {
@@ -179,7 +185,7 @@ void ConnectionGate::run() {
       const int fd = events[static_cast<size_t>(i)].data.fd;
       if (fd == stop_.get()) {
         // OpenSSL keeps per-thread state (its random generators) that only this call frees.
-        if (options_.tls != nullptr) OPENSSL_thread_stop();
+        if (tls_) OPENSSL_thread_stop();
         return;
       }
       if (fd == listener_.get()) {
@@ -219,11 +225,13 @@ void ConnectionGate::accept_all() {
     if (pending_.size() >= options_.max_pending) forget(pending_.begin());
     next.deadline = Clock::now() + options_.header_timeout;
     const int fd = next.fd.get();
-    if (options_.tls != nullptr) next.tls = std::make_unique<TlsSession>(options_.tls, fd);
+    if (tls_) {
+      const std::lock_guard lock(tls_mutex_);
+      next.tls = std::make_unique<TlsSession>(options_.tls, fd);
+    }
     // Edge-triggered: peeking leaves the bytes unread, so a level would fire without end; each
     // arrival of new bytes is an edge. A handshake may have to wait to write as well.
-    watch(epoll_.get(), fd,
-          EPOLLIN | EPOLLRDHUP | EPOLLET | (options_.tls != nullptr ? EPOLLOUT : 0U));
+    watch(epoll_.get(), fd, EPOLLIN | EPOLLRDHUP | EPOLLET | (tls_ ? EPOLLOUT : 0U));
     by_fd_[fd] = pending_.insert(pending_.end(), std::move(next));
   }
 }

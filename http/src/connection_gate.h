@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -33,7 +34,7 @@ struct GateOptions {
   std::chrono::milliseconds header_timeout{10000};
   size_t max_header_bytes = 16384;  // civetweb's max_request_size: it refuses anything larger
   size_t max_pending = 4096;  // connections waiting for their header, at most; as many relayed
-  SSL_CTX* tls = nullptr;     // terminate TLS with this context (it must outlive the gate)
+  std::shared_ptr<const TlsContext> tls;  // terminate TLS with this context; null: plain HTTP
 };
 
 // A quarter of the descriptors this process may open (RLIMIT_NOFILE), at most 4096: held
@@ -53,6 +54,10 @@ class ConnectionGate {
   ConnectionGate& operator=(const ConnectionGate&) = delete;
 
   [[nodiscard]] uint16_t port() const noexcept { return port_; }
+
+  // New TLS connections are handshaken with `context` from now on (a reload); those begun keep
+  // theirs. Only for a gate that terminates TLS.
+  void set_tls(std::shared_ptr<const TlsContext> context);
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -89,6 +94,8 @@ class ConnectionGate {
   uint16_t port_ = 0;
   uint16_t civetweb_port_;
   GateOptions options_;
+  const bool tls_;        // whether the gate terminates TLS, fixed at start
+  std::mutex tls_mutex_;  // options_.tls, which set_tls replaces
   PendingList pending_;
   std::unordered_map<int, PendingList::iterator> by_fd_;
   std::unordered_map<int, std::shared_ptr<Relay>> relays_;  // under both of each relay's fds

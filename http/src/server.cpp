@@ -17,6 +17,7 @@
 #include "flightrec/common/log.h"
 #include "flightrec/common/thread_priority.h"
 #include "flightrec/http/request_limiter.h"
+#include "flightrec/http/web_config.h"
 #include "flightrec/http/web_security.h"
 #include "tls_context.h"
 
@@ -32,10 +33,8 @@ struct Server::Impl {
   mg_context* ctx = nullptr;
   uint16_t civetweb_port = 0;  // its private loopback listener, which the gate hands to
   std::unique_ptr<detail::ConnectionGate> gate;
-  // With TLS: the settings the gate's OpenSSL context is built from (kept for its verify
-  // callback), and that context.
-  std::optional<TlsServerConfig> tls;
-  detail::SslContext tls_context;
+  // With TLS: the gate's OpenSSL context and the settings it was built from.
+  std::shared_ptr<const detail::TlsContext> tls;
 };
 
 namespace {
@@ -141,7 +140,7 @@ Server::Server(const ServerOptions& options, Router router)
       std::move(listener), impl_->civetweb_port,
       detail::GateOptions{.header_timeout = options.request_timeout,
                           .max_pending = detail::pending_connections_bound(),
-                          .tls = impl_->tls_context.get()});
+                          .tls = impl_->tls});
   port_ = impl_->gate->port();
   const std::string host = ports->substr(0, ports->rfind(':'));
   host_ = ports->find(':') == std::string::npos || host == "0.0.0.0" ? "127.0.0.1"
@@ -198,13 +197,38 @@ void Server::use_web_config(const std::string& path) {
   auto security = std::make_shared<WebSecurity>(path);
   const auto config = security->config();
   if (config->tls.enabled) {
-    impl_->tls = config->tls;
     std::string error;
-    impl_->tls_context = detail::make_tls_context(*impl_->tls, path, error);
-    if (!impl_->tls_context) throw std::runtime_error(error);
+    impl_->tls = detail::make_tls_context(config->tls, path, error);
+    if (!impl_->tls) throw std::runtime_error(error);
     tls_ = true;
   }
   impl_->router.set_security(std::move(security));
+}
+
+std::string Server::reload_tls() {
+  const auto& security = impl_->router.security();
+  if (!security) return {};
+  const std::string origin = security->path().string();
+  auto loaded = load_web_config(security->path());
+  if (!loaded.config) {
+    std::string text;
+    for (const auto& error : loaded.errors) text += (text.empty() ? "" : "; ") + error;
+    return text;
+  }
+  const TlsServerConfig& wanted = loaded.config->tls;
+  if (wanted.enabled != tls_) {
+    log::warn("web config file: turning TLS on or off takes a restart; the port keeps its scheme",
+              {{"file", origin}});
+    return {};
+  }
+  if (!tls_ || same_tls_settings(wanted, impl_->tls->settings)) return {};
+  std::string error;
+  auto rebuilt = detail::make_tls_context(wanted, origin, error);
+  if (!rebuilt) return error;
+  impl_->tls = rebuilt;
+  impl_->gate->set_tls(std::move(rebuilt));
+  log::info("TLS settings reloaded: new connections use them", {{"file", origin}});
+  return {};
 }
 
 std::vector<std::string> Server::access_errors(const AccessPolicy& policy) const {

@@ -193,25 +193,28 @@ std::string load_certificate(SSL_CTX* ctx, const TlsServerConfig& tls, std::stri
 
 }  // namespace
 
-SslContext make_tls_context(const TlsServerConfig& tls, std::string_view origin,
-                            std::string& error) {
+std::shared_ptr<TlsContext> make_tls_context(const TlsServerConfig& tls, std::string_view origin,
+                                             std::string& error) {
   ERR_clear_error();
-  SslContext ctx(SSL_CTX_new(TLS_server_method()));
-  if (!ctx) {
+  auto built = std::make_shared<TlsContext>(TlsContext{.settings = tls, .ctx = {}});
+  built->ctx.reset(SSL_CTX_new(TLS_server_method()));
+  SSL_CTX* ctx = built->ctx.get();
+  if (ctx == nullptr) {
     error = std::string(origin) + ": tls_server_config: " + openssl_error();
     return {};
   }
   // The gate's sockets are non-blocking and its buffers move: a write may be partial and be
   // retried from a new address. Idle connections give their record buffers back.
-  SSL_CTX_set_mode(ctx.get(), SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |
-                                  SSL_MODE_RELEASE_BUFFERS);
+  SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |
+                            SSL_MODE_RELEASE_BUFFERS);
   // Renegotiation would let one client make the gate's thread handshake without end. A client
   // that closes without close_notify (most HTTP clients) has ended, not failed.
-  SSL_CTX_set_options(ctx.get(), SSL_OP_NO_RENEGOTIATION | SSL_OP_IGNORE_UNEXPECTED_EOF);
+  SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_IGNORE_UNEXPECTED_EOF);
   for (const auto& step : {load_certificate, set_protocol, set_client_auth}) {
-    if (error = step(ctx.get(), tls, origin); !error.empty()) return {};
+    // The settings the context keeps, not the caller's copy: the verify callback reads them.
+    if (error = step(ctx, built->settings, origin); !error.empty()) return {};
   }
-  return ctx;
+  return built;
 }
 
 }  // namespace flightrec::http::detail

@@ -16,12 +16,18 @@ namespace flightrec::http::detail {
 struct FreeSslContext {
   void operator()(SSL_CTX* ctx) const noexcept { SSL_CTX_free(ctx); }
 };
-using SslContext = std::unique_ptr<SSL_CTX, FreeSslContext>;
 
-// `tls` must outlive the context: the verify callback reads its client_allowed_sans. On failure
-// returns null and sets `error`, naming the key and file, e.g.
+// A context and the settings it was built from, which its verify callback reads: whoever holds a
+// connection of the context holds this too (a reload may replace it meanwhile).
+struct TlsContext {
+  TlsServerConfig settings;
+  std::unique_ptr<SSL_CTX, FreeSslContext> ctx;
+};
+
+// On failure returns null and sets `error`, naming the key and file, e.g.
 //   web.yml:3: tls_server_config.cert_file: cannot load /etc/x.crt: no such file
-[[nodiscard]] SslContext make_tls_context(const TlsServerConfig& tls, std::string_view origin,
-                                          std::string& error);
+[[nodiscard]] std::shared_ptr<TlsContext> make_tls_context(const TlsServerConfig& tls,
+                                                           std::string_view origin,
+                                                           std::string& error);
 
 }  // namespace flightrec::http::detail

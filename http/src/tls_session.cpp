@@ -7,6 +7,7 @@
 #include <array>
 #include <cerrno>
 #include <climits>
+#include <utility>
 
 #include "header_block.h"
 
@@ -25,7 +26,8 @@ bool would_block(int ssl_error) {
 
 }  // namespace
 
-TlsSession::TlsSession(SSL_CTX* ctx, int client_fd) : ssl_(SSL_new(ctx)) {
+TlsSession::TlsSession(std::shared_ptr<const TlsContext> context, int client_fd)
+    : context_(std::move(context)), ssl_(SSL_new(context_->ctx.get())) {
   if (ssl_) {
     SSL_set_fd(ssl_.get(), client_fd);
     SSL_set_accept_state(ssl_.get());

@@ -10,12 +10,14 @@
 #include <memory>
 #include <string>
 
+#include "tls_context.h"
+
 namespace flightrec::http::detail {
 
 class TlsSession {
  public:
-  // `client_fd` stays the caller's; `ctx` must outlive the session.
-  TlsSession(SSL_CTX* ctx, int client_fd);
+  // `client_fd` stays the caller's. The session keeps `context` while it lives.
+  TlsSession(std::shared_ptr<const TlsContext> context, int client_fd);
 
   enum class Header {
     waiting,   // handshake or header still arriving
@@ -39,6 +41,7 @@ class TlsSession {
   struct FreeSsl {
     void operator()(SSL* ssl) const noexcept { SSL_free(ssl); }
   };
+  std::shared_ptr<const TlsContext> context_;  // before ssl_: freed after it
   std::unique_ptr<SSL, FreeSsl> ssl_;
   std::string to_backend_;  // decrypted from the client, not yet written to civetweb
   std::string to_client_;   // civetweb's answer, not yet encrypted to the client

@@ -53,7 +53,9 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
-bool same_tls(const TlsServerConfig& a, const TlsServerConfig& b) {
+}  // namespace
+
+bool same_tls_settings(const TlsServerConfig& a, const TlsServerConfig& b) {
   return a.enabled == b.enabled && a.cert_file.path == b.cert_file.path &&
          a.key_file.path == b.key_file.path && a.client_ca_file.path == b.client_ca_file.path &&
          a.client_auth == b.client_auth && a.min_version == b.min_version &&
@@ -62,8 +64,6 @@ bool same_tls(const TlsServerConfig& a, const TlsServerConfig& b) {
          a.prefer_server_cipher_suites == b.prefer_server_cipher_suites && a.curves == b.curves &&
          a.client_allowed_sans == b.client_allowed_sans;
 }
-
-}  // namespace
 
 WebConfigResult load_web_config(const std::filesystem::path& path) {
   std::string error;
@@ -101,9 +101,11 @@ std::shared_ptr<const WebConfig> WebConfigFile::current() {
                {{"file", path_.string()}, {"err", joined(loaded.errors)}});
     return config_;
   }
-  if (!same_tls(loaded.config->tls, config_->tls)) {
-    log::warn("web config file: tls_server_config changed; it takes effect at the next restart",
-              {{"file", path_.string()}});
+  if (!same_tls_settings(loaded.config->tls, config_->tls)) {
+    log::warn(
+        "web config file: tls_server_config changed; it takes effect at the next reload (SIGHUP, "
+        "POST /-/reload)",
+        {{"file", path_.string()}});
   }
   config_ = std::make_shared<const WebConfig>(std::move(*loaded.config));
   log::info("web config file reloaded",

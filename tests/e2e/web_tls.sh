@@ -164,6 +164,30 @@ expect_contains "$(cat "$WORK/replay.err")" "not trusted" "replay without the CA
 replay --ca-file "$pki/ca.crt" --user prometheus || true
 expect_contains "$(cat "$WORK/replay.err")" "--cert-file" "replay without a client certificate names --cert-file"
 
+# tls_server_config changes on a reload, for new connections: without max_version, TLS 1.3.
+wait_log() { for _ in $(seq 100); do grep -qF -- "$1" "$WORK/daemon.log" && return 0; sleep 0.1; done; return 1; }
+mtls_web_config
+kill -HUP "$DAEMON_PID"
+wait_log 'msg="TLS settings reloaded' && pass "a reload applies the new tls_server_config" ||
+  fail "no TLS reload logged: $(tail -3 "$WORK/daemon.log")"
+if s_client -tls1_3 -cert "$pki/scraper.crt" -key "$pki/scraper.key"; then
+  pass "after the reload TLS 1.3 is accepted"
+else
+  fail "TLS 1.3 still refused after the reload removed max_version"
+fi
+# A tls_server_config that cannot be built fails the reload; the running settings stay.
+sed -i 's#cert_file: pki/server.crt#cert_file: pki/missing.crt#' "$WORK/web.yml"
+kill -HUP "$DAEMON_PID"
+wait_log 'msg="configuration reload failed' && pass "a broken tls_server_config fails the reload" ||
+  fail "no failed reload logged"
+expect_contains "$(grep 'msg="configuration reload failed' "$WORK/daemon.log")" "missing.crt" \
+  "the error names the file"
+mtls_curl() { tls_curl --cert "$pki/scraper.crt" --key "$pki/scraper.key" -u prometheus:s3cr3t "$@"; }
+expect_eq "$(mtls_curl "${URL}metrics")" 200 "the running TLS settings still serve"
+expect_eq "$(curl -s --max-time 5 --cacert "$pki/ca.crt" --cert "$pki/scraper.crt" --key "$pki/scraper.key" \
+  -u prometheus:s3cr3t "${URL}metrics" | awk '$1 == "flightrec_config_last_reload_successful" { print $2 }')" 0 \
+  "flightrec_config_last_reload_successful 0"
+
 stop_daemon
 
 # --- the other client_auth_types, with a self-signed client certificate no CA vouches for

@@ -58,6 +58,9 @@ struct TlsServerConfig {
   bool enabled = false;
 };
 
+// Whether two tls_server_config sections configure TLS the same way (the line numbers aside).
+[[nodiscard]] bool same_tls_settings(const TlsServerConfig& a, const TlsServerConfig& b);
+
 struct WebConfig {
   TlsServerConfig tls;
   std::vector<Header> headers;               // http_server_config.headers, in file order
