@@ -146,9 +146,9 @@ ConnectionGate::ConnectionGate(Fd listener, uint16_t civetweb_port, GateOptions 
       stop_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       port_(local_port(listener_.get())),
       civetweb_port_(civetweb_port),
-      options_(options),
-      tls_(options.tls != nullptr),
-      peek_buffer_(options.max_header_bytes) {
+      options_(std::move(options)),
+      tls_(options_.tls != nullptr),
+      peek_buffer_(options_.max_header_bytes) {
   if (!epoll_ || !stop_) {
     throw std::runtime_error(std::string("http gate: ") + std::strerror(errno));
   }
