@@ -10,6 +10,7 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <thread>
@@ -395,10 +396,11 @@ std::string Daemon::reload(std::string_view cause) {
   if (!loaded.config) return reload_failed(cause, loaded.errors);
   // The web config is re-read on change by the server itself, which keeps the previous version
   // when the new one is invalid; a reload says so too, and counts as failed.
+  std::optional<http::WebConfig> web;
   if (command_.web_config_file) {
-    if (auto web = http::load_web_config(*command_.web_config_file); !web.config) {
-      return reload_failed(cause, web.errors);
-    }
+    auto read = http::load_web_config(*command_.web_config_file);
+    if (!read.config) return reload_failed(cause, read.errors);
+    web = std::move(read.config);
   }
   ReloadPlan plan;
   try {
@@ -415,7 +417,11 @@ std::string Daemon::reload(std::string_view cause) {
   }
   // Last of the checks, first of the changes: a context that cannot be built fails the reload
   // before anything else has changed.
-  if (auto error = server_->reload_tls(); !error.empty()) return reload_failed(cause, {error});
+  if (web) {
+    if (auto error = server_->reload_tls(web->tls); !error.empty()) {
+      return reload_failed(cause, {error});
+    }
+  }
   apply_live(plan.effective, loaded.config_origin);
   running_ = std::move(plan.effective);
   reload_status_->succeeded(real_now_ns());

@@ -205,17 +205,10 @@ void Server::use_web_config(const std::string& path) {
   impl_->router.set_security(std::move(security));
 }
 
-std::string Server::reload_tls() {
+std::string Server::reload_tls(const TlsServerConfig& wanted) {
   const auto& security = impl_->router.security();
   if (!security) return {};
   const std::string origin = security->path().string();
-  auto loaded = load_web_config(security->path());
-  if (!loaded.config) {
-    std::string text;
-    for (const auto& error : loaded.errors) text += (text.empty() ? "" : "; ") + error;
-    return text;
-  }
-  const TlsServerConfig& wanted = loaded.config->tls;
   if (wanted.enabled != tls_) {
     log::warn("web config file: turning TLS on or off takes a restart; the port keeps its scheme",
               {{"file", origin}});

@@ -16,6 +16,7 @@
 #include "flightrec/http/request.h"
 #include "flightrec/http/route.h"
 #include "flightrec/http/router.h"
+#include "flightrec/http/web_config.h"
 
 namespace flightrec::http {
 
@@ -58,10 +59,11 @@ class Server {
   void set_access(AccessPolicy policy);
   // Requests in flight per route from now on (web.max_requests, live); 0: no limit.
   void set_max_requests(size_t limit);
-  // A reload: re-reads the web config's tls_server_config and, when it changed, handshakes new
-  // connections with it (those begun keep theirs). "" or what is wrong with it, the running
-  // settings then kept. TLS cannot be turned on or off live: that is logged, not failed.
-  [[nodiscard]] std::string reload_tls();
+  // A reload: when `wanted` (the web config's tls_server_config as just read) differs from the
+  // running settings, new connections are handshaken with it (those begun keep theirs). "" or
+  // what is wrong with it, the running settings then kept. TLS cannot be turned on or off live:
+  // that is logged, not failed.
+  [[nodiscard]] std::string reload_tls(const TlsServerConfig& wanted);
 
   [[nodiscard]] uint16_t port() const noexcept { return port_; }
   // http://host:port/ (https:// with TLS) as a client on this machine would reach it.
