@@ -10,6 +10,20 @@ start_daemon
 port=${URL##*:}
 port=${port%/}
 
+# scrape_twenty [CURL_ARGS...]: 20 GETs of /metrics, 100 ms apart, each given up after 3 s; sets
+# `answered` (how many were 200) and `slowest` (seconds; 9 for one that got no answer).
+scrape_twenty() {
+  slowest=0 answered=0
+  local code seconds
+  for _ in $(seq 20); do
+    read -r code seconds < <(curl -s --max-time 3 -o /dev/null -w '%{http_code} %{time_total}\n' \
+      "$@" "${URL}metrics" || true)
+    [ "$code" = 200 ] && answered=$((answered + 1))
+    slowest=$(awk -v a="$slowest" -v b="${seconds:-9}" 'BEGIN { print (b > a ? b : a) }')
+    sleep 0.1
+  done
+}
+
 for _ in $(seq 100); do curl -sf "$URL-/ready" >/dev/null && break; sleep 0.1; done
 # An incident for the slow readers below, written while the first checks run.
 curl -s -X POST "${URL}-/trigger?reason=slow-readers" >/dev/null
@@ -67,14 +81,7 @@ python3 "$E2E_DIR/slow_readers.py" "127.0.0.1:$port" 8 "/dump?from=-10s&format=c
 readers=$!
 for _ in $(seq 100); do grep -q held "$WORK/readers" && break; sleep 0.05; done
 sleep 1  # their answers fill the socket buffers and block the workers writing them
-slowest=0 answered=0
-for _ in $(seq 20); do
-  read -r code seconds < <(curl -s --max-time 3 -o /dev/null -w '%{http_code} %{time_total}\n' \
-    "${URL}metrics" || true)
-  [ "$code" = 200 ] && answered=$((answered + 1))
-  slowest=$(awk -v a="$slowest" -v b="${seconds:-9}" 'BEGIN { print (b > a ? b : a) }')
-  sleep 0.1
-done
+scrape_twenty
 kill "$readers" 2>/dev/null || true
 wait "$readers" 2>/dev/null || true
 expect_eq "$(cat "$WORK/readers")" "held 80" "80 slow readers asked for /dump and the incident"
@@ -105,14 +112,7 @@ holder=$!
 for _ in $(seq 300); do grep -q held "$WORK/held" && break; sleep 0.05; done
 # Handshakes are the gate's too: a worker held by a slow header would leave the 65th waiting.
 expect_eq "$(cat "$WORK/held")" "held 250" "every connection opened, every TLS handshake completed"
-slowest=0 answered=0
-for _ in $(seq 20); do
-  read -r code seconds < <(curl -s --max-time 3 -o /dev/null -w '%{http_code} %{time_total}\n' \
-    --cacert "$WORK/tls.crt" "${URL}metrics" || true)
-  [ "$code" = 200 ] && answered=$((answered + 1))
-  slowest=$(awk -v a="$slowest" -v b="${seconds:-9}" 'BEGIN { print (b > a ? b : a) }')
-  sleep 0.1
-done
+scrape_twenty --cacert "$WORK/tls.crt"
 kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
 expect_eq "$answered" 20 "HTTPS scrapes answered while 250 idle, half-handshaken or slow-header TLS connections are held"

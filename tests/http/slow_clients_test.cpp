@@ -139,20 +139,15 @@ TEST_CASE("Beyond max_requests in flight a route answers 503, and the others sti
   std::atomic<int> waiting{0};
   std::promise<void> release;
   const std::shared_future<void> released = release.get_future().share();
-  Route slow{.path = "/slow", .handler = [&](const Request&, Response& res) {
-               ++waiting;
-               released.wait();
-               res.send(200, "text/plain", "done\n");
-             }};
-  Server server({.listen_address = "127.0.0.1:0", .max_requests = 2}, {slow, hello()});
+  Server server({.listen_address = "127.0.0.1:0", .max_requests = 2},
+                {blocking("/slow", Right::read_history, waiting, released), hello()});
   const std::string url = server.url();
   std::vector<std::future<std::string>> in_flight;
   for (int i = 0; i < 2; ++i) {
     in_flight.push_back(std::async(
         std::launch::async, [&url] { return flightrec::testing::curl("-s " + url + "slow", 10); }));
   }
-  for (int i = 0; i < 500 && waiting < 2; ++i) std::this_thread::sleep_for(10ms);
-  REQUIRE(waiting == 2);
+  wait_for(waiting, 2);
   CHECK(flightrec::testing::curl("-s -o /dev/null -w %{http_code} " + url + "slow", 3) == "503");
   CHECK(flightrec::testing::curl("-s " + url + "hello", 3) == "hello\n");
   release.set_value();
