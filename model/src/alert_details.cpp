@@ -1,24 +1,12 @@
 #include "flightrec/model/alert_details.h"
 
-#include <algorithm>
-
 namespace flightrec::model {
-namespace {
-
-std::string_view value_named(const recording::Labels& pairs, std::string_view name) {
-  const auto found = std::find_if(pairs.begin(), pairs.end(),
-                                  [name](const auto& pair) { return pair.first == name; });
-  return found == pairs.end() ? std::string_view{} : std::string_view(found->second);
-}
-
-}  // namespace
-
 std::string_view AlertDetails::label(std::string_view name) const {
-  return value_named(labels, name);
+  return recording::value_of(labels, name);
 }
 
 std::string_view AlertDetails::annotation(std::string_view name) const {
-  return value_named(annotations, name);
+  return recording::value_of(annotations, name);
 }
 
 AlertDetails alert_details(const IncidentDescription& incident) {

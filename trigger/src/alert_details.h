@@ -1,6 +1,7 @@
 #pragma once
 // The "alert.*" details of alert incidents that the receiver and the end's revision both write
-// (docs/INCIDENTS.md, "Alert incidents"), and the small helpers to read and set them.
+// (docs/INCIDENTS.md, "Alert incidents"), and setting one in place (recording::value_of reads
+// them).
 #include <algorithm>
 #include <string>
 #include <string_view>
@@ -19,13 +20,6 @@ using model::alert_detail_keys::kSource;
 using model::alert_detail_keys::kStatus;
 // kHeldFrom when the ring held none of the wanted window: no time could be true there.
 inline constexpr std::string_view kNothingHeld = "none";
-
-// The value of `key`, "" when there is none.
-inline std::string_view value_of(const recording::Labels& pairs, std::string_view key) {
-  auto found = std::find_if(pairs.begin(), pairs.end(),
-                            [key](const auto& pair) { return pair.first == key; });
-  return found == pairs.end() ? std::string_view{} : std::string_view(found->second);
-}
 
 // Sets `key` in place, or appends it.
 inline void set(recording::Labels& details, std::string_view key, std::string value) {

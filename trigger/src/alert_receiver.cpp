@@ -11,7 +11,7 @@
 namespace flightrec::trigger {
 namespace {
 
-using alert_details::value_of;
+using recording::value_of;
 
 // `HighLoad{instance="web-1",severity="critical"}`: the alert as Prometheus would name it.
 std::string series_of(const Alert& alert) {

@@ -53,13 +53,6 @@ constexpr DeviceRate kDeviceRates[] = {
     {names::kNetworkTransmitBytesPerSecond, kNetwork, "tx"},
 };
 
-std::string_view label_value(const recording::Labels& labels, std::string_view key) {
-  for (const auto& [k, v] : labels) {
-    if (k == key) return v;
-  }
-  return {};
-}
-
 // Decides which derived signal goes to which chart line, and names the lines.
 std::vector<Placement> place_signals(const std::vector<model::Signal>& signals,
                                      std::vector<Chart>& charts) {
@@ -71,14 +64,14 @@ std::vector<Placement> place_signals(const std::vector<model::Signal>& signals,
   for (size_t i = 0; i < signals.size(); ++i) {
     const auto& desc = signals[i].desc;
     if (desc.name == names::kCpuBusyRatio) {
-      const auto cpu = label_value(desc.labels, sampler::kCpuLabel);
+      const auto cpu = recording::value_of(desc.labels, sampler::kCpuLabel);
       place(i, kCpu, cpu == names::kAllCpus ? std::string(cpu) : "cpu " + std::string(cpu));
     } else if (desc.name == names::kMemoryUsedBytes) {
       place(i, kMemory, "used");
     } else if (desc.name == names::kPressureStallRatio) {
       place(i, kPressure,
-            std::string(label_value(desc.labels, "resource")) + " " +
-                std::string(label_value(desc.labels, "kind")));
+            std::string(recording::value_of(desc.labels, "resource")) + " " +
+                std::string(recording::value_of(desc.labels, "kind")));
     }
     for (const auto& rate : kDeviceRates) {
       if (desc.name != rate.signal) continue;

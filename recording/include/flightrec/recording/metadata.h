@@ -4,6 +4,7 @@
 // writer (an incident's rule, value and fired_at, the configuration...).
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,6 +13,14 @@
 namespace flightrec::recording {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
+
+// The value of the first pair named `name`, "" when there is none.
+[[nodiscard]] inline std::string_view value_of(const Labels& labels, std::string_view name) {
+  for (const auto& [key, value] : labels) {
+    if (key == name) return value;
+  }
+  return {};
+}
 
 struct SeriesInfo {
   std::string name;  // without the flightrec_ prefix, e.g. "cpu_seconds_total"
