@@ -66,4 +66,17 @@ std::string printable(std::string_view text, Charset charset) {
   return out;
 }
 
+std::vector<std::string> printable_lines(std::string_view lead, std::string_view text,
+                                         Charset charset) {
+  std::vector<std::string> lines;
+  std::string indent(lead);
+  for (;;) {
+    const size_t end = text.find('\n');
+    lines.push_back(indent + printable(text.substr(0, end), charset));
+    if (end == std::string_view::npos) return lines;
+    text.remove_prefix(end + 1);
+    indent.assign(lead.size(), ' ');
+  }
+}
+
 }  // namespace flightrec

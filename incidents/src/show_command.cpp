@@ -52,14 +52,7 @@ void print_fields(const std::vector<Field>& fields, std::ostream& out) {
   for (const auto& [key, value] : fields) {
     std::string lead = printable(key);
     lead.resize(width + 2, ' ');
-    std::string_view rest = value;
-    for (;;) {
-      const size_t end = rest.find('\n');
-      out << lead << printable(rest.substr(0, end)) << "\n";
-      if (end == std::string_view::npos) break;
-      rest.remove_prefix(end + 1);
-      lead.assign(width + 2, ' ');
-    }
+    for (const auto& line : printable_lines(lead, value)) out << line << "\n";
   }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flightrec/common/number_format.h"
+#include "flightrec/common/printable.h"
 #include "flightrec/model/alert_details.h"
 #include "flightrec/model/oom_memory.h"
 #include "flightrec/replay/format.h"
@@ -60,12 +61,9 @@ std::string victim_summary(const model::OomKillDetails& kill) {
 void add_detail(std::vector<std::string>& lines, std::string_view name, std::string_view text) {
   std::string lead(name);
   lead.resize(std::max<size_t>(lead.size() + 1, 10), ' ');
-  for (;;) {
-    const size_t end = text.find('\n');
-    lines.push_back(lead + printable(text.substr(0, end)));
-    if (end == std::string_view::npos) return;
-    text.remove_prefix(end + 1);
-    lead.assign(lead.size(), ' ');
+  // One column per byte, as the screen draws it (format.h's printable).
+  for (auto& line : flightrec::printable_lines(lead, text, Charset::ascii)) {
+    lines.push_back(std::move(line));
   }
 }
 

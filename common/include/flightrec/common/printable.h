@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace flightrec {
 
@@ -32,5 +33,10 @@ enum class Charset {
 // `text` with what a terminal would act on replaced by '?', so a name cannot move the cursor or
 // recolour the screen.
 std::string printable(std::string_view text, Charset charset = Charset::utf8);
+
+// `text` line by line, each made printable: the first after `lead`, the others after as many
+// spaces, so a value of several lines (an alert's description often is) stays in its column.
+std::vector<std::string> printable_lines(std::string_view lead, std::string_view text,
+                                         Charset charset = Charset::utf8);
 
 }  // namespace flightrec
