@@ -45,9 +45,13 @@ struct flightrec_tick_head {
 
 /* One CPU's times in ns, /proc/stat's columns. idle and iowait are get_cpu_idle_time_us()'s and
  * get_cpu_iowait_time_us()'s for an online CPU (its current idle period included), cpustat's for
- * an offline one. An id that is not a possible CPU is all zeros. */
+ * an offline one. online is 1 while the scheduler has the CPU online (rq->online: the CPUs
+ * /proc/stat lists), else 0: an offline CPU's times are the kernel's counters as they stand, not a
+ * continuation of its online ones (the reader makes them one). An id that is not a possible CPU is
+ * all zeros. */
 struct flightrec_tick_cpu {
   __u64 ns[FLIGHTREC_TICK_CPU_MODES];
+  __u64 online;
 };
 
 struct flightrec_tick_record {

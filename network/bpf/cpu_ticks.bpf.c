@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The sampler's tick taken in the kernel (sampler.backend: ebpf, docs/SAMPLER.md "Backends"): on
+/* The sampler's tick taken in the kernel (sampler.backend: ebpf, docs/SOURCES.md "Backends"): on
  * a perf cpu-clock timer of one CPU, at each firing, one record of what /proc/stat would show at
- * that instant for every CPU (its ten columns in ns) and of its ctxt, procs_running and
- * procs_blocked, written to a ring buffer the sampler thread drains in batches.
+ * that instant for every CPU (its ten columns in ns, and whether it is online) and of its ctxt,
+ * procs_running and procs_blocked, written to a ring buffer the sampler thread drains in batches.
  *
  * The counters are per-CPU variables (runqueues, kernel_cpustat, tick_cpu_sched). Kernels built
  * without CONFIG_KALLSYMS_ALL cannot resolve per-CPU ksyms, so they are reached by address:
@@ -203,6 +203,10 @@ static int read_cpu(__u32 cpu, void* context) {
   out->ns[FLIGHTREC_TICK_STEAL] = cpustat[CPUTIME_STEAL];
   out->ns[FLIGHTREC_TICK_GUEST] = cpustat[CPUTIME_GUEST];
   out->ns[FLIGHTREC_TICK_GUEST_NICE] = cpustat[CPUTIME_GUEST_NICE];
+  /* The scheduler clears rq->online as a CPU begins to go down and sets it once the CPU is up
+   * (and, for an instant under the runqueue's lock, when it rebuilds its domains): the CPUs
+   * /proc/stat lists, give or take the hotplug's own milliseconds. */
+  out->online = online != 0;
   if (!online) {
     out->ns[FLIGHTREC_TICK_IDLE] = cpustat[CPUTIME_IDLE];
     out->ns[FLIGHTREC_TICK_IOWAIT] = cpustat[CPUTIME_IOWAIT];

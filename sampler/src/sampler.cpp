@@ -228,6 +228,7 @@ void Sampler::use_kernel_ticks(std::unique_ptr<KernelTicks> ticks) {
     }
   }
   kernel_ticks_->wake_every(wake_every_);
+  hotplug_guard_ = CpuHotplugGuard(kernel_ticks_->cpu_count());
   kernel_batch_.heads.reserve(kernel_batch_capacity(wake_every_));
   kernel_batch_.cpu_times.reserve(kernel_batch_capacity(wake_every_) * kernel_ticks_->cpu_count());
 }
@@ -292,6 +293,11 @@ void Sampler::run_on_timer(FrameQueue& queue, const StopSignal& stop, uint64_t m
   }
 }
 
+void Sampler::drain_kernel_ticks() {
+  kernel_ticks_->drain(kernel_batch_);
+  hotplug_guard_.apply(kernel_batch_);
+}
+
 void Sampler::push_kernel_tick(size_t index, uint64_t tick, int64_t real_offset_ns,
                                FrameQueue& queue) {
   for (size_t i = 0; i < sources_.size(); ++i) {
@@ -327,8 +333,9 @@ void Sampler::run_on_kernel_ticks(FrameQueue& queue, const StopSignal& stop, uin
       !watch(poll_set.get(), timer_.get())) {
     throw std::system_error(errno, std::generic_category(), "the sampler's epoll set");
   }
-  // Ticks recorded before the start (while the daemon was setting up) are not this run's.
-  kernel_ticks_->drain(kernel_batch_);
+  // Ticks recorded before the start (while the daemon was setting up) are not this run's; the
+  // guard still learns each CPU's times from them.
+  drain_kernel_ticks();
   const int64_t armed = now_ns(CLOCK_MONOTONIC);
   if (stop.requested()) return;
   // The frames of the first wake-up need every file source's values: read them all now, before
@@ -350,7 +357,7 @@ void Sampler::run_on_kernel_ticks(FrameQueue& queue, const StopSignal& stop, uin
       throw std::system_error(errno, std::generic_category(), "epoll_wait of the sampler");
     }
     if (stop.requested()) break;
-    kernel_ticks_->drain(kernel_batch_);
+    drain_kernel_ticks();
     const int64_t mono = now_ns(CLOCK_MONOTONIC);
     const int64_t real_offset = now_ns(CLOCK_REALTIME) - mono;
     for (size_t i = 0; i < kernel_batch_.heads.size(); ++i) {

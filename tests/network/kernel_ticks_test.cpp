@@ -159,6 +159,7 @@ TEST_CASE("the newest kernel tick agrees with /proc/stat read right after", "[ke
   for (size_t line = 0; line < stat.cpu_ids.size(); ++line) {
     const uint32_t cpu = stat.cpu_ids[line];
     REQUIRE(cpu < cpus.size());
+    CHECK(cpus[cpu].online == 1);  // a CPU /proc/stat lists
     for (size_t mode = 0; mode < flightrec::sampler::kStatCpuModes; ++mode) {
       INFO("CPU " << cpu << " column " << mode << ", /proc/stat read " << elapsed << " ns later");
       const int64_t ahead = stat.ns[line][mode] - static_cast<int64_t>(cpus[cpu].ns[mode]);

@@ -69,6 +69,24 @@ TEST_CASE("A CPU of the stat layout that the kernel tick lacks keeps its values"
   CHECK(out[2 * kStatCpuModes] == -7);  // CPU 5's: the tick has CPUs 0 and 1 only
 }
 
+TEST_CASE("A CPU the kernel tick has offline is absent from stat's runs but in the aggregate",
+          "[sources][stat][kernel_tick][hotplug]") {
+  KernelTickBatch batch = two_cpu_batch();
+  batch.cpu_times[1].online = 0;  // its times are what the sampler held for it
+  StatLayout layout;
+  layout.cpu_ids = {0, 1};
+  layout.index_by_cpu_id = {0, 1};
+  std::vector<int64_t> out(stat_value_count(layout), -7);
+  take_stat_kernel_tick(batch, 0, layout, kNsPerUserHzTick, out);
+  for (size_t mode = 0; mode < kStatCpuModes; ++mode) {
+    INFO("mode " << mode);
+    const auto base = static_cast<int64_t>(mode * 10);
+    CHECK(out[kStatCpuModes + mode] == base + 1);     // CPU 0
+    CHECK(out[2 * kStatCpuModes + mode] == kAbsent);  // CPU 1, as /proc/stat omits its line
+    CHECK(out[mode] == 2 * base + 4);                 // the aggregate still counts CPU 1
+  }
+}
+
 TEST_CASE("A kernel tick gives cgroup_cpu what the kernel derives the root's cpu.stat from",
           "[sources][cgroup_cpu][kernel_tick]") {
   const KernelTickBatch batch = two_cpu_batch();

@@ -41,6 +41,9 @@ std::string disagreement_with_proc_stat(std::string_view stat_text,
     if (cpu >= cpus.size()) {
       return "/proc/stat has CPU " + std::to_string(cpu) + ", which is not a possible CPU";
     }
+    if (cpus[cpu].online == 0) {
+      return "/proc/stat lists CPU " + std::to_string(cpu) + ", which the kernel tick has offline";
+    }
     for (size_t mode = 0; mode < sampler::kStatCpuModes; ++mode) {
       const int64_t from_stat = values[(line + 1) * sampler::kStatCpuModes + mode] * ns_per_user_hz;
       const auto from_tick = static_cast<int64_t>(cpus[cpu].ns[mode]);

@@ -192,6 +192,10 @@ void take_stat_kernel_tick(const KernelTickBatch& batch, size_t tick, const Stat
     const uint32_t id = layout.cpu_ids[index];
     const std::span<int64_t> run = out.subspan((index + 1) * kStatCpuModes, kStatCpuModes);
     if (id >= cpus.size()) continue;  // a CPU the tick does not have keeps its file values
+    if (cpus[id].online == 0) {
+      parsing::fill_absent(run);  // as /proc/stat, which omits an offline CPU's line
+      continue;
+    }
     for (size_t mode = 0; mode < kStatCpuModes; ++mode) {
       run[mode] = as_count(cpus[id].ns[mode] / ns_per_tick);
     }

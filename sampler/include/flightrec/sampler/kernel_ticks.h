@@ -19,9 +19,13 @@ namespace flightrec::sampler {
 
 // One CPU at one tick, in nanoseconds, in /proc/stat's columns and order (kStatCpuModeNames):
 // user nice system idle iowait irq softirq steal guest guest_nice. idle and iowait include the
-// CPU's current idle period, as /proc/stat's do.
+// CPU's current idle period, as /proc/stat's do. online is 1 for a CPU /proc/stat would list, 0
+// for one that is offline or not a possible CPU: as drained, an offline CPU's times are the
+// kernel's counters as they stand, whose idle and iowait are not those it counts online; the
+// sampler holds them (CpuHotplugGuard, cpu_hotplug_guard.h) before any source sees them.
 struct KernelCpuTimes {
   std::array<uint64_t, kStatCpuModes> ns{};
+  uint64_t online = 1;
 };
 
 // What one tick saw besides the per-CPU times: /proc/stat's ctxt, procs_running, procs_blocked.

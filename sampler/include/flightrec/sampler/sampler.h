@@ -9,8 +9,9 @@
 // With an in-kernel tick (use_kernel_ticks, sampler.backend: ebpf) the ticks come from the kernel
 // instead: the thread, kept on the timer's CPU, is woken by the timer's own interrupt at the rate
 // of its fastest file source, drains the ticks recorded since, makes a frame of each (CPU times
-// from the tick, the file sources' values as last read) and then reads the file sources that are
-// due, whose values go into the frames of later ticks.
+// from the tick, held while a CPU is offline and re-based when it returns: cpu_hotplug_guard.h;
+// the file sources' values as last read) and then reads the file sources that are due, whose
+// values go into the frames of later ticks.
 //
 // With a CPU budget (sampler.cpu_budget) the thread also checks, about once a second, the
 // process's CPU over the last window and slows its costliest source while over budget, restoring
@@ -27,6 +28,7 @@
 #include "flightrec/common/fd.h"
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/sampler/cpu_budget.h"
+#include "flightrec/sampler/cpu_hotplug_guard.h"
 #include "flightrec/sampler/frame_queue.h"
 #include "flightrec/sampler/kernel_ticks.h"
 #include "flightrec/sampler/sampler_stats.h"
@@ -108,6 +110,9 @@ class Sampler {
   void read_source(size_t index, std::span<int64_t> values) noexcept;
   void run_on_timer(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks);
   void run_on_kernel_ticks(FrameQueue& queue, const StopSignal& stop, uint64_t max_ticks);
+  // Every tick the kernel recorded since the last drain into kernel_batch_, with each CPU's times
+  // held and re-based across CPU hotplug (hotplug_guard_).
+  void drain_kernel_ticks();
   // The frame of drained tick `index`: the kernel tick's values into values_, then the queue.
   void push_kernel_tick(size_t index, uint64_t tick, int64_t real_offset_ns, FrameQueue& queue);
   // The budget's check, at most once per check_every: measures, decides, applies one change.
@@ -134,6 +139,7 @@ class Sampler {
   std::unique_ptr<KernelTicks> kernel_ticks_;  // null: the timer ticks
   std::vector<KernelTickShare> kernel_share_;  // per source; none without kernel ticks
   KernelTickBatch kernel_batch_;               // the newest drain; capacity kept
+  CpuHotplugGuard hotplug_guard_;              // sized for the kernel tick's CPUs
   uint32_t wake_every_ = 1;
 };
 

@@ -67,10 +67,11 @@ SampleStatus parse_stat(std::string_view text, const StatLayout& layout,
                         std::span<int64_t> out) noexcept;
 
 // Writes into `out` (stat_value_count(layout) values) what tick `tick` of a kernel tick batch
-// (kernel_ticks.h) gives: every CPU run of the layout, the aggregate as /proc/stat sums it (over
-// every CPU, in nanoseconds, then converted), ctxt, procs_running and procs_blocked. Times become
-// whole USER_HZ ticks of `ns_per_tick` nanoseconds, rounded down as /proc/stat rounds them; intr
-// and processes, which the tick does not give, are left as they are.
+// (kernel_ticks.h) gives: every CPU run of the layout (kAbsent for a CPU the tick has offline),
+// the aggregate as /proc/stat sums it (over every CPU, offline ones included, in nanoseconds,
+// then converted), ctxt, procs_running and procs_blocked. Times become whole USER_HZ ticks of
+// `ns_per_tick` nanoseconds, rounded down as /proc/stat rounds them; intr and processes, which
+// the tick does not give, are left as they are.
 void take_stat_kernel_tick(const KernelTickBatch& batch, size_t tick, const StatLayout& layout,
                            uint64_t ns_per_tick, std::span<int64_t> out) noexcept;
 
