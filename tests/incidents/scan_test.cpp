@@ -163,3 +163,27 @@ TEST_CASE("Incident files written before reasons were stored still list, without
   CHECK(cpu.fired_at_ns == 1764478800010000000);
   CHECK(store.stats().quarantined == 0);
 }
+
+TEST_CASE("An incidents.dir that is a dangling symbolic link or a file is named for what it is",
+          "[incidents]") {
+  TempDir dir;
+  const fs::path dangling = dir.path() / "dangling";
+  fs::create_symlink(dir.path() / "gone-target", dangling);
+  const fs::path file = dir.path() / "a-file";
+  write_bytes(file, "x");
+  StderrCapture log;
+  {
+    IncidentStore store({.dir = dangling, .fallback_dir = dir.path() / "fallback"});
+    CHECK(store.dir() == dir.path() / "fallback");
+  }
+  {
+    IncidentStore store({.dir = file, .fallback_dir = dir.path() / "fallback"});
+    CHECK(store.dir() == dir.path() / "fallback");
+  }
+  CHECK(log.count("configured=" + dangling.string() +
+                  " error=\"a dangling symbolic link: its target " +
+                  (dir.path() / "gone-target").string() + " does not exist\"") == 1);
+  CHECK(log.count("configured=" + file.string() + " error=\"a regular file, not a directory\"") ==
+        1);
+  CHECK_FALSE(fs::exists(dir.path() / "gone-target"));  // not made behind the link's back
+}
