@@ -176,7 +176,8 @@ StoredRewrite IncidentStore::rewrite(const std::string& id, const IncidentRewrit
   StoredRewrite outcome;
   {
     const std::lock_guard lock(mutex_);
-    if (!written_.contains(id)) return outcome;
+    const auto it = written_.find(id);
+    if (it == written_.end() || it->second.status != IncidentStatus::written) return outcome;
     rewriting_.insert(id);
   }
   outcome.found = true;

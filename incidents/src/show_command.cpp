@@ -65,15 +65,21 @@ int show_incident_command(const std::filesystem::path& dir, std::string_view id,
     return 1;
   }
   const std::filesystem::path path = dir / (std::string(id) + std::string(kIncidentExtension));
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) {
-    out << "no incident " << id << " in " << dir.string() << "\n";
-    return 1;
-  }
   const FileCheck file = check_incident_file(path);
-  if (!file.ok()) {
-    out << "corrupt: " << path.string() << ": " << file.error << "\n";
-    return 1;
+  switch (file.state) {
+    case FileState::valid:
+      break;
+    case FileState::gone:
+      out << "no incident " << id << " in " << dir.string() << "\n";
+      return 1;
+    case FileState::unreadable:
+      // Not a judgement of the file: another user may read it (its owner, root).
+      out << "unreadable: " << path.string() << ": " << file.error << "\n";
+      return 1;
+    case FileState::corrupt:
+    case FileState::cancelled:
+      out << "corrupt: " << path.string() << ": " << file.error << "\n";
+      return 1;
   }
   print_fields(fields_of(id, path, file), out);
   return 0;
