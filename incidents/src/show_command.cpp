@@ -65,6 +65,14 @@ int show_incident_command(const std::filesystem::path& dir, std::string_view id,
     return 1;
   }
   const std::filesystem::path path = dir / (std::string(id) + std::string(kIncidentExtension));
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  // Only a regular file is opened: reading a FIFO in its place would wait for a writer. A missing
+  // file or one that cannot be looked at is for the check to say (gone, or the errno).
+  if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    out << path.string() << " is not a regular file\n";
+    return 1;
+  }
   const FileCheck file = check_incident_file(path);
   switch (file.state) {
     case FileState::valid:

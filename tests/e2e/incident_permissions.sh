@@ -5,8 +5,8 @@
 # unreadable, they still count toward retention, and once readable the next start indexes them.
 # An existing incidents.dir the user cannot write to is reported at start-up (docs/INCIDENTS.md).
 source "$(dirname "$0")/lib.sh"
-if [ "$(id -u)" -ne 0 ]; then
-  echo "skipped: making files another user cannot read needs root"
+if [ "$(id -u)" -ne 0 ] || ! id nobody >/dev/null 2>&1; then
+  echo "skipped: making files another user cannot read needs root, and a user nobody"
   exit 77
 fi
 RECORDING="$(cd "$(dirname "$0")/../.." && pwd)/examples/memory-leak.flightrec"
@@ -14,13 +14,14 @@ copies=30
 keep=25
 
 # The daemon and the CLI run as nobody; this shell (root) keeps the log and reads the directory.
+# The binary is copied where nobody can reach it (a checkout under /root is not).
 chmod 0755 "$WORK"
+install -m 0755 "$FLIGHTREC" "$WORK/flightrec"
 cat >"$WORK/as-nobody" <<SH
 #!/bin/sh
-exec setpriv --reuid=nobody --regid=nogroup --clear-groups "$FLIGHTREC" "\$@"
+exec setpriv --reuid=nobody --regid=nogroup --clear-groups "$WORK/flightrec" "\$@"
 SH
 chmod 0755 "$WORK/as-nobody"
-AS_ROOT=$FLIGHTREC
 FLIGHTREC="$WORK/as-nobody"
 
 store="$WORK/store"
@@ -75,6 +76,7 @@ expect_eq "$(curl -s "${URL}incidents/$newest")" \
   "incident $newest: ${files[-1]}: cannot open: Permission denied" \
   "/incidents/ID says why the file cannot be served"
 stop_daemon
+expect_eq "$STOP_STATUS" 0 "the daemon stops cleanly"
 
 # 3. Made readable (chowned too), the next start indexes every one: nothing was lost.
 find "$store" -name "*.flightrec" -exec chown nobody:nogroup {} +
@@ -97,5 +99,4 @@ expect_contains "$(cat "$WORK/daemon.log")" \
   "msg=\"the incident directory is not writable by this user; incidents will fail until it is\" dir=$WORK/roots error=\"Permission denied\"" \
   "a directory this user cannot write to is reported at start-up"
 stop_daemon
-FLIGHTREC=$AS_ROOT
 finish
