@@ -26,7 +26,7 @@ int run_incidents(const Command& command) {
     dir = setup.config->incidents.dir;
   }
   if (command.argument) return incidents::show_incident_command(dir, *command.argument, std::cout);
-  return incidents::list_incidents_command(dir, std::cout);
+  return incidents::list_incidents_command(dir, std::cout, std::cerr);
 }
 
 }  // namespace flightrec::app

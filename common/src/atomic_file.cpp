@@ -8,6 +8,30 @@
 #include <cstring>
 
 namespace flightrec {
+namespace {
+
+// What AtomicFile appends to the name it writes, before mkostemp's six random characters.
+constexpr std::string_view kTemporaryInfix = ".tmp.";
+constexpr std::string_view kTemporaryTemplate = "XXXXXX";
+
+bool is_mkostemp_character(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+}  // namespace
+
+std::optional<std::string_view> atomic_temporary_target(std::string_view name) {
+  const size_t suffix = kTemporaryInfix.size() + kTemporaryTemplate.size();
+  if (name.size() <= suffix) return std::nullopt;
+  const std::string_view target = name.substr(0, name.size() - suffix);
+  const std::string_view infix = name.substr(target.size(), kTemporaryInfix.size());
+  const std::string_view random = name.substr(name.size() - kTemporaryTemplate.size());
+  if (infix != kTemporaryInfix) return std::nullopt;
+  for (const char c : random) {
+    if (!is_mkostemp_character(c)) return std::nullopt;
+  }
+  return target;
+}
 
 std::string file_error(std::string_view what, const std::filesystem::path& path, int error) {
   return "cannot " + std::string(what) + " " + path.string() + ": " + std::strerror(error);
@@ -26,7 +50,9 @@ int write_all(int fd, std::string_view bytes) {
 }
 
 AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
-  std::string temp_name = path_.string() + ".tmp.XXXXXX";  // mkostemp fills in the X's, mode 0600
+  // mkostemp fills in the X's, mode 0600.
+  std::string temp_name =
+      path_.string() + std::string(kTemporaryInfix) + std::string(kTemporaryTemplate);
   fd_ = Fd(::mkostemp(temp_name.data(), O_CLOEXEC));
   if (!fd_) {
     fail("create a temporary file for", path_, errno);

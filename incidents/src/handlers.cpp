@@ -101,10 +101,12 @@ std::string incidents_json(const std::vector<IncidentEntry>& entries) {
   for (const auto& entry : entries) {
     json.begin_object();
     json.key("id").string(entry.id);
-    if (entry.status == IncidentStatus::verifying) {
-      // Its description is inside the file, not read yet.
+    if (entry.status == IncidentStatus::verifying || entry.status == IncidentStatus::unreadable) {
+      // Its description is inside the file: not read yet, or it cannot be read (the error says
+      // why).
       json.key("bytes").number(entry.bytes);
       json.key("status").string(status_name(entry.status));
+      if (entry.status == IncidentStatus::unreadable) json.key("error").string(entry.error);
       json.end_object();
       continue;
     }

@@ -13,6 +13,8 @@ std::string_view status_name(IncidentStatus status) {
       return "failed";
     case IncidentStatus::verifying:
       return "verifying";
+    case IncidentStatus::unreadable:
+      return "unreadable";
   }
   return "failed";
 }

@@ -4,21 +4,33 @@
 #include <fstream>
 #include <system_error>
 
-#include "flightrec/common/number_format.h"
+#include "flightrec/common/atomic_file.h"
 #include "flightrec/incidents/incident_id.h"
 #include "flightrec/recording/recording_file.h"
 
 namespace flightrec::incidents {
+namespace {
 
-FileCheck check_incident_file(const std::filesystem::path& path, const std::atomic<bool>* cancel) {
-  FileCheck check;
-  std::error_code ec;
-  check.bytes = std::filesystem::file_size(path, ec);
-  std::ifstream in(path, std::ios::binary);
-  if (ec || !in) {
-    check.error = "cannot open: " + (ec ? ec.message() : std::string("open failed"));
-    return check;
+namespace fs = std::filesystem;
+
+// A file that could not be read is not judged: ENOENT means it went away, anything else that it is
+// unreadable for now (permissions, EMFILE, EIO), and "<what>: <errno text>" says which.
+void not_read(FileCheck& check, std::string_view what, const std::error_code& error) {
+  check.state =
+      error == std::errc::no_such_file_or_directory ? FileState::gone : FileState::unreadable;
+  check.error = std::string(what) + ": " + error.message();
+}
+
+// libstdc++'s filebuf throws a failed read(2) with its errno as the code.
+std::error_code read_error_of(const std::ios_base::failure& failure) {
+  const std::error_code& code = failure.code();
+  if (code.category() == std::system_category() || code.category() == std::generic_category()) {
+    return code;
   }
+  return std::make_error_code(std::errc::io_error);
+}
+
+void read_through(std::istream& in, FileCheck& check, const std::atomic<bool>* cancel) {
   recording::RecordingReader reader(in);
   int64_t first_ns = 0;
   int64_t last_ns = 0;
@@ -26,8 +38,9 @@ FileCheck check_incident_file(const std::filesystem::path& path, const std::atom
   if (reader.open()) {
     while (const auto block = reader.next()) {
       if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+        check.state = FileState::cancelled;
         check.error = "check cancelled";
-        return check;
+        return;
       }
       if (!any_block) first_ns = block->real_ns(block->first_tick());
       last_ns = block->real_ns(block->last_tick());
@@ -35,62 +48,117 @@ FileCheck check_incident_file(const std::filesystem::path& path, const std::atom
     }
   }
   if (!reader.complete()) {
+    check.state = FileState::corrupt;
     check.error = reader.error();
-    return check;
+    return;
   }
   check.incident = model::decode_incident(reader.metadata()).value_or(model::IncidentDescription{});
   if (check.incident.window_from_ns == 0 && check.incident.window_to_ns == 0 && any_block) {
     check.incident.window_from_ns = first_ns;
     check.incident.window_to_ns = last_ns;
   }
+}
+
+// One of ours: a regular file (not a link, not a directory) named as AtomicFile names the
+// temporary of an incident file. Only those may be swept.
+bool is_incident_temporary(const fs::directory_entry& item, std::string_view name) {
+  const auto target = atomic_temporary_target(name);
+  if (!target || !target->ends_with(kIncidentExtension)) return false;
+  if (!is_valid_incident_id(target->substr(0, target->size() - kIncidentExtension.size()))) {
+    return false;
+  }
+  std::error_code ec;
+  return item.symlink_status(ec).type() == fs::file_type::regular;
+}
+
+}  // namespace
+
+FileCheck check_incident_file(const fs::path& path, const std::atomic<bool>* cancel) {
+  FileCheck check;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    not_read(check, "cannot open", std::error_code(errno, std::generic_category()));
+    return check;
+  }
+  std::error_code ec;
+  check.bytes = fs::file_size(path, ec);
+  if (ec) {
+    not_read(check, "cannot stat", ec);
+    return check;
+  }
+  // A failed read (EIO) then throws with its errno, rather than looking like the file's end.
+  in.exceptions(std::ios::badbit);
+  try {
+    read_through(in, check, cancel);
+  } catch (const std::ios_base::failure& failure) {
+    check.incident = {};
+    not_read(check, "cannot read", read_error_of(failure));
+  }
   return check;
 }
 
-DirectoryListing list_incident_directory(const std::filesystem::path& dir) {
+DirectoryListing list_incident_directory(const fs::path& dir) {
   DirectoryListing listing;
   std::error_code ec;
-  std::filesystem::directory_iterator it(dir, ec);
-  if (ec) {
-    listing.error = dir.string() + ": cannot read the directory: " + ec.message();
-    return listing;
-  }
-  const std::string temp_marker = std::string(kIncidentExtension) + ".tmp.";
-  for (const auto& item : it) {
+  fs::directory_iterator it(dir, ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const fs::directory_entry& item = *it;
     const std::string name = item.path().filename().string();
-    if (name.find(temp_marker) != std::string::npos) {
+    if (is_incident_temporary(item, name)) {
       listing.temporaries.push_back(item.path());
       continue;
     }
-    if (!name.ends_with(kIncidentExtension) || !item.is_regular_file(ec)) continue;
+    std::error_code type_error;
+    if (!name.ends_with(kIncidentExtension) || !item.is_regular_file(type_error)) continue;
     std::string id = name.substr(0, name.size() - kIncidentExtension.size());
     if (!is_valid_incident_id(id)) {
       listing.ignored.push_back(item.path());
       continue;
     }
-    const uint64_t bytes = item.file_size(ec);
+    std::error_code size_error;
+    const uint64_t bytes = item.file_size(size_error);
     listing.incidents.push_back(
-        {.id = std::move(id), .path = item.path(), .bytes = ec ? 0 : bytes});
+        {.id = std::move(id), .path = item.path(), .bytes = size_error ? 0 : bytes});
+  }
+  if (ec) {
+    listing = {.error = dir.string() + ": cannot read the directory: " + ec.message()};
+    return listing;
   }
   std::sort(listing.incidents.begin(), listing.incidents.end(),
             [](const StoredName& a, const StoredName& b) { return a.id < b.id; });
   return listing;
 }
 
-DirectoryScan scan_incident_directory(const std::filesystem::path& dir) {
-  DirectoryListing listing = list_incident_directory(dir);
+DirectoryScan check_listed_files(DirectoryListing listing) {
   DirectoryScan scan{.temporaries = std::move(listing.temporaries),
                      .ignored = std::move(listing.ignored),
                      .error = std::move(listing.error)};
   for (auto& stored : listing.incidents) {
     FileCheck check = check_incident_file(stored.path);
-    if (!check.ok()) {
-      scan.bad.push_back({.path = std::move(stored.path), .error = std::move(check.error)});
-      continue;
+    switch (check.state) {
+      case FileState::valid:
+        scan.valid.push_back({.id = std::move(stored.id),
+                              .incident = std::move(check.incident),
+                              .bytes = check.bytes});
+        break;
+      case FileState::gone:
+        scan.gone.push_back(std::move(stored.path));
+        break;
+      case FileState::unreadable:
+        scan.unreadable.push_back(
+            {.path = std::move(stored.path), .error = std::move(check.error)});
+        break;
+      case FileState::corrupt:
+      case FileState::cancelled:  // never without a cancel flag
+        scan.bad.push_back({.path = std::move(stored.path), .error = std::move(check.error)});
+        break;
     }
-    scan.valid.push_back(
-        {.id = std::move(stored.id), .incident = std::move(check.incident), .bytes = check.bytes});
   }
   return scan;
+}
+
+DirectoryScan scan_incident_directory(const fs::path& dir) {
+  return check_listed_files(list_incident_directory(dir));
 }
 
 }  // namespace flightrec::incidents

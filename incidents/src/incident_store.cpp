@@ -1,6 +1,11 @@
 #include "flightrec/incidents/incident_store.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <system_error>
 
@@ -24,30 +29,71 @@ IncidentStore::IncidentStore(IncidentStoreOptions options) : options_(std::move(
   start_scan();
 }
 
+namespace {
+
+// Why `dir` cannot be the incident directory, saying what is in its place when something is:
+// create_directories' own error for a dangling link ("File exists") or a file ("Not a directory")
+// does not.
+std::string unusable_directory_reason(const fs::path& dir, const std::error_code& error) {
+  std::error_code ignored;
+  const fs::file_status entry = fs::symlink_status(dir, ignored);
+  if (entry.type() == fs::file_type::symlink) {
+    const std::string target = fs::read_symlink(dir, ignored).string();
+    const fs::file_status points_to = fs::status(dir, ignored);
+    if (points_to.type() == fs::file_type::not_found) {
+      return "a dangling symbolic link: its target " + target + " does not exist";
+    }
+    if (!fs::is_directory(points_to)) {
+      return "a symbolic link to " + target + ", which is not a directory";
+    }
+  } else if (fs::is_regular_file(entry)) {
+    return "a regular file, not a directory";
+  } else if (fs::exists(entry) && !fs::is_directory(entry)) {
+    return "not a directory (a special file)";
+  }
+  return error ? error.message() : "not a directory";
+}
+
+// An existing directory this user cannot write to is found now rather than at the first incident
+// (a daemon moved from root to a service user, the directory still root's).
+void warn_unless_writable(const fs::path& dir) {
+  if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) == 0) return;
+  const int error = errno;
+  log::warn("the incident directory is not writable by this user; incidents will fail until it is",
+            {{"dir", dir.string()},
+             {"error", std::strerror(error)},
+             {"uid", std::to_string(::geteuid())}});
+}
+
+}  // namespace
+
 void IncidentStore::choose_directory() {
   std::error_code error;
   fs::create_directories(options_.dir, error);
   if (!error && fs::is_directory(options_.dir, error)) {
     dir_ = options_.dir;
     log::info("incident directory", {{"dir", dir_.string()}});
+    warn_unless_writable(dir_);
     return;
   }
-  const std::string why = error ? error.message() : "not a directory";
+  const std::string why = unusable_directory_reason(options_.dir, error);
   std::error_code fallback_error;
   fs::create_directories(options_.fallback_dir, fallback_error);
   if (!fallback_error && fs::is_directory(options_.fallback_dir, fallback_error)) {
     dir_ = options_.fallback_dir;
     log::warn("incident directory cannot be created, using the fallback",
               {{"configured", options_.dir.string()}, {"error", why}, {"dir", dir_.string()}});
+    warn_unless_writable(dir_);
     return;
   }
   // Keep the configured directory: every write will fail (counted) until it can be created.
   dir_ = options_.dir;
-  log::error("no incident directory can be created; incidents will fail until one can",
-             {{"dir", dir_.string()},
-              {"error", why},
-              {"fallback", options_.fallback_dir.string()},
-              {"fallback_error", fallback_error ? fallback_error.message() : "not a directory"}});
+  log::error(
+      "no incident directory can be created; incidents will fail until one can",
+      {{"dir", dir_.string()},
+       {"error", why},
+       {"fallback", options_.fallback_dir.string()},
+       {"fallback_error", unusable_directory_reason(options_.fallback_dir, fallback_error)}});
 }
 
 fs::path IncidentStore::path_of(const std::string& id) const {
@@ -130,7 +176,8 @@ StoredRewrite IncidentStore::rewrite(const std::string& id, const IncidentRewrit
   StoredRewrite outcome;
   {
     const std::lock_guard lock(mutex_);
-    if (!written_.contains(id)) return outcome;
+    const auto it = written_.find(id);
+    if (it == written_.end() || it->second.status != IncidentStatus::written) return outcome;
     rewriting_.insert(id);
   }
   outcome.found = true;

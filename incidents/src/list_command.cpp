@@ -37,10 +37,9 @@ std::string detail_of(const model::IncidentDescription& incident) {
 
 }  // namespace
 
-int list_incidents_command(const std::filesystem::path& dir, std::ostream& out) {
-  const DirectoryScan scan = scan_incident_directory(dir);
+int print_incident_scan(const DirectoryScan& scan, std::ostream& out, std::ostream& err) {
   if (!scan.error.empty()) {
-    out << scan.error << "\n";
+    err << scan.error << "\n";
     return 1;
   }
   size_t id_width = 2;
@@ -74,7 +73,19 @@ int list_incidents_command(const std::filesystem::path& dir, std::ostream& out) 
   for (const auto& bad : scan.bad) {
     out << "corrupt: " << bad.path.string() << ": " << bad.error << "\n";
   }
-  return 0;
+  for (const auto& path : scan.gone) {
+    out << "gone: " << path.string() << " (removed while being listed, e.g. by retention)\n";
+  }
+  // Not a finding about the files, a failure to look at them: on stderr, and the exit status
+  // says the listing is incomplete, as ls and grep do.
+  for (const auto& unreadable : scan.unreadable) {
+    err << "unreadable: " << unreadable.path.string() << ": " << unreadable.error << "\n";
+  }
+  return scan.unreadable.empty() ? 0 : 2;
+}
+
+int list_incidents_command(const std::filesystem::path& dir, std::ostream& out, std::ostream& err) {
+  return print_incident_scan(scan_incident_directory(dir), out, err);
 }
 
 }  // namespace flightrec::incidents

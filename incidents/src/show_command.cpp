@@ -66,14 +66,28 @@ int show_incident_command(const std::filesystem::path& dir, std::string_view id,
   }
   const std::filesystem::path path = dir / (std::string(id) + std::string(kIncidentExtension));
   std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) {
-    out << "no incident " << id << " in " << dir.string() << "\n";
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  // Only a regular file is opened: reading a FIFO in its place would wait for a writer. A missing
+  // file or one that cannot be looked at is for the check to say (gone, or the errno).
+  if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    out << path.string() << " is not a regular file\n";
     return 1;
   }
   const FileCheck file = check_incident_file(path);
-  if (!file.ok()) {
-    out << "corrupt: " << path.string() << ": " << file.error << "\n";
-    return 1;
+  switch (file.state) {
+    case FileState::valid:
+      break;
+    case FileState::gone:
+      out << "no incident " << id << " in " << dir.string() << "\n";
+      return 1;
+    case FileState::unreadable:
+      // Not a judgement of the file: another user may read it (its owner, root).
+      out << "unreadable: " << path.string() << ": " << file.error << "\n";
+      return 1;
+    case FileState::corrupt:
+    case FileState::cancelled:
+      out << "corrupt: " << path.string() << ": " << file.error << "\n";
+      return 1;
   }
   print_fields(fields_of(id, path, file), out);
   return 0;

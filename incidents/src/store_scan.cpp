@@ -98,6 +98,7 @@ void IncidentStore::finish_scan(std::unique_lock<std::mutex>& lock) {
                                        {"verified", std::to_string(scan_.verified)},
                                        {"indexed", std::to_string(written_.size())},
                                        {"quarantined", std::to_string(stats_.quarantined)},
+                                       {"unreadable", std::to_string(stats_.unreadable)},
                                        {"seconds", seconds_text(scan_.seconds)},
                                        {"stopped", stopping_ ? "true" : "false"}});
   scan_finished_.notify_all();
@@ -106,16 +107,28 @@ void IncidentStore::finish_scan(std::unique_lock<std::mutex>& lock) {
 void IncidentStore::settle(const std::string& id, FileCheck check) {
   const auto it = unverified_.find(id);
   if (it == unverified_.end()) return;  // settled by the other verifier (scan or retention)
-  unverified_bytes_ -= it->second;
+  const uint64_t listed_bytes = it->second;
+  unverified_bytes_ -= listed_bytes;
   unverified_.erase(it);
   ++scan_.verified;
   const fs::path path = path_of(id);
-  if (check.ok()) {
-    written_bytes_ += check.bytes;
-    stats_.last_fired_ns = std::max(stats_.last_fired_ns, check.incident.fired_at_ns);
-    written_.emplace(
-        id, IncidentEntry{.id = id, .incident = std::move(check.incident), .bytes = check.bytes});
-    return;
+  switch (check.state) {
+    case FileState::valid:
+      written_bytes_ += check.bytes;
+      stats_.last_fired_ns = std::max(stats_.last_fired_ns, check.incident.fired_at_ns);
+      written_.emplace(
+          id, IncidentEntry{.id = id, .incident = std::move(check.incident), .bytes = check.bytes});
+      return;
+    case FileState::gone:
+      log::info("an incident file went away before it was verified",
+                {{"file", path.string()}, {"error", check.error}});
+      return;
+    case FileState::unreadable:
+      keep_unreadable(id, listed_bytes, check.error);
+      return;
+    case FileState::corrupt:
+    case FileState::cancelled:  // never settled: the verifiers stop first
+      break;
   }
   std::error_code error;
   if (!fs::exists(fs::symlink_status(path, error))) {
@@ -123,6 +136,22 @@ void IncidentStore::settle(const std::string& id, FileCheck check) {
     return;
   }
   quarantine(path, check.error);
+}
+
+void IncidentStore::keep_unreadable(const std::string& id, uint64_t bytes,
+                                    const std::string& reader_error) {
+  // Nothing is known of its content, so it is neither quarantined nor deleted as corrupt: it stays
+  // on disk and in the index, counts toward the bounds (retention may delete it as the oldest, as
+  // a rule-fired incident), and a start that can read it indexes it as usual.
+  const fs::path path = path_of(id);
+  ++stats_.unreadable;
+  written_bytes_ += bytes;
+  written_.emplace(id, IncidentEntry{.id = id,
+                                     .bytes = bytes,
+                                     .status = IncidentStatus::unreadable,
+                                     .error = path.string() + ": " + reader_error});
+  log::warn("cannot read a stored incident file; it is left as it is and listed as unreadable",
+            {{"file", path.string()}, {"error", reader_error}});
 }
 
 void IncidentStore::quarantine(const fs::path& path, const std::string& reader_error) {

@@ -82,6 +82,27 @@ TEST_CASE("AtomicFile without a commit leaves nothing behind", "[atomic_file]") 
   CHECK(dir.names().empty());
 }
 
+TEST_CASE("atomic_temporary_target recognises AtomicFile's temporary names and no others",
+          "[atomic_file]") {
+  using flightrec::atomic_temporary_target;
+  const TempDir dir("flightrec-atomic-names");
+  {
+    AtomicFile file(dir.path() / "20251130T050000.000Z-cpu.flightrec");
+    REQUIRE(file.write("partial"));
+    const auto names = dir.names();
+    REQUIRE(names.size() == 1);
+    CHECK(atomic_temporary_target(names[0]) == "20251130T050000.000Z-cpu.flightrec");
+  }
+  CHECK(atomic_temporary_target("x.flightrec.tmp.Ab12Cd") == "x.flightrec");
+  // Not mkostemp's six characters of [A-Za-z0-9] after ".tmp.": somebody else's file.
+  for (const char* other :
+       {"keep.flightrec.tmp.user", "x.flightrec.tmp.1", "x.flightrec.tmp.Ab12Cd7",
+        "x.flightrec.tmp.Ab-2Cd", "x.flightrec.tmpxAb12Cd", ".tmp.Ab12Cd", "x.flightrec"}) {
+    INFO(other);
+    CHECK_FALSE(atomic_temporary_target(other));
+  }
+}
+
 TEST_CASE("AtomicFile fails every write when it cannot create its temporary file",
           "[atomic_file]") {
   const fs::path target = "/nonexistent/flightrec-dir/rec";

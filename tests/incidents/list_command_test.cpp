@@ -21,7 +21,8 @@ TEST_CASE("flightrec incidents prints a table newest first and names corrupt fil
   }
   write_bytes(dir.path() / "20251130T050009.000Z-bad.flightrec", "garbage");
   std::ostringstream out;
-  REQUIRE(list_incidents_command(dir.path(), out) == 0);
+  std::ostringstream err;
+  REQUIRE(list_incidents_command(dir.path(), out, err) == 0);
   const std::string text = out.str();
   CHECK_THAT(text, Catch::Matchers::StartsWith("ID"));
   CHECK(text.find(newer.id) < text.find(older.id));
@@ -50,7 +51,8 @@ TEST_CASE("flightrec incidents shows a rule's condition and a manual request's r
     }
   }
   std::ostringstream out;
-  REQUIRE(list_incidents_command(dir.path(), out) == 0);
+  std::ostringstream err;
+  REQUIRE(list_incidents_command(dir.path(), out, err) == 0);
   const std::string text = out.str();
   CHECK_THAT(text, Catch::Matchers::Contains("STATUS   DETAIL\n"));
   CHECK_THAT(text, Catch::Matchers::Contains("written  cpu_busy_ratio{cpu=\"total\"} > 0.8\n"));
@@ -63,8 +65,10 @@ TEST_CASE("flightrec incidents shows a rule's condition and a manual request's r
 TEST_CASE("flightrec incidents fails naming a directory it cannot read", "[incidents]") {
   TempDir dir;
   std::ostringstream out;
-  CHECK(list_incidents_command(dir.path() / "missing", out) == 1);
-  CHECK_THAT(out.str(), Catch::Matchers::Contains((dir.path() / "missing").string()));
+  std::ostringstream err;
+  CHECK(list_incidents_command(dir.path() / "missing", out, err) == 1);
+  CHECK_THAT(err.str(), Catch::Matchers::Contains((dir.path() / "missing").string()));
+  CHECK(out.str().empty());
 }
 
 namespace {
@@ -102,7 +106,8 @@ TEST_CASE("flightrec incidents names an alert by alertname, severity and summary
     }
   }
   std::ostringstream out;
-  REQUIRE(list_incidents_command(dir.path(), out) == 0);
+  std::ostringstream err;
+  REQUIRE(list_incidents_command(dir.path(), out, err) == 0);
   const std::string text = out.str();
   CHECK_THAT(text,
              Catch::Matchers::Contains("written  HighLoad (critical): CPU above 90% on web-1\n"));

@@ -107,6 +107,38 @@ TEST_CASE("Start-up scan removes temporaries left by a crash mid-write, and noth
   CHECK(store.list().size() == 1);
 }
 
+TEST_CASE("Start-up sweep removes only regular files named as the daemon names its temporaries",
+          "[incidents]") {
+  TempDir dir;
+  const fs::path leftover = dir.path() / "20251130T050001.000Z-x.flightrec.tmp.Ab12Cd";
+  write_bytes(leftover, "FLTREC\r\n partial");
+  // A user's file with the marker in its name, but not mkostemp's six characters after it.
+  const fs::path users_file = dir.path() / "keep.flightrec.tmp.user";
+  write_bytes(users_file, "mine");
+  // Directories, however named: AtomicFile makes only regular files.
+  const fs::path empty_dir = dir.path() / "x.flightrec.tmp.1";
+  const fs::path patterned_dir = dir.path() / "20251130T050002.000Z-x.flightrec.tmp.Zz9Yy8";
+  fs::create_directory(empty_dir);
+  fs::create_directory(patterned_dir);
+  // A symbolic link with the exact name of a leftover: neither it nor what it points to goes.
+  const fs::path outside = dir.path() / "elsewhere.txt";
+  write_bytes(outside, "somebody's data");
+  const fs::path link = dir.path() / "20251130T050003.000Z-x.flightrec.tmp.Qq1Ww2";
+  fs::create_symlink(outside, link);
+
+  StderrCapture log;
+  IncidentStore store(options_for(dir.path()));
+  CHECK_FALSE(fs::exists(leftover));
+  CHECK(read_bytes(users_file) == "mine");
+  CHECK(fs::is_directory(empty_dir));
+  CHECK(fs::is_directory(patterned_dir));
+  CHECK(fs::is_symlink(link));
+  CHECK(read_bytes(outside) == "somebody's data");
+  CHECK(store.stats().temporaries_removed == 1);
+  CHECK(log.count("removed a temporary file") == 1);
+  CHECK(log.count("cannot remove") == 0);
+}
+
 TEST_CASE("Directory scan only reads: the CLI can list while a daemon writes", "[incidents]") {
   TempDir dir;
   const auto good = seed_valid_incident(dir.path(), "good", 0);
@@ -162,4 +194,28 @@ TEST_CASE("Incident files written before reasons were stored still list, without
   CHECK(cpu.value == 0.93);
   CHECK(cpu.fired_at_ns == 1764478800010000000);
   CHECK(store.stats().quarantined == 0);
+}
+
+TEST_CASE("An incidents.dir that is a dangling symbolic link or a file is named for what it is",
+          "[incidents]") {
+  TempDir dir;
+  const fs::path dangling = dir.path() / "dangling";
+  fs::create_symlink(dir.path() / "gone-target", dangling);
+  const fs::path file = dir.path() / "a-file";
+  write_bytes(file, "x");
+  StderrCapture log;
+  {
+    IncidentStore store({.dir = dangling, .fallback_dir = dir.path() / "fallback"});
+    CHECK(store.dir() == dir.path() / "fallback");
+  }
+  {
+    IncidentStore store({.dir = file, .fallback_dir = dir.path() / "fallback"});
+    CHECK(store.dir() == dir.path() / "fallback");
+  }
+  CHECK(log.count("configured=" + dangling.string() +
+                  " error=\"a dangling symbolic link: its target " +
+                  (dir.path() / "gone-target").string() + " does not exist\"") == 1);
+  CHECK(log.count("configured=" + file.string() + " error=\"a regular file, not a directory\"") ==
+        1);
+  CHECK_FALSE(fs::exists(dir.path() / "gone-target"));  // not made behind the link's back
 }

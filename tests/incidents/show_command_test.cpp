@@ -1,6 +1,8 @@
 // `flightrec incidents ID`: one incident in full, every detail on a line of its own.
 #include "flightrec/incidents/show_command.h"
 
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <sstream>
 
@@ -73,4 +75,14 @@ TEST_CASE("flightrec incidents ID names what it cannot show", "[incidents]") {
   std::ostringstream corrupt;
   CHECK(show_incident_command(dir.path(), "20251130T050009.000Z-bad", corrupt) == 1);
   CHECK_THAT(corrupt.str(), Catch::Matchers::StartsWith("corrupt: "));
+  // A FIFO in the file's place is not opened (a read would wait for a writer), nor is a directory.
+  const auto fifo = dir.path() / "20251130T050010.000Z-fifo.flightrec";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  std::ostringstream not_a_file;
+  CHECK(show_incident_command(dir.path(), "20251130T050010.000Z-fifo", not_a_file) == 1);
+  CHECK(not_a_file.str() == fifo.string() + " is not a regular file\n");
+  std::filesystem::create_directory(dir.path() / "20251130T050011.000Z-dir.flightrec");
+  std::ostringstream a_directory;
+  CHECK(show_incident_command(dir.path(), "20251130T050011.000Z-dir", a_directory) == 1);
+  CHECK_THAT(a_directory.str(), Catch::Matchers::EndsWith(" is not a regular file\n"));
 }

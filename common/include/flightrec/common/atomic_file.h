@@ -7,6 +7,7 @@
 // leaving <path> as it was. The rename replaces whatever entry <path> is, a symlink or a device
 // node too: for a path a user named, use snapshot::write_output_file.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -54,5 +55,10 @@ class AtomicFile {
 
 // The whole file at once.
 WriteResult write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+
+// The temporary file for <name> is <name>.tmp.XXXXXX, the six X's filled in by mkostemp from
+// [A-Za-z0-9]. For a file name of exactly that shape, the name it was the temporary of; nullopt
+// for anything else. A sweep of leftovers removes what this recognises and nothing a user made.
+[[nodiscard]] std::optional<std::string_view> atomic_temporary_target(std::string_view name);
 
 }  // namespace flightrec

@@ -12,7 +12,9 @@
 namespace flightrec::incidents {
 
 // verifying: found on disk at start-up and not checked yet (only id and bytes are known).
-enum class IncidentStatus { written, failed, verifying };
+// unreadable: found on disk at start-up, and the scan could not read it (e.g. a file of another
+// user, mode 0600): kept as it is, its description unknown until a restart can read it.
+enum class IncidentStatus { written, failed, verifying, unreadable };
 
 // Why a write failed. Each cause has its own counter and is logged once per episode.
 enum class FailureCause { no_space, read_only, permission, other };
@@ -37,7 +39,8 @@ struct IncidentEntry {
   uint64_t bytes = 0;  // size on disk; 0 when failed
   IncidentStatus status = IncidentStatus::written;
   std::optional<FailureCause> cause;  // failed only
-  std::string error;                  // failed only: what went wrong, naming the path
+  // failed: what went wrong, naming the path; unreadable: the path, what failed, the errno text.
+  std::string error;
 };
 
 }  // namespace flightrec::incidents

@@ -12,23 +12,31 @@
 
 namespace flightrec::incidents {
 
+// What reading a stored file found. Only `corrupt` says anything about the file's content: a file
+// that could not be read (permissions, too many open files, an I/O error) is not judged, and one
+// removed before it was opened is simply gone.
+enum class FileState { valid, corrupt, unreadable, gone, cancelled };
+
 struct FileCheck {
   model::IncidentDescription incident;
   uint64_t bytes = 0;
-  std::string error;  // empty when every section checked out; otherwise the reader's error
-  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
+  FileState state = FileState::valid;
+  // Empty when valid; corrupt: the reader's error ("torn: ..."); unreadable and gone: what failed
+  // and the errno text ("cannot open: Permission denied").
+  std::string error;
+  [[nodiscard]] bool ok() const noexcept { return state == FileState::valid; }
 };
 
 // Reads the whole file a block at a time (memory stays at one block). A recording without incident
 // fields gets its window from its first and last frames. When `cancel` turns true the check stops
-// between blocks with an error (the caller knows not to act on it).
+// between blocks with state `cancelled` (the caller knows not to act on it).
 FileCheck check_incident_file(const std::filesystem::path& path,
                               const std::atomic<bool>* cancel = nullptr);
 
 // What a directory holds, without changing anything in it (safe while a daemon writes there).
 struct BadFile {
   std::filesystem::path path;
-  std::string error;  // the reader's
+  std::string error;  // the reader's, or what could not be read and why
 };
 
 // A directory's names and sizes, nothing read from inside the files: cheap whatever the files hold.
@@ -39,10 +47,12 @@ struct StoredName {
 };
 
 struct DirectoryListing {
-  std::vector<StoredName> incidents;               // "<id>.flightrec", sorted by id, oldest first
-  std::vector<std::filesystem::path> temporaries;  // "<id>.flightrec.tmp.*" from a write
-  std::vector<std::filesystem::path> ignored;      // "*.flightrec" whose name is not an id
-  std::string error;                               // the directory itself cannot be read
+  std::vector<StoredName> incidents;  // "<id>.flightrec", sorted by id, oldest first
+  // Regular files named as AtomicFile names the temporary of "<id>.flightrec"
+  // (atomic_temporary_target): "<id>.flightrec.tmp.XXXXXX". Nothing else, whatever its name.
+  std::vector<std::filesystem::path> temporaries;
+  std::vector<std::filesystem::path> ignored;  // "*.flightrec" whose name is not an id
+  std::string error;                           // the directory itself cannot be read
 };
 
 DirectoryListing list_incident_directory(const std::filesystem::path& dir);
@@ -51,11 +61,16 @@ DirectoryListing list_incident_directory(const std::filesystem::path& dir);
 struct DirectoryScan {
   std::vector<IncidentEntry> valid;                // sorted by id, oldest first
   std::vector<BadFile> bad;                        // torn or corrupt incident files
-  std::vector<std::filesystem::path> temporaries;  // "<id>.flightrec.tmp.*" from a write
+  std::vector<BadFile> unreadable;                 // could not be read: not judged
+  std::vector<std::filesystem::path> gone;         // listed, then removed before they were read
+  std::vector<std::filesystem::path> temporaries;  // as in DirectoryListing
   std::vector<std::filesystem::path> ignored;      // "*.flightrec" whose name is not an id
   std::string error;                               // the directory itself cannot be read
 };
 
+// Checks every file of a listing made earlier (the files may have changed since).
+DirectoryScan check_listed_files(DirectoryListing listing);
+// check_listed_files(list_incident_directory(dir)).
 DirectoryScan scan_incident_directory(const std::filesystem::path& dir);
 
 }  // namespace flightrec::incidents

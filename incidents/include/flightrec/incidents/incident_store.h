@@ -53,7 +53,7 @@ struct IncidentStoreOptions {
 struct ScanProgress {
   bool running = false;
   uint64_t total = 0;     // incident files found at start-up
-  uint64_t verified = 0;  // of those, checked (then indexed, quarantined, or gone)
+  uint64_t verified = 0;  // of those, checked (then indexed, unreadable, quarantined, or gone)
   double seconds = 0;     // how long it took, once finished
 };
 
@@ -71,6 +71,7 @@ struct IncidentStats {
   uint64_t written = 0;
   std::array<uint64_t, kFailureCauseCount> failed{};  // indexed by FailureCause
   uint64_t quarantined = 0;          // torn or corrupt files renamed to *.corrupt at start-up
+  uint64_t unreadable = 0;           // files found at start-up that could not be read, left as is
   uint64_t temporaries_removed = 0;  // leftovers of a write interrupted by a crash
   uint64_t retention_deleted = 0;
   uint64_t unverified = 0;  // files found at start-up that the scan has not verified yet
@@ -81,7 +82,8 @@ struct IncidentStats {
 
 // What IncidentStore::rewrite did.
 struct StoredRewrite {
-  bool found = false;    // false: `id` is not a written incident (deleted by retention, failed)
+  // false: `id` is not a written incident (deleted by retention, failed, unreadable)
+  bool found = false;
   RewriteResult result;  // when found: the new file, or the error (the old file stays as it was)
   IncidentEntry entry;   // when found: the index entry after the rewrite
 };
@@ -115,8 +117,8 @@ class IncidentStore {
   // Any thread. Newest first; files not verified yet have status "verifying", their id and size.
   [[nodiscard]] std::vector<IncidentEntry> list() const;
   [[nodiscard]] std::optional<IncidentEntry> find(std::string_view id) const;
-  // The file of a written incident known to the index; nullopt for unknown or failed ids. The id
-  // is looked up, never joined into a path as given.
+  // The file of an incident on disk known to the index (written, or unreadable at start-up);
+  // nullopt for unknown or failed ids. The id is looked up, never joined into a path as given.
   [[nodiscard]] std::optional<std::filesystem::path> file_of(std::string_view id) const;
   [[nodiscard]] IncidentStats stats() const;
   [[nodiscard]] ScanProgress scan_progress() const;
@@ -130,8 +132,10 @@ class IncidentStore {
   void start_scan();
   void verify_stored();
   void finish_scan(std::unique_lock<std::mutex>& lock);
-  // With the lock held: index a checked file, or quarantine it; nothing if already settled.
+  // With the lock held: index a checked file, or quarantine it, or keep it as unreadable; nothing
+  // if already settled.
   void settle(const std::string& id, FileCheck check);
+  void keep_unreadable(const std::string& id, uint64_t bytes, const std::string& reader_error);
   void quarantine(const std::filesystem::path& path, const std::string& error);
 
   std::string reserve_id(const model::IncidentDescription& incident);
@@ -148,10 +152,11 @@ class IncidentStore {
   std::filesystem::path dir_;
 
   mutable std::mutex mutex_;
-  std::map<std::string, IncidentEntry> written_;  // by id: oldest first
-  std::map<std::string, IncidentEntry> failed_;   // kept to max_count, oldest dropped first
-  std::set<std::string> writing_;                 // ids reserved by writes in progress
-  std::set<std::string> rewriting_;               // written ids being rewritten: not deleted
+  // Files on disk, by id (oldest first): written, or found unreadable at start-up.
+  std::map<std::string, IncidentEntry> written_;
+  std::map<std::string, IncidentEntry> failed_;  // kept to max_count, oldest dropped first
+  std::set<std::string> writing_;                // ids reserved by writes in progress
+  std::set<std::string> rewriting_;              // written ids being rewritten: not deleted
   std::set<std::string> undeletable_;  // retention could not delete them; logged once each
   uint64_t written_bytes_ = 0;
   std::map<std::string, uint64_t> unverified_;  // found at start-up, not checked yet: id -> bytes
