@@ -98,11 +98,12 @@ bool is_printable(std::string_view text, Charset charset) {
   return true;
 }
 
-std::string escape_unprintable(std::string_view text) {
+std::string escape_unprintable(std::string_view text, Newlines newlines) {
   std::string out;
   out.reserve(text.size());
   for (size_t pos = 0; pos < text.size();) {
-    const size_t length = text[pos] == '\n' ? 1 : printable_length(text, pos);
+    const bool kept_newline = text[pos] == '\n' && newlines == Newlines::keep;
+    const size_t length = kept_newline ? 1 : printable_length(text, pos);
     if (length != 0) {
       out.append(text, pos, length);
       pos += length;

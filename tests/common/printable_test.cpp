@@ -78,4 +78,5 @@ TEST_CASE("escape_unprintable keeps lines and printable UTF-8, and escapes every
   CHECK(escape_unprintable("last read: '\"\xff'\n") == "last read: '\"\\xff'\n");
   CHECK(escape_unprintable("a\x1b]0;pwn\x07\r\tb") == R"(a\x1b]0;pwn\x07\x0d\x09b)");
   CHECK(escape_unprintable("caf\xc3\xa9 \xc2\x9b") == "caf\xc3\xa9 \\xc2\\x9b");
+  CHECK(escape_unprintable("one\ntwo", flightrec::Newlines::escape) == R"(one\x0atwo)");
 }
