@@ -33,8 +33,9 @@ std::vector<MetricFamily> families_of(const std::string& text) {
 }
 
 // The comm label's value as written, its escapes (\\, \", \n) read back; traps on any other.
+// The sample is found at the start of a line: HELP (the same text) may hold the same characters.
 std::string comm_read_back(std::string_view body) {
-  constexpr std::string_view kStart = "flightrec_top_process_cpu_ratio{pid=\"1\",comm=\"";
+  constexpr std::string_view kStart = "\nflightrec_top_process_cpu_ratio{pid=\"1\",comm=\"";
   const size_t start = body.find(kStart);
   if (start == std::string_view::npos) __builtin_trap();
   std::string value;
