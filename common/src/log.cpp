@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -28,15 +27,14 @@ std::string_view level_name(Level level) {
   return "info";
 }
 
-// logfmt quotes a value only when it holds a space, a quote, '=' or a control character; quoted,
-// \n and \t are named and other control characters escaped (\x1b), so a value from outside cannot
-// forge a record or reach the terminal that tails the log.
+// logfmt quotes a value only when it holds a space, a quote or '=', or anything that is not
+// printable UTF-8 (a control character, a byte that is not UTF-8); quoted, \n and \t are named and
+// every other such byte escaped (\x1b, \xff), so a value from outside cannot forge a record, reach
+// the terminal that tails the log, or make the log invalid UTF-8 for the collector that ships it.
 void append_value(std::string& out, std::string_view value) {
-  const bool needs_quotes =
-      value.empty() || std::any_of(value.begin(), value.end(), [](char c) {
-        const auto byte = static_cast<unsigned char>(c);
-        return c == ' ' || c == '"' || c == '=' || byte < 0x20 || byte == 0x7F;
-      });
+  const bool needs_quotes = value.empty() ||
+                            value.find_first_of(" \"=") != std::string_view::npos ||
+                            !is_printable(value);
   if (!needs_quotes) {
     out += value;
     return;

@@ -33,4 +33,29 @@ size_t utf8_sequence_length(std::string_view text, size_t pos) noexcept {
   return 0;
 }
 
+bool is_valid_utf8(std::string_view text) noexcept {
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t length = utf8_sequence_length(text, pos);
+    if (length == 0) return false;
+    pos += length;
+  }
+  return true;
+}
+
+std::string valid_utf8(std::string_view text) {
+  constexpr std::string_view kReplacement = "\xef\xbf\xbd";  // U+FFFD
+  std::string out;
+  out.reserve(text.size());
+  for (size_t pos = 0; pos < text.size();) {
+    if (const size_t length = utf8_sequence_length(text, pos); length != 0) {
+      out.append(text, pos, length);
+      pos += length;
+    } else {
+      out += kReplacement;
+      ++pos;
+    }
+  }
+  return out;
+}
+
 }  // namespace flightrec

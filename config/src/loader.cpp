@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "flightrec/common/printable.h"
 #include "flightrec/config/detail/document_scan.h"
 #include "flightrec/config/detail/key_tree.h"
 #include "flightrec/config/detail/map_keys.h"
@@ -143,10 +144,15 @@ class DocumentLoader {
     return out + ": ";
   }
 
+  // Every error is made here, and check-config prints it to a terminal. A key path holds the
+  // file's own key names, which like its values may hold anything: one that is not printable is
+  // quoted with escapes. Values are quoted where the messages are made; what a message echoes
+  // unquoted (a regex library's complaint about the pattern) is escaped on its way out.
   void add_error(const YAML::Mark& mark, std::string_view path, const std::string& message) {
     std::string line = location(mark, false);
-    if (!path.empty()) line += std::string(path) + ": ";
-    errors_.push_back(line + message);
+    if (!path.empty())
+      line += (is_printable(path) ? std::string(path) : detail::quote(path)) + ": ";
+    errors_.push_back(escape_unprintable(line + message, Newlines::escape));
   }
 
   std::string origin_;

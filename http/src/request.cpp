@@ -2,6 +2,8 @@
 
 #include <civetweb.h>
 
+#include "flightrec/common/printable.h"
+
 namespace flightrec::http {
 
 std::optional<std::string_view> Request::header(const char* name) const {
@@ -60,6 +62,14 @@ void Response::add_headers(int status, std::string_view content_type,
 
 void Response::send(int status, std::string_view content_type, std::string_view body,
                     const std::vector<Header>& extra_headers) {
+  // An error body is text for a person, and often echoes what the client sent (a parser's message
+  // quotes the bytes it choked on). Every error leaves through here: whatever a route did not
+  // quote is escaped, so the body reaches the client's terminal as printable UTF-8.
+  std::string escaped;
+  if (status >= 400) {
+    escaped = escape_unprintable(body);
+    body = escaped;
+  }
   started_ = true;
   add_headers(status, content_type, extra_headers);
   const std::string length = std::to_string(body.size());

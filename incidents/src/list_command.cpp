@@ -16,10 +16,7 @@ namespace {
 // Whatever a client or an alert sent: anything but printable ASCII is shown quoted and escaped, so
 // it cannot send escape sequences to the terminal.
 std::string shown(const std::string& text) {
-  const bool printable = std::all_of(text.begin(), text.end(), [](char c) {
-    return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
-  });
-  return printable ? text : quote_for_error(text);
+  return is_printable(text, Charset::ascii) ? text : quote_for_error(text);
 }
 
 // The last column: a rule's condition, a manual request's reason, an alert as its receiver would

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "flightrec/common/utf8.h"
+
 using namespace flightrec;
 using app::parse_top_args;
 using app::render_top;
@@ -139,6 +141,31 @@ TEST_CASE("top --net lists only processes that moved traffic, biggest first, wit
   CHECK(screen.find("       2.0        0.0        1.0        0.0 small") != std::string::npos);
   CHECK(lines[2].second == "(attributed)");
   CHECK(lines[3].second == "UNATTRIBUTED");
+}
+
+// A process chooses its own name and arguments: they must not retitle the terminal (OSC 0),
+// recolour it, or split a row in two.
+TEST_CASE("top shows names, users and devices printable, one row per process", "[top]") {
+  ProcessFrame before, now;
+  before.time_unix_ns = 0;
+  now.time_unix_ns = 1'000'000'000;
+  auto hostile = row(7, "ux\xff", 500'000'000, NetCounters{1024, 0, 1, 0});
+  hostile.cmdline = "sh -c \x1b]0;pwn\x07\nsecond caf\xc3\xa9\xff";
+  hostile.uid = 1;
+  hostile.net_device = "e\x1b[2J";
+  before.processes = {row(7, "ux\xff", 0, NetCounters{0, 0, 0, 0})};
+  now.processes = {hostile};
+  auto users = sampler::process::UserNames(
+      [](uint32_t) -> std::optional<std::string> { return "u\x1b[1m"; });
+  for (const bool net : {false, true}) {
+    const std::string screen = render_top(&before, now, net, {}, users);
+    INFO(screen);
+    CHECK(table(screen).size() == (net ? 2 : 1));  // the process (and TOTAL)
+    CHECK(screen.find_first_of("\x1b\x07") == std::string::npos);
+    CHECK(flightrec::is_valid_utf8(screen));
+    CHECK(screen.find("sh -c ?]0;pwn??second caf\xc3\xa9?") != std::string::npos);
+    CHECK(screen.find(net ? " e?[2J " : " u?[1m ") != std::string::npos);
+  }
 }
 
 TEST_CASE("top's flags are checked and name what was wrong", "[top]") {

@@ -33,3 +33,15 @@ TEST_CASE("log format escapes control characters so a value cannot reach the ter
   CHECK(log::format(log::Level::warn, "bad", {{"text", "one\ntwo\tcaf\xc3\xa9"}}) ==
         "level=warn msg=bad text=\"one\\ntwo\\tcaf\xc3\xa9\"");
 }
+
+TEST_CASE("log format writes a value that is not UTF-8 quoted and escaped", "[log]") {
+  // A manual trigger's reason arrives URL-decoded: %FF is a raw 0xFF byte, even without a space.
+  CHECK(log::format(log::Level::info, "manual incident requested", {{"reason", "disk\xff"}}) ==
+        R"(level=info msg="manual incident requested" reason="disk\xff")");
+  CHECK(log::format(log::Level::info, "m",
+                    {{"comm",
+                      "\xc2\x9b"
+                      "2J"}}) == R"(level=info msg=m comm="\xc2\x9b2J")");
+  CHECK(log::format(log::Level::info, "m", {{"name", "caf\xc3\xa9"}}) ==
+        "level=info msg=m name=caf\xc3\xa9");
+}

@@ -67,6 +67,29 @@ TEST_CASE("values are quoted with escapes so a message stays on one line", "[err
         "error)");
 }
 
+// check-config prints these lines to a terminal: a key is text from the file like a value, and
+// one holding an escape sequence once cleared the screen of whoever checked the file.
+TEST_CASE("a key path that is not printable UTF-8 is quoted with escapes", "[errors][unknown]") {
+  CHECK(only_error("sampler:\n  \"r\\e[2Jate\": 4ms\n") ==
+        "flightrec.yaml:2: \"sampler.r\\x1b[2Jate\": unknown key (known here: rate, process_rate, "
+        "realtime, backend, cpu_budget)");
+  CHECK(only_error("sampler:\n  rate\xff: 4ms\n") ==
+        "flightrec.yaml:2: \"sampler.rate\\xff\": unknown key; did you mean \"sampler.rate\"?");
+  CHECK(
+      only_error("triggers:\n  - name: x\n    signal: cpu_busy_ratio\n    op: \">\"\n"
+                 "    value: 1\n    \"\\e]0;pwn\\a\": 1\n") ==
+      "flightrec.yaml:6: \"triggers[0].\\x1b]0;pwn\\x07\": unknown key (known here: name, signal, "
+      "op, value, for, pre, post, cooldown)");
+  // RE2's complaint quotes the pattern as it is.
+  CHECK(only_error("incidents:\n  alerts:\n    match: [\"{sev=~\\\"(\\e[2J\\\"}\"]\n") ==
+        "flightrec.yaml:3: incidents.alerts.match: set 1 \"{sev=~\\\"(\\x1b[2J\\\"}\": "
+        "sev=~\"(\\x1b[2J\": not a valid regex (missing ]: [2J)$) (allowed: a list of matcher sets "
+        "such as '{severity=\"critical\", instance=~\"web-.*\"}')");
+  CHECK(only_error("log:\n  level: \"caf\xc3\xa9\xff\"\n") ==
+        "flightrec.yaml:2: log.level: \"caf\xc3\xa9\\xff\" is not allowed (allowed: debug, info, "
+        "warn, error)");
+}
+
 TEST_CASE("unknown keys get a did-you-mean hint for typos", "[errors][unknown]") {
   CHECK(only_error("sampler:\n  rat: 1ms\n") ==
         "flightrec.yaml:2: sampler.rat: unknown key; did you mean \"sampler.rate\"?");

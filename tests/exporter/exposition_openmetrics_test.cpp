@@ -74,6 +74,30 @@ TEST_CASE("OpenMetrics escapes backslash, quote and newline in HELP", "[expositi
   CHECK(line_starting(openmetrics({family}), "# HELP") == R"(# HELP g a \\ b \"c\"\nd)");
 }
 
+// A process can name itself with any bytes (prctl PR_SET_NAME): one that is not UTF-8 must not make
+// Prometheus refuse the scrape. Each invalid byte becomes U+FFFD; ESC is valid UTF-8 and stays.
+TEST_CASE("OpenMetrics writes label values, HELP and exemplar labels as valid UTF-8",
+          "[exposition][openmetrics]") {
+  const std::string fffd = "\xef\xbf\xbd";  // U+FFFD
+  auto family = counter("flightrec_incidents_total", 1);
+  family.help = "help \xc3(";
+  family.metric.front().label = {{"comm", std::string("ux\xff") + "bad\x1b[1m"},
+                                 {"cut", "caf\xc3"}};
+  ExtrasByFamily extras{{"flightrec_incidents_total", {}}};
+  extras["flightrec_incidents_total"].exemplars.emplace(
+      0, Exemplar{.labels = {{"incident_id", "\xed\xa0\x80"}}, .value = 1, .timestamp_seconds = 1});
+  const auto body = serialize(Format::openmetrics_1_0_0, {family}, extras).body;
+  CHECK(line_starting(body, "# HELP") == "# HELP flightrec_incidents help " + fffd + "(");
+  CHECK(line_starting(body, "flightrec_incidents_total") ==
+        "flightrec_incidents_total{comm=\"ux" + fffd + "bad\x1b[1m\",cut=\"caf" + fffd +
+            "\"} 1 # {incident_id=\"" + fffd + fffd + fffd + "\"} 1 1");
+}
+
+TEST_CASE("OpenMetrics leaves valid UTF-8 in label values as it is", "[exposition][openmetrics]") {
+  const auto text = openmetrics({gauge("g", 1, {{"comm", "caf\xc3\xa9 \xe2\x82\xac\t"}})});
+  CHECK(line_starting(text, "g{") == "g{comm=\"caf\xc3\xa9 \xe2\x82\xac\t\"} 1");
+}
+
 TEST_CASE("OpenMetrics leaves out an empty HELP", "[exposition][openmetrics]") {
   auto family = gauge("g", 1);
   family.help.clear();

@@ -36,6 +36,18 @@ TEST_CASE("Text escapes backslash, quote and newline in label values", "[exposit
   CHECK(text({family}).find(R"(c_total{path="C:\\dir \"x\"\nnext"} 1)") != std::string::npos);
 }
 
+// prometheus-cpp's serializer writes bytes as given: invalid UTF-8 is replaced before it runs.
+TEST_CASE("Text writes label values and HELP as valid UTF-8", "[exposition][text]") {
+  const std::string fffd = "\xef\xbf\xbd";  // U+FFFD
+  auto family = counter("c_total", "help \xc3(", 1);
+  family.metric.front().label = {{"comm", std::string("ux\xff") + "bad\x1b[1m"},
+                                 {"dev", "\xc0\xaf"}};
+  const auto body = text({family});
+  CHECK(body.find("# HELP c_total help " + fffd + "(\n") != std::string::npos);
+  CHECK(body.find("c_total{comm=\"ux" + fffd + "bad\x1b[1m\",dev=\"" + fffd + fffd + "\"} 1\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("Text keeps a counter's _total in TYPE, HELP and samples", "[exposition][text]") {
   CHECK(text({counter("flightrec_ticks_total", "Ticks.", 42)}) ==
         "# HELP flightrec_ticks_total Ticks.\n"

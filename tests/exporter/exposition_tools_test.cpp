@@ -99,6 +99,20 @@ ExtrasByFamily realistic_extras() {
   return extras;
 }
 
+// realistic_families() with a process in the top-N that named itself with a byte that is not UTF-8
+// and an escape sequence (prctl PR_SET_NAME allows any bytes), and HELP that is not UTF-8 either.
+std::vector<MetricFamily> hostile_families() {
+  auto families = realistic_families();
+  ClientMetric process;
+  process.label = {{"pid", "4242"}, {"comm", std::string("ux\xff") + "bad\x1b[1m"}};
+  process.gauge.value = 0.97;
+  families.push_back({"flightrec_top_process_cpu_ratio",
+                      "CPU of the top processes \xc3.",
+                      MetricType::Gauge,
+                      {process}});
+  return families;
+}
+
 // promtool's OpenMetrics backfill runs Prometheus's own OpenMetrics parser, the one its scraper
 // uses, but insists on timestamps: give every sample line one (before its exemplar, if any), and
 // nothing else changes.
@@ -135,6 +149,21 @@ TEST_CASE("promtool check metrics finds nothing to say about our text 0.0.4",
   CHECK(check.exit_status == 0);
 }
 
+TEST_CASE("promtool check metrics accepts our text 0.0.4 of a process named with invalid UTF-8",
+          "[exposition][tools]") {
+  if (!installed("promtool")) {
+    WARN("promtool is not installed (Debian package 'prometheus'); skipping");
+    return;
+  }
+  const TempDir dir("flightrec-exposition");
+  REQUIRE(std::filesystem::is_directory(dir.path()));
+  const auto result = serialize(Format::text_0_0_4, hostile_families(), realistic_extras());
+  dir.write("metrics.txt", result.body);
+  const auto check = run("promtool check metrics < " + dir.file("metrics.txt").string());
+  INFO(check.output);
+  CHECK(check.exit_status == 0);
+}
+
 TEST_CASE("promtool check metrics flags a bad exposition, so the check above can fail",
           "[exposition][tools]") {
   if (!installed("promtool")) {
@@ -164,6 +193,24 @@ TEST_CASE("Prometheus's OpenMetrics parser (promtool backfill) accepts our OpenM
   const auto backfill = run("promtool tsdb create-blocks-from openmetrics " +
                             dir.file("metrics.om").string() + " " + dir.file("blocks").string());
   INFO(result.body);
+  INFO(backfill.output);
+  CHECK(backfill.exit_status == 0);
+}
+
+TEST_CASE(
+    "Prometheus's OpenMetrics parser accepts our OpenMetrics of a process named with "
+    "invalid UTF-8",
+    "[exposition][tools]") {
+  if (!installed("promtool")) {
+    WARN("promtool is not installed (Debian package 'prometheus'); skipping");
+    return;
+  }
+  const TempDir dir("flightrec-exposition");
+  REQUIRE(std::filesystem::is_directory(dir.path()));
+  const auto result = serialize(Format::openmetrics_1_0_0, hostile_families(), realistic_extras());
+  dir.write("metrics.om", with_timestamps(result.body));
+  const auto backfill = run("promtool tsdb create-blocks-from openmetrics " +
+                            dir.file("metrics.om").string() + " " + dir.file("blocks").string());
   INFO(backfill.output);
   CHECK(backfill.exit_status == 0);
 }

@@ -43,6 +43,17 @@ std::vector<Route> test_routes() {
       {.path = "/-/trigger",
        .handler = [](const Request&, Response& res) { res.send(200, "text/plain", "ok"); },
        .methods = {"POST"}},
+      // Echoes the parameter unquoted, as a parser's message might: an error, then as data.
+      {.path = "/refuse",
+       .handler =
+           [](const Request& req, Response& res) {
+             res.send(400, "text/plain", "bad name: " + req.param("name").value_or("") + "\n");
+           }},
+      {.path = "/echo",
+       .handler =
+           [](const Request& req, Response& res) {
+             res.send(200, "text/plain", req.param("name").value_or(""));
+           }},
   };
 }
 
@@ -78,6 +89,15 @@ TEST_CASE("Server turns a throwing handler into a 500 and keeps serving", "[http
   Server server({.listen_address = "127.0.0.1:0"}, test_routes());
   CHECK_THAT(curl("-i " + server.url() + "boom"), Catch::Matchers::StartsWith("HTTP/1.1 500"));
   CHECK(curl(server.url() + "hello") == "hello nobody\n");
+}
+
+TEST_CASE("An error body reaches the client as printable UTF-8, whatever the route echoed",
+          "[http]") {
+  Server server({.listen_address = "127.0.0.1:0"}, test_routes());
+  CHECK(curl(server.url() + "refuse?name=%FF%1B%5D0%3Bpwn%07%0Anext%C3%A9") ==
+        "bad name: \\xff\\x1b]0;pwn\\x07\nnext\xc3\xa9\n");
+  // Only errors: a response's data goes out as the route made it.
+  CHECK(curl(server.url() + "echo?name=%FF%1B") == "\xff\x1b");
 }
 
 TEST_CASE("Server streams chunked responses", "[http]") {

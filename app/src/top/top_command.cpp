@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,7 @@
 
 #include "flightrec/app/setup.h"
 #include "flightrec/app/top.h"
+#include "flightrec/common/utf8.h"
 #include "flightrec/config/config.h"
 #include "flightrec/network/traffic_backend.h"
 #include "flightrec/sampler/process/process_sampler.h"
@@ -48,16 +50,26 @@ winsize terminal_size() {
   return size;
 }
 
+// The first `columns` characters of `line`, one column each, never half of a UTF-8 sequence (the
+// screen is valid UTF-8: render_top made every name printable).
+std::string_view first_columns(std::string_view line, size_t columns) {
+  size_t end = 0;
+  for (size_t n = 0; n < columns && end < line.size(); ++n) {
+    end += std::max<size_t>(utf8_sequence_length(line, end), 1);
+  }
+  return line.substr(0, end);
+}
+
 // Cuts a screen to the terminal, as top does: long command lines would wrap and scroll the header
 // away. Batch output is never cut.
-std::string fit(const std::string& screen, winsize size) {
-  if (size.ws_col == 0 || size.ws_row == 0) return screen;
+std::string fit(std::string_view screen, winsize size) {
+  if (size.ws_col == 0 || size.ws_row == 0) return std::string(screen);
   std::string out;
   size_t lines = 0;
   for (size_t begin = 0; begin < screen.size() && lines + 1 < size.ws_row; ++lines) {
     size_t end = screen.find('\n', begin);
     if (end == std::string::npos) end = screen.size();
-    out.append(screen, begin, std::min<size_t>(end - begin, size.ws_col));
+    out += first_columns(screen.substr(begin, end - begin), size.ws_col);
     out += '\n';
     begin = end + 1;
   }

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "flightrec/app/top.h"
+#include "flightrec/common/printable.h"
 #include "flightrec/model/process_rates.h"
 
 namespace flightrec::app {
@@ -50,9 +51,15 @@ std::string human_bytes(uint64_t bytes) {
   return format("%" PRIu64 "G", bytes >> 30);
 }
 
-const std::string& command_of(const ProcessRow& row) {
-  return row.cmdline.empty() ? row.comm : row.cmdline;
+// Names, command lines, user and device names are whatever their owners chose: each is made
+// printable (printable.h) before it reaches the terminal, so none can retitle the window, recolour
+// the screen or split a row. The fixed-width columns take ASCII, one byte per column as printf
+// counts them; the command, last on its line, keeps its UTF-8.
+std::string command_of(const ProcessRow& row) {
+  return printable(row.cmdline.empty() ? row.comm : row.cmdline);
 }
+
+std::string column_text(std::string_view text) { return printable(text, Charset::ascii); }
 
 std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
                        const TopContext& context, sampler::process::UserNames& users) {
@@ -92,10 +99,11 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
                                    : static_cast<double>(row.rss_bytes) * 100.0 /
                                          static_cast<double>(context.mem_total_bytes);
     // The command goes after the fixed-width columns, whole (format's buffer is for those).
-    out += format("%7d %-10.10s %c %5.1f %5.1f %6s %6s %4u %9s ", row.pid,
-                  users.name(row.uid).c_str(), row.state, line.cpu_percent, mem_percent,
-                  human_bytes(row.rss_bytes).c_str(), human_bytes(row.vsz_bytes).c_str(),
-                  row.threads, cpu_time(row.cpu_user_ns + row.cpu_system_ns).c_str());
+    out +=
+        format("%7d %-10.10s %c %5.1f %5.1f %6s %6s %4u %9s ", row.pid,
+               column_text(users.name(row.uid)).c_str(), row.state, line.cpu_percent, mem_percent,
+               human_bytes(row.rss_bytes).c_str(), human_bytes(row.vsz_bytes).c_str(), row.threads,
+               cpu_time(row.cpu_user_ns + row.cpu_system_ns).c_str());
     out += command_of(row) + '\n';
   }
   return out;
@@ -156,8 +164,9 @@ std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
     const ProcessRow& row = *line.row;
     const std::string pid = std::to_string(row.pid);
     const std::string uid = row.exited && row.uid == 0 ? "-" : std::to_string(row.uid);
-    print(pid.c_str(), uid.c_str(), row.net_device.empty() ? "-" : row.net_device.c_str(),
-          line.moved, row.exited ? command_of(row) + " (exited)" : command_of(row));
+    const std::string device = row.net_device.empty() ? "-" : column_text(row.net_device);
+    print(pid.c_str(), uid.c_str(), device.c_str(), line.moved,
+          row.exited ? command_of(row) + " (exited)" : command_of(row));
   }
   print("", "", "", total, "TOTAL (attributed)");
   if (now.unattributed) {

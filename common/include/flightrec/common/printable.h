@@ -11,7 +11,8 @@
 namespace flightrec {
 
 struct QuoteOptions {
-  // Bytes from 0x80 up stay as they are: a config file's own UTF-8 reads better unescaped.
+  // Printable UTF-8 beyond ASCII stays as it is: a config file's own UTF-8 reads better
+  // unescaped. Bytes that are not UTF-8 and C1 control characters are still escaped.
   bool keep_non_ascii = false;
   // \n and \t instead of \x0a and \x09.
   bool named_escapes = false;
@@ -33,6 +34,20 @@ enum class Charset {
 // `text` with what a terminal would act on replaced by '?', so a name cannot move the cursor or
 // recolour the screen.
 std::string printable(std::string_view text, Charset charset = Charset::utf8);
+
+// True when printable() would return `text` unchanged.
+bool is_printable(std::string_view text, Charset charset = Charset::utf8);
+
+enum class Newlines {
+  keep,    // a message of several lines (an HTTP error body)
+  escape,  // a message that must stay one line (a config error): \x0a
+};
+
+// `text` with its printable UTF-8 kept and every other byte (controls, bytes that are not UTF-8)
+// written as \xNN: the last guard of a message made of parts, some of which may not have been
+// quoted, so that whatever it echoes reaches the reader as text. Printable text passes unchanged,
+// so parts already quoted with quote_for_error are not escaped twice.
+std::string escape_unprintable(std::string_view text, Newlines newlines = Newlines::keep);
 
 // `text` line by line, each made printable: the first after `lead`, the others after as many
 // spaces, so a value of several lines (an alert's description often is) stays in its column.

@@ -56,7 +56,9 @@ class Response {
  public:
   Response(mg_connection* conn, bool head_only) : conn_(conn), head_only_(head_only) {}
 
-  // The whole response at once, with Content-Length. For HEAD only the headers go out.
+  // The whole response at once, with Content-Length. For HEAD only the headers go out. The body
+  // of an error (status 400 and up) is sent with every byte that is not printable UTF-8, other
+  // than newlines, escaped as \xNN (escape_unprintable).
   void send(int status, std::string_view content_type, std::string_view body,
             const std::vector<Header>& extra_headers = {});
   // A streamed response (chunked transfer encoding): begin, any number of write, then end.

@@ -3,6 +3,10 @@
 // Prometheus text 0.0.4 or OpenMetrics 1.0.0. Both formats take the same input; facts that only
 // OpenMetrics can carry (unit, created time, exemplars) ride alongside in FamilyExtras.
 //
+// Label values, HELP texts and exemplar label values are written as valid UTF-8 whatever the input
+// holds: each byte that is not part of a well-formed sequence becomes U+FFFD (a process can name
+// itself with any bytes, and Prometheus refuses a whole scrape for one invalid one).
+//
 // Naming convention of the input: a counter family is named as its samples are, with `_total`
 // (as prometheus-cpp's registry does). A counter without `_total` still gets it on its samples.
 #include <prometheus/metric_family.h>
