@@ -19,7 +19,7 @@ print(next((i['id'] for i in json.load(sys.stdin) if i['rule'] == sys.argv[1] an
   echo "$id"
 }
 
-used_now=$(awk '/^MemTotal/ { t = $2 } /^MemAvailable/ { a = $2 } END { print (t - a) * 1024 }' /proc/meminfo)
+used_now=$(awk '/^MemTotal/ { t = $2 } /^MemAvailable/ { a = $2 } END { printf "%.0f\n", (t - a) * 1024 }' /proc/meminfo)
 mem_threshold=$((used_now + 300 * 1024 * 1024))
 cat >"$WORK/flightrec.yaml" <<YAML
 incidents:
