@@ -18,6 +18,12 @@ lint() {
   expect_eq "$(promtool check metrics <"$WORK/after.prom" 2>&1 || true)" "" "$1: promtool finds nothing to say"
 }
 status() { curl -s --max-time 5 -o /dev/null -w '%{http_code}' "$@" || true; }
+# scrape NAME CURL-ARGS...: /metrics (URL and credentials in CURL-ARGS) into $WORK/NAME.prom.
+scrape() {
+  local name=$1
+  shift
+  curl -s --max-time 5 "$@" >"$WORK/$name.prom"
+}
 hash_of() {
   python3 -W ignore -c "import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << 4)))" "$1"
 }
@@ -40,9 +46,8 @@ YAML
 start_daemon --config.file="$WORK/flightrec.yaml" --web.config.file="$WORK/web.yml"
 port=${URL##*:}
 port=${port%/}
-scrape() { curl -s --max-time 5 -u scraper:scrape-pw "${URL}metrics" >"$WORK/$1.prom"; }
 
-scrape before
+scrape before -u scraper:scrape-pw "${URL}metrics"
 for _ in 1 2 3 4 5; do status "${URL}metrics" >/dev/null; done
 for _ in 1 2 3 4; do status -u scraper:wrong "${URL}metrics" >/dev/null; done
 for _ in 1 2 3; do status -u mallory:scrape-pw "${URL}metrics" >/dev/null; done
@@ -75,7 +80,7 @@ echo "/dump answered $dump_200 times 200 and $dump_503 times 503"
 expect_eq "$dump_503" 3 "the held reader fills /dump's place: 503"
 kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
-scrape after
+scrape after -u scraper:scrape-pw "${URL}metrics"
 expect_moved 'flightrec_http_requests_total{handler="/metrics",code="401"}' 12 "12 requests without valid credentials: 401 on /metrics"
 expect_moved 'flightrec_http_auth_failures_total{reason="missing_credentials"}' 5 "5 without credentials"
 expect_moved 'flightrec_http_auth_failures_total{reason="wrong_password"}' 4 "4 with a wrong password"
@@ -104,15 +109,14 @@ YAML
 start_daemon --web.config.file="$WORK/tls.yml"
 port=${URL##*:}
 port=${port%/}
-scrape() { curl -s --max-time 5 --cacert "$pki/ca.crt" "${URL}metrics" >"$WORK/$1.prom"; }
-scrape before
+scrape before --cacert "$pki/ca.crt" "${URL}metrics"
 for _ in 1 2 3; do status "http://127.0.0.1:$port/metrics" >/dev/null; done  # plain HTTP
 for _ in 1 2; do
   status --cacert "$pki/ca.crt" --cert "$pki/stranger.crt" --key "$pki/stranger.key" "${URL}metrics" >/dev/null
 done
 python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1]))).close()' "$port"
 sleep 0.2
-scrape after
+scrape after --cacert "$pki/ca.crt" "${URL}metrics"
 expect_moved 'flightrec_http_gate_connections_closed_total{reason="tls_handshake_failed"}' 5 \
   "3 plain HTTP and 2 refused certificates: 5 failed handshakes (a probe that sent nothing is not one)"
 expect_moved 'flightrec_http_auth_failures_total{reason="client_certificate"}' 2 "2 client certificates refused"
