@@ -1,9 +1,6 @@
 #include "flightrec/http/server.h"
 
-#include <arpa/inet.h>
 #include <civetweb.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
@@ -162,7 +159,8 @@ Server::Server(const ServerOptions& options, Router router)
 }
 
 void Server::start_civetweb(const ServerOptions& options) {
-  // civetweb needs a listener to start; install_doorbell replaces it before anyone can connect.
+  // civetweb needs a listener to start. install_doorbell replaces it before any of civetweb's
+  // threads can accept there: a connection that reaches it meanwhile is reset as it closes.
   const std::string ports = "127.0.0.1:0";
   const std::string threads = std::to_string(options.threads);
   const std::string timeout = std::to_string(options.request_timeout.count());

@@ -171,9 +171,8 @@ TEST_CASE("The gate counts the connections it closes, by why", "[http][stats]") 
                           dir.file("server.crt").string() + "\n");
     Server strict({.listen_address = "127.0.0.1:0", .web_config_file = mutual.string()}, routes());
     const std::string cacert = "--cacert " + dir.file("server.crt").string() + " ";
-    CHECK_THAT(status(cacert + strict.url() + "metrics"),  // no client certificate
-               Catch::Matchers::Contains("alert certificate required") &&
-                   Catch::Matchers::EndsWith("000"));
+    // No client certificate: the handshake fails (curl says how in several ways).
+    CHECK_THAT(status(cacert + strict.url() + "metrics"), Catch::Matchers::EndsWith("000"));
     CHECK(strict.stats().closes(GateClose::tls_handshake_failed) == 1);
     CHECK(strict.stats().auth_failures(AuthFailure::client_certificate) == 1);
   }

@@ -222,7 +222,7 @@ TEST_CASE("With every relay held by a client that stopped reading, a new TLS cli
     stalled.push_back(handshaken_client(ctx.get(), server->port(), 4096));
     send_request(stalled.back(), "/big");
   }
-  std::this_thread::sleep_for(500ms);  // each answer fills its client's buffers, and its relay's
+  std::this_thread::sleep_for(1s);  // each answer fills its client's buffers, and its relay's
   // Without room made, the new relay was refused after its header, for as long as those stay.
   const std::string cacert = "--cacert " + dir.file("server.crt").string() + " ";
   CHECK(curl("-s " + cacert + server->url() + "hello", 3) == "hello\n");
