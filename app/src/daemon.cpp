@@ -239,7 +239,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       http::ServerOptions{.listen_address = cfg_.web.listen_address,
                           .max_requests = cfg_.web.max_requests,
                           .web_config_file = command.web_config_file.value_or(""),
-                          .access = http::access_policy(cfg_.web)},
+                          .access = http::access_policy(cfg_.web),
+                          .stats = http_stats_},
       router());
   log::info("listening", {{"url", server_->url()}});
 }
@@ -329,6 +330,7 @@ void Daemon::add_collectors() {
   // Our own process, under the real /proc even when the sampler reads a fixture tree; after the
   // process tier has loaded its BPF programs, whose run time it counts.
   collectables_.emplace<SelfCostCollector>(SelfCostCollector::Settings{});
+  collectables_.emplace<HttpCollector>(*http_stats_);
   scrapes_ = &collectables_.emplace<ScrapeCollector>();
   reload_status_ = &collectables_.emplace<ReloadStatus>(start_real_ns_);
 }

@@ -90,6 +90,8 @@ class Daemon {
   trigger::IncidentWriter incident_writer_;
   trigger::IncidentCapturer capturer_;
   trigger::ManualTriggerGate manual_gate_;
+  // The web server's counts, which its collector reads: made before the server is.
+  std::shared_ptr<http::ServerStats> http_stats_ = std::make_shared<http::ServerStats>();
   exporter::metrics::Collectables collectables_;
   exporter::metrics::ScrapeCollector* scrapes_ = nullptr;
   ReloadStatus* reload_status_ = nullptr;

@@ -154,15 +154,15 @@ void BasicAuthenticator::stop_waiting(std::string_view client) {
 Authentication BasicAuthenticator::authenticate(const std::map<std::string, std::string>& users,
                                                 std::optional<std::string_view> authorization,
                                                 std::string_view client) {
-  if (!authorization) return {};
+  if (!authorization) return {.user = std::nullopt, .failure = AuthFailure::missing_credentials};
   auto credentials = decode_basic_authorization(*authorization);
-  if (!credentials) return {};
+  if (!credentials) return {.user = std::nullopt, .failure = AuthFailure::malformed_credentials};
   const auto found = users.find(credentials->user);
   const std::string& hash = found != users.end() ? found->second : std::string(kNoSuchUserHash);
   if (found != users.end() && cache_.contains(credentials->user, hash, credentials->password)) {
     return {.user = std::move(credentials->user)};
   }
-  if (!start_waiting(client)) return {.user = std::nullopt, .throttled = true};
+  if (!start_waiting(client)) return {.user = std::nullopt, .failure = AuthFailure::throttled};
   bool matches = false;
   {
     const std::lock_guard lock(bcrypt_mutex_);
@@ -170,7 +170,8 @@ Authentication BasicAuthenticator::authenticate(const std::map<std::string, std:
     matches = bcrypt_matches(credentials->password, hash, *scratch_);
   }
   stop_waiting(client);
-  if (!matches || found == users.end()) return {};
+  if (found == users.end()) return {.user = std::nullopt, .failure = AuthFailure::unknown_user};
+  if (!matches) return {.user = std::nullopt, .failure = AuthFailure::wrong_password};
   cache_.insert(credentials->user, hash, credentials->password);
   return {.user = std::move(credentials->user)};
 }

@@ -2,7 +2,9 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/crypto.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -14,9 +16,10 @@
 #include <charconv>
 #include <csignal>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
-#include "accept_handoff.h"
+#include "flightrec/common/log.h"
 #include "flightrec/common/thread_priority.h"
 #include "header_block.h"
 
@@ -24,6 +27,8 @@ namespace flightrec::http::detail {
 namespace {
 
 constexpr auto kOutOfFilesPause = std::chrono::milliseconds(10);
+// A flood that makes every connection fail must not flood the log as well.
+constexpr auto kFailureLogInterval = std::chrono::seconds(10);
 constexpr size_t kMostPending = 4096;
 constexpr size_t kShareOfFiles = 4;
 
@@ -70,37 +75,9 @@ uint16_t local_port(int fd) {
                                        : ntohs(reinterpret_cast<sockaddr_in&>(address).sin_port);
 }
 
-void watch(int epoll, int fd, uint32_t events) {
-  epoll_event event{};
-  event.events = events;
-  event.data.fd = fd;
-  if (epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) != 0) {
-    throw std::runtime_error(std::string("http gate: epoll_ctl: ") + std::strerror(errno));
-  }
-}
-
-// A non-blocking socket bound to 127.0.0.1, to connect to civetweb's port; returns it with its
-// source port, which names the handoff. Registered before connecting: civetweb may accept at once.
-Fd wake_up_socket(uint16_t& source_port) {
-  Fd sock(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-  if (!sock) return sock;
-  sockaddr_in self{};
-  self.sin_family = AF_INET;
-  self.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::bind(sock.get(), reinterpret_cast<const sockaddr*>(&self), sizeof self) != 0) return {};
-  source_port = local_port(sock.get());
-  return sock;
-}
-
-// Non-blocking: EINPROGRESS completes on its own (at once on loopback, unless civetweb's backlog
-// is full, when the kernel retries); anything else and civetweb will never see it.
-bool connect_to_civetweb(int sock, uint16_t civetweb_port) {
-  sockaddr_in civetweb{};
-  civetweb.sin_family = AF_INET;
-  civetweb.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  civetweb.sin_port = htons(civetweb_port);
-  return ::connect(sock, reinterpret_cast<const sockaddr*>(&civetweb), sizeof civetweb) == 0 ||
-         errno == EINPROGRESS;
+bool connection_waiting(int listener) {
+  pollfd ready{.fd = listener, .events = POLLIN, .revents = 0};
+  return poll(&ready, 1, 0) == 1;
 }
 
 }  // namespace
@@ -140,20 +117,20 @@ Fd open_listener(std::string_view civetweb_ports) {
   return sock;
 }
 
-ConnectionGate::ConnectionGate(Fd listener, uint16_t civetweb_port, GateOptions options)
+ConnectionGate::ConnectionGate(Fd listener, Doorbell& doorbell, ServerStats& stats,
+                               GateOptions options)
     : listener_(std::move(listener)),
       epoll_(epoll_create1(EPOLL_CLOEXEC)),
       stop_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       port_(local_port(listener_.get())),
-      civetweb_port_(civetweb_port),
+      doorbell_(doorbell),
+      stats_(stats),
       options_(std::move(options)),
       tls_(options_.tls != nullptr),
       peek_buffer_(options_.max_header_bytes) {
-  if (!epoll_ || !stop_) {
+  if (!epoll_ || !stop_ || !watch(listener_.get(), EPOLLIN) || !watch(stop_.get(), EPOLLIN)) {
     throw std::runtime_error(std::string("http gate: ") + std::strerror(errno));
   }
-  watch(epoll_.get(), listener_.get(), EPOLLIN);
-  watch(epoll_.get(), stop_.get(), EPOLLIN);
   thread_ = std::thread([this] { run(); });
 }
 
@@ -161,12 +138,18 @@ ConnectionGate::~ConnectionGate() {
   const uint64_t one = 1;
   static_cast<void>(::write(stop_.get(), &one, sizeof one));
   thread_.join();
-  drop_handoffs(this);
 }
 
 void ConnectionGate::set_tls(std::shared_ptr<const TlsContext> context) {
   const std::lock_guard lock(tls_mutex_);
   options_.tls = std::move(context);
+}
+
+bool ConnectionGate::watch(int fd, uint32_t events) {
+  epoll_event event{};
+  event.events = events;
+  event.data.fd = fd;
+  return epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) == 0;
 }
 
 void ConnectionGate::run() {
@@ -188,20 +171,42 @@ void ConnectionGate::run() {
         if (tls_) OPENSSL_thread_stop();
         return;
       }
-      if (fd == listener_.get()) {
-        accept_all();
-      } else {
-        check(fd);
-      }
+      handle(fd);
     }
     close_expired();
   }
 }
 
+void ConnectionGate::handle(int fd) {
+  // What fails for one connection (memory, in OpenSSL or in the gate's tables) closes that one:
+  // nothing may escape this thread, where it would end the process.
+  try {
+    if (fd == listener_.get()) {
+      accept_all();
+    } else {
+      check(fd);
+    }
+  } catch (const std::exception& e) {
+    failed("handling a connection", e.what());
+    if (const auto found = by_fd_.find(fd); found != by_fd_.end()) {
+      close(found->second, GateClose::error);
+    } else if (const auto relay = relay_by_fd_.find(fd); relay != relay_by_fd_.end()) {
+      close(relay->second, GateClose::error);
+    } else {
+      stats_.count_close(GateClose::error);  // the one being accepted: closed on the way here
+    }
+  }
+}
+
 int ConnectionGate::wait_ms() const {
-  if (pending_.empty()) return -1;
-  const auto left =
-      std::chrono::ceil<std::chrono::milliseconds>(pending_.front().deadline - Clock::now());
+  std::optional<Clock::time_point> next;
+  if (!pending_.empty()) next = pending_.front().deadline;
+  if (!relays_.empty()) {
+    const auto relay_due = relays_.front().active + options_.relay_timeout;
+    next = next ? std::min(*next, relay_due) : relay_due;
+  }
+  if (!next) return -1;
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now());
   return static_cast<int>(std::max<int64_t>(left.count(), 0));
 }
 
@@ -213,26 +218,42 @@ void ConnectionGate::accept_all() {
                          &next.address_length, SOCK_NONBLOCK | SOCK_CLOEXEC));
     if (!next.fd) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
+      const bool out_of_files = errno == EMFILE || errno == ENFILE;
+      // accept() says so before it looks for a connection: only a new one may make room.
+      if (!out_of_files || !connection_waiting(listener_.get())) return;  // EAGAIN: all taken
       // Out of descriptors: the oldest waiting connection makes room for the new one.
-      if ((errno == EMFILE || errno == ENFILE) && !pending_.empty()) {
-        forget(pending_.begin());
+      if (!pending_.empty()) {
+        close(pending_.begin(), GateClose::evicted);
         continue;
       }
       // Nothing of ours to close: let the descriptors civetweb holds come back first.
-      if (errno == EMFILE || errno == ENFILE) std::this_thread::sleep_for(kOutOfFilesPause);
-      return;  // EAGAIN: all taken
+      std::this_thread::sleep_for(kOutOfFilesPause);
+      return;
     }
-    if (pending_.size() >= options_.max_pending) forget(pending_.begin());
-    next.deadline = Clock::now() + options_.header_timeout;
-    const int fd = next.fd.get();
-    if (tls_) {
-      const std::lock_guard lock(tls_mutex_);
-      next.tls = std::make_unique<TlsSession>(options_.tls, fd);
-    }
-    // Edge-triggered: peeking leaves the bytes unread, so a level would fire without end; each
-    // arrival of new bytes is an edge. A handshake may have to wait to write as well.
-    watch(epoll_.get(), fd, EPOLLIN | EPOLLRDHUP | EPOLLET | (tls_ ? EPOLLOUT : 0U));
-    by_fd_[fd] = pending_.insert(pending_.end(), std::move(next));
+    stats_.count_accepted();
+    if (pending_.size() >= options_.max_pending) close(pending_.begin(), GateClose::evicted);
+    admit(std::move(next));
+  }
+}
+
+void ConnectionGate::admit(Pending next) {
+  const int fd = next.fd.get();
+  // civetweb, and the relay, write an answer's headers and body separately: without this, Nagle
+  // holds the body back for the client's delayed ACK (40 ms). Cannot fail on a TCP socket.
+  const int on = 1;
+  static_cast<void>(setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on));
+  next.deadline = Clock::now() + options_.header_timeout;
+  if (tls_) {
+    const std::lock_guard lock(tls_mutex_);
+    next.tls = std::make_unique<TlsSession>(options_.tls, fd);
+  }
+  const auto it = pending_.insert(pending_.end(), std::move(next));
+  by_fd_[fd] = it;
+  // Edge-triggered: peeking leaves the bytes unread, so a level would fire without end; each
+  // arrival of new bytes is an edge. A handshake may have to wait to write as well.
+  if (!watch(fd, EPOLLIN | EPOLLRDHUP | EPOLLET | (tls_ ? EPOLLOUT : 0U))) {
+    failed("epoll_ctl", std::strerror(errno));
+    close(it, GateClose::error);
   }
 }
 
@@ -243,7 +264,7 @@ void ConnectionGate::check(int fd) {
     } else {
       check_plain(found->second);
     }
-  } else if (const auto relay = relays_.find(fd); relay != relays_.end()) {
+  } else if (const auto relay = relay_by_fd_.find(fd); relay != relay_by_fd_.end()) {
     pump(relay->second);
   }
 }
@@ -264,6 +285,11 @@ void ConnectionGate::check_tls(PendingList::iterator it) {
   switch (it->tls->read_header(options_.max_header_bytes)) {
     case TlsSession::Header::waiting:
       return;
+    case TlsSession::Header::handshake_failed:
+      if (it->tls->certificate_refused())
+        stats_.count_auth_failure(AuthFailure::client_certificate);
+      close(it, GateClose::tls_handshake_failed);
+      return;
     case TlsSession::Header::failed:
       forget(it);
       return;
@@ -274,60 +300,68 @@ void ConnectionGate::check_tls(PendingList::iterator it) {
 }
 
 void ConnectionGate::hand_off(PendingList::iterator it) {
-  uint16_t source_port = 0;
-  Fd wake_up = wake_up_socket(source_port);
-  if (!wake_up) {
-    forget(it);
+  // civetweb's from here: the gate must not see its events any more.
+  if (epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, it->fd.get(), nullptr) != 0) {
+    failed("epoll_ctl", std::strerror(errno));
+    close(it, GateClose::error);
     return;
   }
-  const int wake_up_fd = wake_up.get();
-  epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, it->fd.get(), nullptr);
   by_fd_.erase(it->fd.get());
-  register_handoff(source_port, Handoff{.client = std::move(it->fd),
-                                        .address = it->address,
-                                        .address_length = it->address_length,
-                                        .wake_up = std::move(wake_up),
-                                        .owner = this});
-  pending_.erase(it);
-  if (!connect_to_civetweb(wake_up_fd, civetweb_port_)) cancel_handoff(source_port);
+  Handoff handoff{.connection = std::move(it->fd),
+                  .address = it->address,
+                  .address_length = it->address_length};
+  const bool taken = doorbell_.hand(handoff);
+  pending_.erase(it);  // its socket closes with `handoff` if civetweb cannot take it
+  if (!taken) stats_.count_close(GateClose::overloaded);
 }
 
 void ConnectionGate::start_relay(PendingList::iterator it) {
-  uint16_t source_port = 0;
-  Fd backend = wake_up_socket(source_port);
+  std::array<int, 2> pair{};
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, pair.data()) != 0) {
+    failed("socketpair", std::strerror(errno));
+    close(it, GateClose::error);
+    return;
+  }
+  // civetweb serves one end as a plain HTTP connection from the client's address.
+  Fd backend(pair[0]);
+  Handoff handoff{
+      .connection = Fd(pair[1]), .address = it->address, .address_length = it->address_length};
+  if (!watch(backend.get(), EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET)) {
+    failed("epoll_ctl", std::strerror(errno));
+    close(it, GateClose::error);
+    return;
+  }
+  if (!doorbell_.hand(handoff)) {
+    close(it, GateClose::overloaded);
+    return;
+  }
   // Each relay holds two descriptors for as long as civetweb serves it: bounded like waiting ones.
-  if (!backend || relays_.size() / 2 >= options_.max_pending) {
-    forget(it);
-    return;
-  }
-  // civetweb keeps this loopback connection; the handoff only gives it the client's address.
-  register_handoff(source_port, Handoff{.client = {},
-                                        .address = it->address,
-                                        .address_length = it->address_length,
-                                        .wake_up = {},
-                                        .owner = this});
-  if (!connect_to_civetweb(backend.get(), civetweb_port_)) {
-    cancel_handoff(source_port);
-    forget(it);
-    return;
-  }
-  watch(epoll_.get(), backend.get(), EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
-  auto relay = std::make_shared<Relay>(Relay{
-      .client = std::move(it->fd), .backend = std::move(backend), .session = std::move(it->tls)});
-  by_fd_.erase(relay->client.get());
+  if (relays_.size() >= options_.max_pending) close(relays_.begin(), GateClose::relay_evicted);
+  const int client = it->fd.get();
+  relays_.push_back(Relay{.client = std::move(it->fd),
+                          .backend = std::move(backend),
+                          .session = std::move(it->tls),
+                          .active = Clock::now()});
+  by_fd_.erase(client);
   pending_.erase(it);
-  relays_[relay->client.get()] = relay;
-  relays_[relay->backend.get()] = relay;
+  const auto relay = std::prev(relays_.end());
+  relay_by_fd_[client] = relay;
+  relay_by_fd_[relay->backend.get()] = relay;
   pump(relay);  // the header, and whatever the session decrypted after it, go to civetweb now
 }
 
-void ConnectionGate::pump(const std::shared_ptr<Relay>& relay) {
-  if (relay->session->relay(relay->backend.get())) return;
-  // `relay` may be one of the map's own entries: nothing of it is used once erasing starts.
-  const int client = relay->client.get();
-  const int backend = relay->backend.get();
-  relays_.erase(client);
-  relays_.erase(backend);  // the last reference: both sockets close
+void ConnectionGate::pump(RelayList::iterator it) {
+  switch (it->session->relay(it->backend.get())) {
+    case TlsSession::Flow::over:
+      end(it);
+      return;
+    case TlsSession::Flow::moved:
+      it->active = Clock::now();
+      relays_.splice(relays_.end(), relays_, it);
+      return;
+    case TlsSession::Flow::still:
+      return;
+  }
 }
 
 void ConnectionGate::forget(PendingList::iterator it) {
@@ -335,9 +369,56 @@ void ConnectionGate::forget(PendingList::iterator it) {
   pending_.erase(it);  // closing the socket takes it out of the epoll set
 }
 
+void ConnectionGate::end(RelayList::iterator it) {
+  relay_by_fd_.erase(it->client.get());
+  relay_by_fd_.erase(it->backend.get());
+  relays_.erase(it);  // both sockets close
+}
+
+void ConnectionGate::close(PendingList::iterator it, GateClose reason) {
+  stats_.count_close(reason);
+  forget(it);
+}
+
+void ConnectionGate::close(RelayList::iterator it, GateClose reason) {
+  stats_.count_close(reason);
+  // A reset: the client stopped reading, or makes room for others, and the kernel must not keep
+  // the answer it still holds for it, retrying for minutes, as after an orderly close.
+  const linger abort{.l_onoff = 1, .l_linger = 0};
+  static_cast<void>(setsockopt(it->client.get(), SOL_SOCKET, SO_LINGER, &abort, sizeof abort));
+  end(it);
+}
+
 void ConnectionGate::close_expired() {
   const auto now = Clock::now();
-  while (!pending_.empty() && pending_.front().deadline <= now) forget(pending_.begin());
+  while (!pending_.empty() && pending_.front().deadline <= now) {
+    close(pending_.begin(), GateClose::header_timeout);
+  }
+  // Only a relay waiting on its client is the gate's to time out. One waiting on civetweb (for
+  // its answer, or to read the body) is bounded by civetweb's own request timeout; its time
+  // starts again.
+  while (!relays_.empty() && relays_.front().active + options_.relay_timeout <= now) {
+    if (relays_.front().session->waiting_for_client()) {
+      close(relays_.begin(), GateClose::relay_timeout);
+    } else {
+      relays_.front().active = now;
+      relays_.splice(relays_.end(), relays_, relays_.begin());
+    }
+  }
+}
+
+void ConnectionGate::failed(std::string_view what, std::string_view error) {
+  const auto now = Clock::now();
+  if (now < next_failure_log_) {
+    ++failures_unlogged_;
+    return;
+  }
+  log::error("http gate: closed a connection after a failure",
+             {{"failed", std::string(what)},
+              {"err", std::string(error)},
+              {"unlogged_since_last", std::to_string(failures_unlogged_)}});
+  failures_unlogged_ = 0;
+  next_failure_log_ = now + kFailureLogInterval;
 }
 
 }  // namespace flightrec::http::detail

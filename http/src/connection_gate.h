@@ -3,15 +3,18 @@
 // from accept to close, so a few hundred clients that send nothing, or send their header a byte at
 // a time, hold every worker and scrapes queue behind them. The gate accepts every connection on
 // one epoll thread and holds it there, costing no worker, until its request header block has
-// arrived, then hands it to civetweb (accept_handoff.h).
+// arrived, then hands it to civetweb through the doorbell (accept_handoff.h), the only way in.
 // - Plain HTTP: bytes are only peeked, never read, so civetweb sees the connection from its first
 //   byte and serves it on the client's own socket.
 // - TLS: the header is encrypted, so the gate terminates TLS itself (tls_session.h). It does the
-//   handshake and decrypts the header here, then relays the connection, decrypted, over a
-//   loopback connection civetweb serves as plain HTTP. civetweb never sees TLS.
+//   handshake and decrypts the header here, then relays the connection, decrypted, over a socket
+//   pair whose other end civetweb serves as plain HTTP. civetweb never sees TLS.
 // A connection not ready within the header timeout (handshake included) is closed; when
-// max_pending wait, the oldest is closed to make room, so a new client always gets in.
-#include <openssl/ssl.h>
+// max_pending wait, the oldest is closed to make room, so a new client always gets in. A relay
+// whose client takes none of its answer for the relay timeout is closed; when max_pending are
+// relayed, the least recently active is closed to make room. A system call that fails for one
+// connection closes that connection, is counted and logged (at most one line per 10 s), and the
+// gate goes on. Every close is counted by why (server_stats.h).
 #include <sys/socket.h>
 
 #include <chrono>
@@ -25,13 +28,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include "accept_handoff.h"
 #include "flightrec/common/fd.h"
+#include "flightrec/http/server_stats.h"
 #include "tls_session.h"
 
 namespace flightrec::http::detail {
 
 struct GateOptions {
   std::chrono::milliseconds header_timeout{10000};
+  // How long a TLS relay may go without the client taking any of the answer waiting for it.
+  std::chrono::milliseconds relay_timeout{10000};
   size_t max_header_bytes = 16384;  // civetweb's max_request_size: it refuses anything larger
   size_t max_pending = 4096;  // connections waiting for their header, at most; as many relayed
   std::shared_ptr<const TlsContext> tls;  // terminate TLS with this context; null: plain HTTP
@@ -47,8 +54,9 @@ Fd open_listener(std::string_view civetweb_ports);
 
 class ConnectionGate {
  public:
-  // Serves `listener`, handing ready connections to civetweb's loopback port `civetweb_port`.
-  ConnectionGate(Fd listener, uint16_t civetweb_port, GateOptions options);
+  // Serves `listener`, handing ready connections to civetweb through `doorbell`, counting into
+  // `stats`; both must outlive the gate.
+  ConnectionGate(Fd listener, Doorbell& doorbell, ServerStats& stats, GateOptions options);
   ~ConnectionGate();
   ConnectionGate(const ConnectionGate&) = delete;
   ConnectionGate& operator=(const ConnectionGate&) = delete;
@@ -69,37 +77,53 @@ class ConnectionGate {
     std::unique_ptr<TlsSession> tls;
   };
   using PendingList = std::list<Pending>;  // in accept order, hence in deadline order
-  // A TLS connection past its header: the client and our end of civetweb's loopback connection.
+  // A TLS connection past its header: the client and the gate's end of civetweb's socket pair.
   struct Relay {
     Fd client;
     Fd backend;
     std::unique_ptr<TlsSession> session;
+    Clock::time_point active;  // when bytes last moved (or the relay was last found waiting on
+                               // civetweb, which bounds its own work)
   };
+  using RelayList = std::list<Relay>;  // least recently active first
 
   void run();
+  void handle(int fd);
   void accept_all();
+  void admit(Pending next);
   void check(int fd);
   void check_plain(PendingList::iterator it);
   void check_tls(PendingList::iterator it);
   void hand_off(PendingList::iterator it);
   void start_relay(PendingList::iterator it);
-  void pump(const std::shared_ptr<Relay>& relay);
-  void forget(PendingList::iterator it);
+  void pump(RelayList::iterator it);
+  void forget(PendingList::iterator it);  // a connection the client ended, or civetweb's now
+  void end(RelayList::iterator it);       // a relay civetweb or the client ended
+  void close(PendingList::iterator it, GateClose reason);
+  void close(RelayList::iterator it, GateClose reason);
   void close_expired();
+  // Logs that `what` failed for one connection, which the caller closes (GateClose::error); at
+  // most one line per 10 s, which counts the failures not logged since the one before.
+  void failed(std::string_view what, std::string_view error);
+  [[nodiscard]] bool watch(int fd, uint32_t events);
   [[nodiscard]] int wait_ms() const;
 
   Fd listener_;
   Fd epoll_;
   Fd stop_;  // eventfd
   uint16_t port_ = 0;
-  uint16_t civetweb_port_;
+  Doorbell& doorbell_;
+  ServerStats& stats_;
   GateOptions options_;
   const bool tls_;        // whether the gate terminates TLS, fixed at start
   std::mutex tls_mutex_;  // options_.tls, which set_tls replaces
   PendingList pending_;
   std::unordered_map<int, PendingList::iterator> by_fd_;
-  std::unordered_map<int, std::shared_ptr<Relay>> relays_;  // under both of each relay's fds
+  RelayList relays_;
+  std::unordered_map<int, RelayList::iterator> relay_by_fd_;  // under both of each relay's fds
   std::vector<char> peek_buffer_;
+  Clock::time_point next_failure_log_;
+  uint64_t failures_unlogged_ = 0;
   std::thread thread_;
 };
 

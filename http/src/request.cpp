@@ -49,6 +49,7 @@ std::optional<std::string> Request::param(std::string_view name) const {
 
 void Response::add_headers(int status, std::string_view content_type,
                            const std::vector<Header>& extra_headers) {
+  status_ = status;
   mg_response_header_start(conn_, status);
   mg_response_header_add(conn_, "Content-Type", content_type.data(),
                          static_cast<int>(content_type.size()));

@@ -156,9 +156,10 @@ Router::Admission Router::admit(const Request& request, const Route* route, cons
   Admission admission;
   const bool authenticating = web != nullptr && web->requires_auth();
   if (authenticating) {
-    auto [user, throttled] =
+    auto [user, failure] =
         security_->authenticate(*web, request.header("Authorization"), request.client_address());
-    if (throttled) {
+    if (failure && stats_ != nullptr) stats_->count_auth_failure(*failure);
+    if (failure == AuthFailure::throttled) {
       constexpr int kUnavailable = 503;
       response.send(kUnavailable, kText, "too many password checks in flight; retry\n",
                     {{"Retry-After", "1"}});
@@ -183,6 +184,13 @@ Router::Admission Router::admit(const Request& request, const Route* route, cons
 
 int Router::dispatch(Request request, Response& response) const {
   auto found = match(request.path());
+  const std::string_view handler = found.route != nullptr ? found.route->path : kNoRoute;
+  const int status = answer(std::move(request), std::move(found), response);
+  if (stats_ != nullptr) stats_->count_response(handler, status);
+  return status;
+}
+
+int Router::answer(Request request, RouteMatch found, Response& response) const {
   // Held for the whole request: the response's common headers point into it.
   const std::shared_ptr<const WebConfig> web = security_ ? security_->config() : nullptr;
   if (web) response.set_common_headers(&web->headers);
@@ -221,9 +229,9 @@ int Router::dispatch(Request request, Response& response) const {
     log::error("request handler failed",
                {{"path", std::string(request.path())}, {"err", e.what()}});
     if (!response.started()) response.send(500, kText, "internal error\n");
-    return 500;
+    return response.status();
   }
-  return 200;
+  return response.started() ? response.status() : 200;
 }
 
 }  // namespace flightrec::http

@@ -1,9 +1,6 @@
 #include "flightrec/http/server.h"
 
-#include <arpa/inet.h>
 #include <civetweb.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
@@ -30,8 +27,13 @@ struct Server::Impl {
       : limiter(max_requests, static_cast<size_t>(std::max(threads / 2, 1))) {}
   Router router;
   RequestLimiter limiter;
+  std::shared_ptr<ServerStats> stats;
   mg_context* ctx = nullptr;
-  uint16_t civetweb_port = 0;  // its private loopback listener, which the gate hands to
+  // What replaced civetweb's listener, the only way to it (accept_handoff.h), and at most how
+  // many ready connections wait in it; or why it could not be made.
+  size_t max_queued = 0;
+  std::unique_ptr<detail::Doorbell> doorbell;
+  std::string doorbell_error;
   std::unique_ptr<detail::ConnectionGate> gate;
   // With TLS: the gate's OpenSSL context and the settings it was built from.
   std::shared_ptr<const detail::TlsContext> tls;
@@ -61,25 +63,29 @@ void* on_civetweb_thread(const mg_context*, int) {
   return nullptr;
 }
 
-// Opens and closes one TCP connection to the listener; failures do not matter.
-void poke_listener(const std::string& host, uint16_t port) {
-  const bool v6 = host.starts_with('[');
-  Fd sock(::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (!sock) return;
-  if (v6) {
-    sockaddr_in6 addr{};
-    addr.sin6_family = AF_INET6;
-    addr.sin6_port = htons(port);
-    const std::string bare = host.substr(1, host.size() - 2);
-    if (inet_pton(AF_INET6, bare.c_str(), &addr.sin6_addr) != 1) return;
-    static_cast<void>(::connect(sock.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr));
-  } else {
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    if (inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) return;
-    static_cast<void>(::connect(sock.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr));
+// civetweb's init_context: its listener exists and none of its threads runs yet, so the doorbell
+// takes the listener's place before anything polls it. Nothing may throw through civetweb's C
+// frames: a failure is kept for the constructor to report.
+void install_doorbell(const mg_context* ctx) {
+  auto& impl = *static_cast<Server::Impl*>(mg_get_user_data(ctx));
+  try {
+    mg_server_port listening[1]{};
+    if (mg_get_server_ports(ctx, 1, listening) != 1) {
+      throw std::runtime_error("civetweb opened no listener");
+    }
+    impl.doorbell = std::make_unique<detail::Doorbell>(static_cast<uint16_t>(listening[0].port),
+                                                       impl.max_queued);
+  } catch (const std::exception& e) {
+    impl.doorbell_error = e.what();
   }
+}
+
+// civetweb's own answers to requests it refuses before routing (400 for a malformed request,
+// 413 for a header over max_request_size, ...): counted; civetweb then sends its page.
+int count_civetweb_error(mg_connection* conn, int status, const char* /*message*/) {
+  const auto& impl = *static_cast<const Server::Impl*>(mg_get_user_data(mg_get_context(conn)));
+  impl.stats->count_response(kNoRoute, status);
+  return 1;
 }
 
 }  // namespace
@@ -114,15 +120,17 @@ Server::Server(const ServerOptions& options, std::vector<Route> routes)
 
 Server::Server(const ServerOptions& options, Router router)
     : impl_(std::make_unique<Impl>(options.max_requests, options.threads)) {
+  impl_->stats = options.stats ? options.stats : std::make_shared<ServerStats>();
   impl_->router = std::move(router);
   impl_->router.set_limiter(&impl_->limiter);
+  impl_->router.set_stats(impl_->stats.get());
   const auto ports = civetweb_listening_ports(options.listen_address);
   if (!ports) {
     throw std::runtime_error("web.listen_address: \"" + options.listen_address +
                              "\" is not host:port (examples: 127.0.0.1:9717, [::1]:9717, :9717)");
   }
-  // The gate owns the address clients connect to (connection_gate.h); civetweb listens on a
-  // private loopback port the gate hands ready connections to.
+  // The gate owns the address clients connect to (connection_gate.h); civetweb gets ready
+  // connections from it through the doorbell that replaced its own listener.
   Fd listener = detail::open_listener(*ports);
   if (!listener) {
     throw std::runtime_error("cannot listen on " + options.listen_address + ": " +
@@ -135,11 +143,13 @@ Server::Server(const ServerOptions& options, Router router)
     throw std::runtime_error(text);
   }
   set_access(options.access);
+  impl_->max_queued = detail::pending_connections_bound();
   start_civetweb(options);
   impl_->gate = std::make_unique<detail::ConnectionGate>(
-      std::move(listener), impl_->civetweb_port,
+      std::move(listener), *impl_->doorbell, *impl_->stats,
       detail::GateOptions{.header_timeout = options.request_timeout,
-                          .max_pending = detail::pending_connections_bound(),
+                          .relay_timeout = options.request_timeout,
+                          .max_pending = impl_->max_queued,
                           .tls = impl_->tls});
   port_ = impl_->gate->port();
   const std::string host = ports->substr(0, ports->rfind(':'));
@@ -149,19 +159,31 @@ Server::Server(const ServerOptions& options, Router router)
 }
 
 void Server::start_civetweb(const ServerOptions& options) {
-  const std::string ports = "127.0.0.1:0";  // private: only the gate connects here
+  // civetweb needs a listener to start. install_doorbell replaces it before any of civetweb's
+  // threads can accept there: a connection that reaches it meanwhile is reset as it closes.
+  const std::string ports = "127.0.0.1:0";
   const std::string threads = std::to_string(options.threads);
   const std::string timeout = std::to_string(options.request_timeout.count());
-  // No document_root: nothing is ever served from disk.
-  const char* civet_options[] = {"listening_ports", ports.c_str(), "num_threads", threads.c_str(),
-                                 "request_timeout_ms", timeout.c_str(), "enable_keep_alive", "yes",
-                                 "keep_alive_timeout_ms", "500",
-                                 // Headers and body go out in separate writes; without this,
-                                 // Nagle holds the body for the client's delayed ACK (40 ms).
-                                 "tcp_nodelay", "1", "max_request_size", "16384", nullptr};
+  // No document_root: nothing is ever served from disk. No tcp_nodelay: the gate sets it on each
+  // client's socket (civetweb's would fail, and log, on the socket pairs TLS is relayed through).
+  const char* civet_options[] = {"listening_ports",
+                                 ports.c_str(),
+                                 "num_threads",
+                                 threads.c_str(),
+                                 "request_timeout_ms",
+                                 timeout.c_str(),
+                                 "enable_keep_alive",
+                                 "yes",
+                                 "keep_alive_timeout_ms",
+                                 "500",
+                                 "max_request_size",
+                                 "16384",
+                                 nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
   callbacks.init_thread = on_civetweb_thread;
+  callbacks.init_context = install_doorbell;
+  callbacks.http_error = count_civetweb_error;
   mg_init_library(0);  // plain HTTP only: the gate terminates TLS
   impl_->ctx = mg_start(&callbacks, impl_.get(), civet_options);
   if (impl_->ctx == nullptr) {
@@ -169,27 +191,30 @@ void Server::start_civetweb(const ServerOptions& options) {
     throw std::runtime_error("cannot start the HTTP server for " + options.listen_address +
                              " (see the http server log line above)");
   }
-  mg_set_request_handler(impl_->ctx, "/", dispatch, impl_.get());
-  mg_server_port listening[1]{};
-  if (mg_get_server_ports(impl_->ctx, 1, listening) > 0) {
-    impl_->civetweb_port = static_cast<uint16_t>(listening[0].port);
+  if (!impl_->doorbell) {
+    mg_stop(impl_->ctx);
+    mg_exit_library();
+    throw std::runtime_error("cannot start the HTTP server for " + options.listen_address + ": " +
+                             impl_->doorbell_error);
   }
+  mg_set_request_handler(impl_->ctx, "/", dispatch, impl_.get());
 }
 
 Server::~Server() {
   impl_->gate.reset();  // no new connections
-  // civetweb's listener polls in 2 s quanta and only then sees the stop flag. Connecting to its
-  // port wakes that poll, so shutdown takes milliseconds instead of up to 2 s.
+  // civetweb's master thread polls in 2 s quanta and only then sees the stop flag. Ringing the
+  // doorbell wakes that poll, so shutdown takes milliseconds instead of up to 2 s.
   std::atomic<bool> stopped{false};
   std::thread stopper([&] {
     mg_stop(impl_->ctx);
     stopped = true;
   });
   while (!stopped) {
-    poke_listener("127.0.0.1", impl_->civetweb_port);
+    impl_->doorbell->ring();
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   stopper.join();
+  impl_->doorbell.reset();  // civetweb is gone: the connections it never took close
   mg_exit_library();
 }
 
@@ -241,6 +266,8 @@ void Server::set_access(AccessPolicy policy) {
 }
 
 void Server::set_max_requests(size_t limit) { impl_->limiter.set_limit(limit); }
+
+const ServerStats& Server::stats() const noexcept { return *impl_->stats; }
 
 std::string Server::url() const {
   return (tls_ ? "https://" : "http://") + host_ + ":" + std::to_string(port_) + "/";

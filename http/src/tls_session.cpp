@@ -24,6 +24,16 @@ bool would_block(int ssl_error) {
   return ssl_error == SSL_ERROR_WANT_READ || ssl_error == SSL_ERROR_WANT_WRITE;
 }
 
+// The handshake failed on the client's certificate: the verification (chain, SAN allow-list)
+// said no, or the client sent none where one is required.
+bool refused_certificate(const SSL* ssl) {
+  if (SSL_get_verify_result(ssl) != X509_V_OK) return true;
+  const unsigned long error = ERR_peek_error();  // NOLINT(google-runtime-int): OpenSSL's type
+  return ERR_GET_LIB(error) == ERR_LIB_SSL &&
+         (ERR_GET_REASON(error) == SSL_R_CERTIFICATE_VERIFY_FAILED ||
+          ERR_GET_REASON(error) == SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE);
+}
+
 }  // namespace
 
 TlsSession::TlsSession(std::shared_ptr<const TlsContext> context, int client_fd)
@@ -40,7 +50,12 @@ TlsSession::Header TlsSession::read_header(size_t max_header_bytes) {
   if (SSL_is_init_finished(ssl_.get()) == 0) {
     const int done = SSL_do_handshake(ssl_.get());
     if (done != 1) {
-      return would_block(SSL_get_error(ssl_.get(), done)) ? Header::waiting : Header::failed;
+      const int error = SSL_get_error(ssl_.get(), done);
+      if (would_block(error)) return Header::waiting;
+      // Closed before its first byte (a TCP probe): no handshake was tried.
+      if (BIO_number_read(SSL_get_rbio(ssl_.get())) == 0) return Header::failed;
+      certificate_refused_ = refused_certificate(ssl_.get());
+      return Header::handshake_failed;
     }
   }
   while (!header_block_complete(to_backend_) && to_backend_.size() < max_header_bytes) {
@@ -116,29 +131,31 @@ bool TlsSession::move_from_backend(int backend_fd, bool& progress) {
   return true;
 }
 
-bool TlsSession::relay(int backend_fd) {
+TlsSession::Flow TlsSession::relay(int backend_fd) {
+  bool moved = false;
   for (bool progress = true; progress;) {
     progress = false;
     while (!client_ended_ && to_backend_.size() < kBufferBytes) {
       const Read read = read_client(kBufferBytes - to_backend_.size());
-      if (read == Read::failed) return false;
+      if (read == Read::failed) return Flow::over;
       if (read == Read::would_block) break;
       client_ended_ = read == Read::end;
       progress = true;
     }
-    if (!move_to_backend(backend_fd, progress)) return false;
+    if (!move_to_backend(backend_fd, progress)) return Flow::over;
     if (client_ended_ && to_backend_.empty() && !backend_write_closed_) {
       ::shutdown(backend_fd, SHUT_WR);  // civetweb reads the end and finishes
       backend_write_closed_ = true;
     }
-    if (!move_from_backend(backend_fd, progress) || !write_client(progress)) return false;
+    if (!move_from_backend(backend_fd, progress) || !write_client(progress)) return Flow::over;
+    moved = moved || progress;
   }
   if (backend_ended_ && to_client_.empty()) {
     ERR_clear_error();
     SSL_shutdown(ssl_.get());  // close_notify, best effort: the socket closes next
-    return false;
+    return Flow::over;
   }
-  return true;
+  return moved ? Flow::moved : Flow::still;
 }
 
 }  // namespace flightrec::http::detail

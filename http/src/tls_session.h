@@ -20,16 +20,28 @@ class TlsSession {
   TlsSession(std::shared_ptr<const TlsContext> context, int client_fd);
 
   enum class Header {
-    waiting,   // handshake or header still arriving
-    complete,  // the header block, or max_header_bytes of it, has been decrypted
-    failed,    // handshake refused, connection closed or reset: close it
+    waiting,           // handshake or header still arriving
+    complete,          // the header block, or max_header_bytes of it, has been decrypted
+    handshake_failed,  // refused (certificate_refused() says whether for the client's
+                       // certificate), closed or reset during the handshake: close it
+    failed,            // closed or reset before the header was complete: close it
   };
   // Completes the handshake and decrypts until the first request's header block is complete.
   [[nodiscard]] Header read_header(size_t max_header_bytes);
+  // Whether the handshake failed on the client's certificate: none where one is required, one
+  // that does not verify, or one without an allowed SAN.
+  [[nodiscard]] bool certificate_refused() const noexcept { return certificate_refused_; }
 
-  // Moves bytes between the client and `backend_fd` (civetweb's connection) both ways. False once
-  // the connection is over: civetweb closed it and its last bytes went out, or either side failed.
-  [[nodiscard]] bool relay(int backend_fd);
+  enum class Flow {
+    moved,  // bytes moved, and the connection goes on
+    still,  // nothing could move now; the connection goes on
+    over,   // civetweb closed it and its last bytes went out, or either side failed
+  };
+  // Moves bytes between the client and `backend_fd` (civetweb's connection) both ways.
+  [[nodiscard]] Flow relay(int backend_fd);
+  // Whether answer bytes wait for the client to read them: a relay that is still waits on the
+  // client, not on civetweb.
+  [[nodiscard]] bool waiting_for_client() const noexcept { return !to_client_.empty(); }
 
  private:
   enum class Read { data, would_block, end, failed };
@@ -48,6 +60,7 @@ class TlsSession {
   bool client_ended_ = false;
   bool backend_ended_ = false;
   bool backend_write_closed_ = false;
+  bool certificate_refused_ = false;
 };
 
 }  // namespace flightrec::http::detail

@@ -40,6 +40,22 @@ expect_contains() {
 # passes its own --config.file (which then names its own incidents.dir).
 printf 'incidents:\n  dir: %s/incidents\n' "$WORK" >"$WORK/e2e-default.yaml"
 
+# make_test_ca DIR: a CA for one test (DIR/ca.key, DIR/ca.crt), made here: no key is committed.
+make_test_ca() {
+  mkdir -p "$1"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=flightrec-test-ca \
+    -keyout "$1/ca.key" -out "$1/ca.crt" 2>/dev/null
+}
+
+# issue_certificate DIR NAME SAN: DIR/NAME.key and DIR/NAME.crt (CN=NAME, subjectAltName SAN),
+# signed by DIR's CA.
+issue_certificate() {
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=$2" -keyout "$1/$2.key" -out "$1/$2.csr" 2>/dev/null
+  printf 'subjectAltName=%s\n' "$3" >"$1/$2.ext"
+  openssl x509 -req -in "$1/$2.csr" -CA "$1/ca.crt" -CAkey "$1/ca.key" -CAcreateserial \
+    -days 1 -extfile "$1/$2.ext" -out "$1/$2.crt" 2>/dev/null
+}
+
 # start_daemon ARGS...: starts the daemon on a free loopback port and sets URL from its log.
 start_daemon() {
   # Created first: the loop below may read the log before the daemon's shell redirection makes it.

@@ -24,7 +24,7 @@ lint=$(promtool check metrics <"$WORK/text.prom" 2>&1) || true
 expect_eq "$lint" "" "promtool check metrics finds nothing to say"
 
 # Fixture files never change, so everything but flightrec's own health and tick counts is fixed.
-grep -vE '^(# (HELP|TYPE) )?flightrec_(build_info|start_time|sampler_|source_|recorder_|ring_|scrape|incident|process_tier_|process_ring_|self_|bpf_|config_last_reload_success_timestamp)' \
+grep -vE '^(# (HELP|TYPE) )?flightrec_(build_info|start_time|sampler_|source_|recorder_|ring_|scrape|incident|process_tier_|process_ring_|self_|bpf_|http_|config_last_reload_success_timestamp)' \
   "$WORK/text.prom" | grep -vE '_tick_ratio_(bucket|count|sum)' >"$WORK/filtered.prom"
 expect_contains "$(cat "$WORK/text.prom")" 'flightrec_self_cpu_seconds_total{thread="sampler"}' \
   "the daemon reports its own CPU by thread group"

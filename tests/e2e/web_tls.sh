@@ -7,16 +7,8 @@ command -v openssl >/dev/null || { echo "skip: no openssl"; exit 77; }
 
 # --- certificates: a CA; the server's for 127.0.0.1; clients "scraper" (allowed) and "intruder"
 pki=$WORK/pki
-mkdir -p "$pki"
-openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=flightrec-test-ca \
-  -keyout "$pki/ca.key" -out "$pki/ca.crt" 2>/dev/null
-# issue NAME SAN: a key and a certificate signed by the CA.
-issue() {
-  openssl req -newkey rsa:2048 -nodes -subj "/CN=$1" -keyout "$pki/$1.key" -out "$pki/$1.csr" 2>/dev/null
-  printf 'subjectAltName=%s\n' "$2" >"$pki/$1.ext"
-  openssl x509 -req -in "$pki/$1.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial \
-    -days 1 -extfile "$pki/$1.ext" -out "$pki/$1.crt" 2>/dev/null
-}
+make_test_ca "$pki"
+issue() { issue_certificate "$pki" "$@"; }
 issue server "IP:127.0.0.1,DNS:localhost"
 issue scraper "DNS:scraper"
 issue intruder "DNS:intruder"

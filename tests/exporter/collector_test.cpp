@@ -47,6 +47,7 @@ struct World {
   testing::FakeProcTree proc;
   recorder::ProcessRecorderStats process_stats;
   store::ProcessRing process_ring{{}};
+  http::ServerStats http_stats;
 
   World() {
     for (uint64_t t = 0; t < 10; ++t) {
@@ -78,6 +79,7 @@ struct World {
     collectables.emplace<IncidentsCollector>(incident_store, incident_writer, manual_gate);
     collectables.emplace<ProcessTierCollector>(process_stats, process_ring);
     collectables.emplace<SelfCostCollector>(self_cost());
+    collectables.emplace<HttpCollector>(http_stats);
     return collectables.emplace<ScrapeCollector>();
   }
 };
@@ -137,6 +139,11 @@ TEST_CASE("shouldLetEachCollectorContributeOnlyItsOwnFamilies", "[exporter][coll
         std::vector<std::string>{"flightrec_self_cpu_seconds_total", "flightrec_bpf_stats_enabled",
                                  "flightrec_bpf_run_seconds_total",
                                  "flightrec_bpf_run_count_total"});
+  w.http_stats.count_response("/metrics", 200);
+  CHECK(names_of(HttpCollector(w.http_stats)) ==
+        std::vector<std::string>{
+            "flightrec_http_requests_total", "flightrec_http_gate_connections_accepted_total",
+            "flightrec_http_gate_connections_closed_total", "flightrec_http_auth_failures_total"});
   CHECK(names_of(ScrapeCollector()) ==
         std::vector<std::string>{"flightrec_scrape_duration_seconds",
                                  "flightrec_scrape_cpu_seconds_total", "flightrec_scrapes_total"});
@@ -243,4 +250,35 @@ TEST_CASE("shouldExposeTheCpuBudgetWhatItIsComparedWithAndEachSourcesRateChanges
   REQUIRE(find(families, "flightrec_sampler_cpu_budget_used_ratio") != nullptr);
   CHECK(find(families, "flightrec_sampler_cpu_budget_used_ratio")->metric[0].gauge.value ==
         Approx(0.123));
+}
+
+TEST_CASE("shouldExposeResponsesByHandlerAndCodeAndEveryReasonForClosesAndRefusals",
+          "[exporter][collectors]") {
+  http::ServerStats stats;
+  stats.count_response("/metrics", 200);
+  stats.count_response("/metrics", 200);
+  stats.count_response(http::kNoRoute, 404);
+  stats.count_close(http::GateClose::relay_timeout);
+  stats.count_auth_failure(http::AuthFailure::wrong_password);
+  std::vector<prometheus::MetricFamily> families;
+  exporter::exposition::ExtrasByFamily extras;
+  Families out(families, extras, 0, 9'000'000);
+  HttpCollector(stats).collect(out);
+  const std::string text =
+      exporter::exposition::serialize(exporter::exposition::Format::text_0_0_4, families, extras)
+          .body;
+  CHECK_THAT(text,
+             Catch::Contains("flightrec_http_requests_total{handler=\"/metrics\",code=\"200\"} 2\n"
+                             "flightrec_http_requests_total{handler=\"none\",code=\"404\"} 1\n"));
+  // Every reason is there from the start, so a rate over a first close is not lost.
+  CHECK_THAT(text,
+             Catch::Contains(
+                 "flightrec_http_gate_connections_closed_total{reason=\"header_timeout\"} 0\n"));
+  CHECK_THAT(text,
+             Catch::Contains(
+                 "flightrec_http_gate_connections_closed_total{reason=\"relay_timeout\"} 1\n"));
+  CHECK_THAT(text,
+             Catch::Contains("flightrec_http_auth_failures_total{reason=\"wrong_password\"} 1\n"));
+  CHECK_THAT(text, Catch::Contains(
+                       "flightrec_http_auth_failures_total{reason=\"client_certificate\"} 0\n"));
 }

@@ -127,6 +127,19 @@ TEST_CASE("BasicAuthenticator pays bcrypt once per good password, always for bad
   CHECK(auth.authenticate(changed, basic("alice:n3w")).user == "alice");
 }
 
+TEST_CASE("BasicAuthenticator says why it found no user", "[http][auth]") {
+  const std::map<std::string, std::string> users{{"alice", bcrypt_hash("s3cr3t")}};
+  BasicAuthenticator auth;
+  CHECK(auth.authenticate(users, std::nullopt).failure == AuthFailure::missing_credentials);
+  CHECK(auth.authenticate(users, "Bearer x").failure == AuthFailure::malformed_credentials);
+  CHECK(auth.authenticate(users, "Basic !!").failure == AuthFailure::malformed_credentials);
+  CHECK(auth.authenticate(users, basic("mallory:s3cr3t")).failure == AuthFailure::unknown_user);
+  CHECK(auth.authenticate(users, basic("alice:wrong")).failure == AuthFailure::wrong_password);
+  const Authentication passed = auth.authenticate(users, basic("alice:s3cr3t"));
+  CHECK(passed.user == "alice");
+  CHECK_FALSE(passed.failure);
+}
+
 TEST_CASE("A client's password checks beyond the first waiting for bcrypt are throttled at once",
           "[http][auth]") {
   // Cost 10, tens of milliseconds a check: the checks of one burst overlap, as a flood's do.
@@ -140,7 +153,10 @@ TEST_CASE("A client's password checks beyond the first waiting for bcrypt are th
   for (int i = 0; i < kFlood; ++i) {
     clients.emplace_back([&] {
       start.arrive_and_wait();
-      if (auth.authenticate(users, basic("alice:wrong"), "10.0.0.66").throttled) ++throttled;
+      if (auth.authenticate(users, basic("alice:wrong"), "10.0.0.66").failure ==
+          AuthFailure::throttled) {
+        ++throttled;
+      }
     });
   }
   // Another client's first check, not cached: the flood's one place leaves it one of its own.
@@ -155,8 +171,8 @@ TEST_CASE("A client's password checks beyond the first waiting for bcrypt are th
   const Authentication cached = auth.authenticate(users, basic("alice:s3cr3t"), "10.0.0.66");
   for (auto& client : clients) client.join();
   CHECK(cached.user == "alice");
-  CHECK_FALSE(cached.throttled);
-  CHECK_FALSE(newcomer.throttled);
+  CHECK_FALSE(cached.failure);
+  CHECK(newcomer.failure != AuthFailure::throttled);
   // One of the flood's checks waits at a time; a few more may get in as earlier ones finish.
   CHECK(throttled >= kFlood - 4);
   CHECK(auth.bcrypt_runs() == static_cast<uint64_t>(1 + kFlood - throttled + 1));
@@ -174,7 +190,10 @@ TEST_CASE("Beyond kMostWaiting password checks in all, more are throttled at onc
     clients.emplace_back([&, i] {
       start.arrive_and_wait();
       const std::string address = "10.0.1." + std::to_string(i);
-      if (auth.authenticate(users, basic("alice:wrong"), address).throttled) ++throttled;
+      if (auth.authenticate(users, basic("alice:wrong"), address).failure ==
+          AuthFailure::throttled) {
+        ++throttled;
+      }
     });
   }
   for (auto& client : clients) client.join();

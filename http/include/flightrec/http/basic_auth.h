@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "flightrec/http/server_stats.h"
+
 namespace flightrec::http {
 
 struct Credentials {
@@ -54,10 +56,12 @@ class CredentialCache {
 [[nodiscard]] bool bcrypt_matches(std::string_view password, const std::string& hash,
                                   crypt_data& scratch);
 
-// What BasicAuthenticator::authenticate found.
+// What BasicAuthenticator::authenticate found: a user, or why not.
 struct Authentication {
   std::optional<std::string> user;  // the authenticated user's name
-  bool throttled = false;           // not checked: too many password checks were waiting
+  // Why there is no user; AuthFailure::throttled: not checked, too many password checks were
+  // waiting.
+  std::optional<AuthFailure> failure;
 };
 
 class BasicAuthenticator {

@@ -69,6 +69,8 @@ class Response {
   void end();
 
   [[nodiscard]] bool started() const noexcept { return started_; }
+  // The status sent (send or begin), 0 before.
+  [[nodiscard]] int status() const noexcept { return status_; }
 
   // Headers every response of this request carries (the web config's http_server_config.headers),
   // whichever of send and begin the handler calls. The list must outlive the response.
@@ -83,6 +85,7 @@ class Response {
   bool head_only_;
   bool started_ = false;
   bool chunked_ = false;
+  int status_ = 0;
 };
 
 }  // namespace flightrec::http

@@ -23,6 +23,7 @@
 #include "flightrec/http/request.h"
 #include "flightrec/http/request_limiter.h"
 #include "flightrec/http/route.h"
+#include "flightrec/http/server_stats.h"
 
 namespace flightrec::http {
 
@@ -54,12 +55,15 @@ class Router {
 
   // Answers one request: 401/403, 404, 405 with Allow, 503 beyond the limiter's bounds, or the
   // route's handler (a handler that throws gets a 500 when nothing was sent yet). Returns the
-  // status for the server's bookkeeping.
+  // status sent, for civetweb's bookkeeping, and counts it (set_stats).
   int dispatch(Request request, Response& response) const;
 
   // Bounds the requests in flight (request_limiter.h). Only requests that passed authentication
   // and the access roles take a place: clients that cannot get in cannot fill a route's bound.
   void set_limiter(RequestLimiter* limiter) { limiter_ = limiter; }
+
+  // Counts every response by route pattern and status, and every refused credential, there.
+  void set_stats(ServerStats* stats) { stats_ = stats; }
 
   // Puts the web config's headers and authentication in front of every route.
   void set_security(std::shared_ptr<WebSecurity> security) { security_ = std::move(security); }
@@ -78,6 +82,8 @@ class Router {
   // Authentication, then the access roles; a refusal is sent here.
   Admission admit(const Request& request, const Route* route, const WebConfig* web,
                   const AccessPolicy& policy, Response& response) const;
+  // dispatch() but for the counting: the status sent.
+  int answer(Request request, RouteMatch found, Response& response) const;
 
   // Swapped by a reload while worker threads read it.
   struct AccessSlot {
@@ -87,6 +93,7 @@ class Router {
 
   std::shared_ptr<WebSecurity> security_;
   RequestLimiter* limiter_ = nullptr;
+  ServerStats* stats_ = nullptr;
   std::unique_ptr<AccessSlot> access_ = std::make_unique<AccessSlot>();
   std::vector<Route> routes_;
   std::vector<std::vector<detail::Segment>> patterns_;  // routes_[i]'s pattern, parsed

@@ -16,6 +16,7 @@
 #include "flightrec/http/request.h"
 #include "flightrec/http/route.h"
 #include "flightrec/http/router.h"
+#include "flightrec/http/server_stats.h"
 #include "flightrec/http/web_config.h"
 
 namespace flightrec::http {
@@ -27,8 +28,10 @@ struct ServerOptions {
   // slow readers included: above max_requests, so that requests on one path that read slowly
   // leave workers for the others.
   int threads = 64;
-  // The header deadline (the gate's, from accept; civetweb's for a TLS header) and civetweb's
-  // limit on each write to a client that does not read.
+  // The header deadline (the gate's, from accept; civetweb's for a kept-alive connection's next
+  // request), civetweb's
+  // limit on each write to a client that does not read, and the gate's on a TLS relay whose
+  // client reads none of its answer.
   std::chrono::milliseconds request_timeout{10000};
   // Requests in flight per route; more get 503 (web.max_requests). 0: no limit.
   size_t max_requests = 40;
@@ -36,6 +39,9 @@ struct ServerOptions {
   std::string web_config_file;
   // The access roles (access.h); the default lets every client reach every route.
   AccessPolicy access;
+  // Where the server counts responses, gate closes and refused credentials (for /metrics); null:
+  // a count of its own, which stats() reads.
+  std::shared_ptr<ServerStats> stats;
 };
 
 // civetweb's listening_ports value for a Prometheus-style listen address; nullopt if malformed.
@@ -66,6 +72,7 @@ class Server {
   [[nodiscard]] std::string reload_tls(const TlsServerConfig& wanted);
 
   [[nodiscard]] uint16_t port() const noexcept { return port_; }
+  [[nodiscard]] const ServerStats& stats() const noexcept;
   // http://host:port/ (https:// with TLS) as a client on this machine would reach it.
   [[nodiscard]] std::string url() const;
 

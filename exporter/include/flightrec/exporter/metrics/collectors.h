@@ -16,6 +16,7 @@
 #include "flightrec/exporter/metrics/collectable.h"
 #include "flightrec/exporter/metrics/process_metrics.h"
 #include "flightrec/exporter/metrics/thread_cpu.h"
+#include "flightrec/http/server_stats.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/network/bpf_run_stats.h"
 #include "flightrec/recorder/process_recorder_stats.h"
@@ -176,6 +177,17 @@ class SelfCostCollector final : public Collectable {
   mutable ThreadCpuReader threads_;
   network::OwnBpfPrograms bpf_programs_;
   std::unique_ptr<network::BpfStatsSwitch> bpf_stats_;  // null when not asked or no programs
+};
+
+// The web server: responses by route and status, connections the gate accepted and closed (by
+// why), refused credentials (by kind).
+class HttpCollector final : public Collectable {
+ public:
+  explicit HttpCollector(const http::ServerStats& stats) : stats_(stats) {}
+  void collect(Families& out) const override;
+
+ private:
+  const http::ServerStats& stats_;
 };
 
 // /metrics itself: the previous scrape's duration, the CPU of all earlier ones, and their count
