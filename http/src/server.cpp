@@ -19,6 +19,7 @@
 #include "flightrec/http/request_limiter.h"
 #include "flightrec/http/web_config.h"
 #include "flightrec/http/web_security.h"
+#include "request_path.h"
 #include "tls_context.h"
 
 namespace flightrec::http {
@@ -43,7 +44,7 @@ int dispatch(mg_connection* conn, void* data) {
   auto& impl = *static_cast<Server::Impl*>(data);
   const mg_request_info* info = mg_get_request_info(conn);
   const std::string_view method = info->request_method ? info->request_method : "";
-  const std::string_view path = info->local_uri ? info->local_uri : "";
+  const std::string path = detail::decoded_path(info->local_uri ? info->local_uri : "");
   const std::string_view query = info->query_string ? info->query_string : "";
   Response response(conn, method == "HEAD");
   return impl.router.dispatch(Request(conn, method, path, query), response);
@@ -158,7 +159,9 @@ void Server::start_civetweb(const ServerOptions& options) {
                                  "keep_alive_timeout_ms", "500",
                                  // Headers and body go out in separate writes; without this,
                                  // Nagle holds the body for the client's delayed ACK (40 ms).
-                                 "tcp_nodelay", "1", "max_request_size", "16384", nullptr};
+                                 "tcp_nodelay", "1", "max_request_size", "16384",
+                                 // The path is decoded in dispatch() instead (request_path.h).
+                                 "decode_url", "no", nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
   callbacks.init_thread = on_civetweb_thread;
