@@ -34,6 +34,7 @@
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/incidents/routes.h"
+#include "flightrec/recorder/heap_trim.h"
 #include "flightrec/recorder/process_recorder.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/recording/metadata.h"
@@ -503,6 +504,7 @@ int run_daemon(const Command& command) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   ::signal(SIGPIPE, SIG_IGN);
   Fd signal_fd(::signalfd(-1, &stop_signals, SFD_CLOEXEC));
+  recorder::bound_heap_retention();  // before any thread: docs/DEPLOYMENT.md, "Memory"
 
   const Setup setup = load_setup(command);
   if (!setup.config) {

@@ -30,7 +30,7 @@ class DocumentLoader {
     try {
       load_text(std::string(yaml));
     } catch (const YAML::Exception& error) {
-      errors_.push_back(location(error.mark, true) + "YAML syntax error: " + error.msg);
+      errors_.push_back(location(error.mark, true) + detail::yaml_error_text(error));
     }
     LoadResult result;
     result.origin = origin_;

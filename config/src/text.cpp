@@ -1,5 +1,6 @@
 #include "flightrec/config/detail/text.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>  // the Node member definitions describe() needs
 
 #include "flightrec/common/printable.h"
@@ -8,6 +9,15 @@ namespace flightrec::config::detail {
 
 std::string quote(std::string_view value) {
   return quote_for_error(value, {.keep_non_ascii = true, .named_escapes = true, .max_bytes = 80});
+}
+
+std::string yaml_error_text(const YAML::Exception& error) {
+  if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&error)) {
+    // yaml-cpp stops when a node would sit at depth() (its DepthGuard limit).
+    return "YAML nesting depth limit exceeded: lists and maps nest at most " +
+           std::to_string(deep->depth() - 1) + " levels deep";
+  }
+  return "YAML syntax error: " + error.msg;
 }
 
 std::string join(std::span<const std::string_view> words) {

@@ -17,14 +17,23 @@ std::string_view Request::client_address() const {
   return info != nullptr ? std::string_view(info->remote_addr) : std::string_view{};
 }
 
-std::optional<std::string> Request::body(size_t max_bytes) const {
-  std::string out;
+BodyRead Request::read_body(size_t max_bytes) {
+  body_.clear();
+  if (conn_ == nullptr) return {};
+  // -1 when the request gave no Content-Length (no body, or a chunked one).
+  const long long declared = mg_get_request_info(conn_)->content_length;
+  if (declared >= 0 && static_cast<unsigned long long>(declared) > max_bytes) {
+    return {.too_large = true, .declared_bytes = declared};
+  }
   char chunk[16384];
   for (;;) {
     const int n = mg_read(conn_, chunk, sizeof chunk);
-    if (n <= 0) return out;
-    out.append(chunk, static_cast<size_t>(n));
-    if (out.size() > max_bytes) return std::nullopt;
+    if (n <= 0) return {};
+    body_.append(chunk, static_cast<size_t>(n));
+    if (body_.size() > max_bytes) {
+      body_.clear();
+      return {.too_large = true, .declared_bytes = std::nullopt};
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "flightrec/common/log.h"
+#include "flightrec/common/printable.h"
 #include "flightrec/http/web_security.h"
 
 namespace flightrec::http {
@@ -107,6 +108,34 @@ bool matches(const std::vector<Segment>& pattern, std::string_view path, PathVal
   return pos == path.size() + 1;  // and no segment is left over
 }
 
+// A NUL byte ends the text for civetweb and every C string after it: a request that holds one
+// asks for something other than what would be served, so it is refused.
+std::string nul_refusal(const Request& request) {
+  if (request.path().find('\0') != std::string_view::npos) {
+    return "the path holds a NUL byte (%00): " + quote_for_error(request.path()) + "\n";
+  }
+  // The query is decoded parameter by parameter, later: %00 is the only way to a NUL in it.
+  if (request.query().find("%00") != std::string_view::npos) {
+    return "the query holds a NUL byte (%00): " + quote_for_error(request.query()) + "\n";
+  }
+  return {};
+}
+
+std::string body_refusal(const Route& route, const BodyRead& read) {
+  std::string text = "request body: ";
+  if (read.declared_bytes) {
+    text += std::to_string(*read.declared_bytes) + " bytes";
+  } else {
+    text += route.max_body_bytes == 0
+                ? "not empty"
+                : "more than " + std::to_string(route.max_body_bytes) + " bytes";
+  }
+  text += route.max_body_bytes == 0
+              ? "; this route takes none"
+              : "; this route takes at most " + std::to_string(route.max_body_bytes) + " bytes";
+  return text + "\n";
+}
+
 }  // namespace
 
 void Router::add(Route route) {
@@ -198,6 +227,10 @@ int Router::answer(Request request, RouteMatch found, Response& response) const 
   const auto admission = admit(request, found.route, web.get(), *policy, response);
   if (admission.refused != 0) return admission.refused;
   if (!admission.user.empty()) request.set_user(admission.user);
+  if (const std::string refusal = nul_refusal(request); !refusal.empty()) {
+    response.send(400, kText, refusal);
+    return 400;
+  }
   if (found.route == nullptr) {
     response.send(404, kText, "404 page not found\n");
     return 404;
@@ -221,6 +254,12 @@ int Router::answer(Request request, RouteMatch found, Response& response) const 
                     "too many requests in flight on this path (web.max_requests)\n");
       return kUnavailable;
     }
+  }
+  if (const BodyRead read = request.read_body(route.max_body_bytes); read.too_large) {
+    if (route.on_body_too_large) route.on_body_too_large();
+    constexpr int kTooLarge = 413;
+    response.send(kTooLarge, kText, body_refusal(route, read));
+    return kTooLarge;
   }
   request.set_path_values(std::move(found.values));
   try {

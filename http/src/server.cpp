@@ -16,6 +16,7 @@
 #include "flightrec/http/request_limiter.h"
 #include "flightrec/http/web_config.h"
 #include "flightrec/http/web_security.h"
+#include "request_path.h"
 #include "tls_context.h"
 
 namespace flightrec::http {
@@ -45,7 +46,7 @@ int dispatch(mg_connection* conn, void* data) {
   auto& impl = *static_cast<Server::Impl*>(data);
   const mg_request_info* info = mg_get_request_info(conn);
   const std::string_view method = info->request_method ? info->request_method : "";
-  const std::string_view path = info->local_uri ? info->local_uri : "";
+  const std::string path = detail::decoded_path(info->local_uri ? info->local_uri : "");
   const std::string_view query = info->query_string ? info->query_string : "";
   Response response(conn, method == "HEAD");
   return impl.router.dispatch(Request(conn, method, path, query), response);
@@ -166,19 +167,11 @@ void Server::start_civetweb(const ServerOptions& options) {
   const std::string timeout = std::to_string(options.request_timeout.count());
   // No document_root: nothing is ever served from disk. No tcp_nodelay: the gate sets it on each
   // client's socket (civetweb's would fail, and log, on the socket pairs TLS is relayed through).
-  const char* civet_options[] = {"listening_ports",
-                                 ports.c_str(),
-                                 "num_threads",
-                                 threads.c_str(),
-                                 "request_timeout_ms",
-                                 timeout.c_str(),
-                                 "enable_keep_alive",
-                                 "yes",
-                                 "keep_alive_timeout_ms",
-                                 "500",
-                                 "max_request_size",
-                                 "16384",
-                                 nullptr};
+  const char* civet_options[] = {"listening_ports", ports.c_str(), "num_threads", threads.c_str(),
+                                 "request_timeout_ms", timeout.c_str(), "enable_keep_alive", "yes",
+                                 "keep_alive_timeout_ms", "500", "max_request_size", "16384",
+                                 // The path is decoded in dispatch() instead (request_path.h).
+                                 "decode_url", "no", nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
   callbacks.init_thread = on_civetweb_thread;

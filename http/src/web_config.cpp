@@ -56,7 +56,7 @@ class WebConfigParser {
     try {
       parse_text(std::string(yaml));
     } catch (const YAML::Exception& error) {
-      add(error.mark, "", "YAML syntax error: " + error.msg);
+      add(error.mark, "", cfg::yaml_error_text(error));
     }
     WebConfigResult result;
     result.errors = std::move(errors_);

@@ -1,5 +1,6 @@
 #include "flightrec/recorder/process_recorder.h"
 
+#include <malloc.h>
 #include <poll.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -7,6 +8,7 @@
 #include <system_error>
 
 #include "flightrec/common/log.h"
+#include "flightrec/common/number_format.h"
 #include "flightrec/network/sock_diag_backend.h"
 #include "flightrec/sampler/sampler.h"
 #include "process_backend.h"
@@ -28,6 +30,21 @@ std::unique_ptr<network::TrafficBackend> open_backend(const std::string& choice,
   return backend;
 }
 
+// When the holders of a process tier frame let a process go: the /metrics window (export.window,
+// kept in buckets of a sixtieth of it) and the ring (buffer.duration, in blocks of a few ticks).
+// With a margin, so the trim comes after they have, not just before.
+std::vector<HeapTrim::Hold> frame_holds(const config::Config& config,
+                                        const store::ProcessRing& ring) {
+  const auto with_margin = [](std::chrono::nanoseconds held) {
+    return std::chrono::duration_cast<HeapTrim::Clock::duration>(held + held / 20 +
+                                                                 std::chrono::seconds(2));
+  };
+  const auto block_span = config.sampler.process_rate * ring.options().frames_per_block;
+  return {{.after = with_margin(config.export_.window), .what = "the /metrics window let them go"},
+          {.after = with_margin(ring.options().duration + block_span),
+           .what = "the process ring let them go"}};
+}
+
 int64_t monotonic_ns() {
   timespec now{};
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -43,7 +60,8 @@ ProcessRecorder::ProcessRecorder(const config::Config& config, const sampler::Pr
       backend_(open_backend(config.network.backend, root, backend_name_)),
       socket_ticks_(
           sampler::whole_ticks(config.processes.sockets_rate, config.sampler.process_rate)),
-      ring_(ring) {
+      ring_(ring),
+      heap_trim_(frame_holds(config, ring)) {
   if (config.processes.short_lived) {
     exits_ = network::make_process_exit_watcher(exits_missing_);
     if (!exits_) log::info("short-lived processes not recorded", {{"reason", exits_missing_}});
@@ -145,8 +163,27 @@ void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
     log::warn("process frame not stored", {{"err", refused}});
   }
   last_refusal_ = std::move(refused);
+  trim_heap_after_shrink(frame);
   stats_.last_duration_ns.store(monotonic_ns() - started, std::memory_order_relaxed);
   stats_.samples.fetch_add(1, std::memory_order_relaxed);
+}
+
+// The memory a burst of processes made the tier allocate goes back to the kernel once the tier
+// has shrunk (heap_trim.h): first the capacity this thread's own buffers kept, then every free
+// page of the allocator's arenas.
+void ProcessRecorder::trim_heap_after_shrink(sampler::process::ProcessFrame& frame) {
+  const std::string_view why =
+      heap_trim_.due(frame.processes.size() + frame.sockets.size(), HeapTrim::Clock::now());
+  if (why.empty()) return;
+  const int64_t started = monotonic_ns();
+  frame.processes.shrink_to_fit();
+  frame.sockets.shrink_to_fit();
+  last_sockets_.shrink_to_fit();
+  exited_.shrink_to_fit();
+  static_cast<void>(::malloc_trim(0));
+  const double seconds = static_cast<double>(monotonic_ns() - started) / 1e9;
+  log::info("free memory returned to the kernel",
+            {{"after", std::string(why)}, {"seconds", number_text(seconds)}});
 }
 
 void ProcessRecorder::read_socket_table(sampler::process::ProcessFrame& frame) {

@@ -33,19 +33,30 @@ bool consume(std::string_view& text, char c) {
   return true;
 }
 
-// ".25" -> 250000000 ns. Up to 9 digits; no leading dot: 0.
-std::optional<int64_t> fraction_ns(std::string_view& text) {
-  if (!consume(text, '.')) return 0;
-  size_t digits = 0;
+// What a time of the right form still cannot be: int64 ns hold these Unix seconds only.
+constexpr std::string_view kOutOfRange =
+    "out of range: times run from 1677-09-21T00:12:45Z to 2262-04-11T23:47:15Z";
+constexpr std::string_view kFractionOutOfRange =
+    "fraction out of range: at most 9 digits (nanoseconds)";
+
+struct Fraction {
   int64_t ns = 0;
+  bool finer_than_ns = false;  // more than 9 digits: valid RFC 3339, but not a time we hold
+};
+
+// ".25" -> 250000000 ns. No leading dot: 0.
+std::optional<Fraction> fraction_ns(std::string_view& text) {
+  if (!consume(text, '.')) return Fraction{};
+  size_t digits = 0;
+  Fraction fraction;
   while (!text.empty() && is_digit(text.front())) {
-    if (++digits > 9) return std::nullopt;
-    ns = ns * 10 + (text.front() - '0');
+    if (++digits <= 9) fraction.ns = fraction.ns * 10 + (text.front() - '0');
     text.remove_prefix(1);
   }
   if (digits == 0) return std::nullopt;
-  for (size_t i = digits; i < 9; ++i) ns *= 10;
-  return ns;
+  for (size_t i = digits; i < 9; ++i) fraction.ns *= 10;
+  fraction.finer_than_ns = digits > 9;
+  return fraction;
 }
 
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
@@ -114,22 +125,24 @@ Parsed parse_rfc3339(std::string_view text, bool from_url_query) {
   }
   // Second 60 is a leap second: it lands on the next minute's first second, as POSIX time does.
   if (*hour > 23 || *minute > 59 || *second > 60) return {.reason = "time of day out of range"};
+  if (fraction->finer_than_ns) return {.reason = std::string(kFractionOutOfRange)};
   const int64_t seconds = days_from_civil(*year, *month, *day) * 86400 + *hour * 3600 +
                           *minute * 60 + *second - offset_minutes * 60;
-  if (seconds < -kMaxSeconds || seconds > kMaxSeconds) return {.reason = "out of range"};
-  return {.ns = seconds * kNsPerSecond + *fraction};
+  if (seconds < -kMaxSeconds || seconds > kMaxSeconds) return {.reason = std::string(kOutOfRange)};
+  return {.ns = seconds * kNsPerSecond + fraction->ns};
 }
 
 Parsed parse_unix_seconds(std::string_view text) {
   int64_t seconds = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
-  if (error == std::errc::result_out_of_range) return {.reason = "out of range"};
+  if (error == std::errc::result_out_of_range) return {.reason = std::string(kOutOfRange)};
   if (error != std::errc() || end == text.data() || text.front() == '-') return {};
   text.remove_prefix(static_cast<size_t>(end - text.data()));
   const auto fraction = fraction_ns(text);
   if (!fraction || !text.empty()) return {};
-  if (seconds > kMaxSeconds) return {.reason = "out of range"};
-  return {.ns = seconds * kNsPerSecond + *fraction};
+  if (fraction->finer_than_ns) return {.reason = std::string(kFractionOutOfRange)};
+  if (seconds > kMaxSeconds) return {.reason = std::string(kOutOfRange)};
+  return {.ns = seconds * kNsPerSecond + fraction->ns};
 }
 
 // "-1h30m" -> now - 5400 s. Each part is digits (with an optional fraction) then a unit.
@@ -187,11 +200,13 @@ TimeParse parse_time_param(std::string_view name, std::string_view text, int64_t
   std::string error = std::string(name) + ": " + quote_for_error(text) + " is not a time (";
   error +=
       parsed.reason.empty() ? "examples: 2026-11-30T05:00:00Z, 1764478800, -30s" : parsed.reason;
-  return {.error = error + ")"};
+  return {.error = error + ")", .reason = std::move(parsed.reason)};
 }
 
-std::optional<int64_t> parse_rfc3339_ns(std::string_view text) {
-  return parse_rfc3339(text, /*from_url_query=*/false).ns;
+std::optional<int64_t> parse_rfc3339_ns(std::string_view text, std::string* reason) {
+  Parsed parsed = parse_rfc3339(text, /*from_url_query=*/false);
+  if (reason != nullptr) *reason = std::move(parsed.reason);
+  return parsed.ns;
 }
 
 }  // namespace flightrec::recording

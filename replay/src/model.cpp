@@ -97,7 +97,11 @@ CursorTime parse_cursor_time(std::string_view text, int64_t start_ns, int64_t en
   if (!parsed.ok()) {
     // RFC 3339 without a zone ("2026-11-30 07:46:36"): UTC, the zone replay shows times in.
     const auto utc = recording::parse_time_param("time", std::string(text) + "Z", end_ns);
-    if (utc.ok()) parsed = utc;
+    if (utc.ok() || !utc.reason.empty()) parsed = utc;
+  }
+  if (!parsed.ok() && !parsed.reason.empty()) {
+    // A time's form with a value that is none ("out of range", "month 13 out of range").
+    return {0, "time: \"" + std::string(text) + "\" is not a time (" + parsed.reason + ")"};
   }
   if (!parsed.ok()) {
     return {0, "time: \"" + std::string(text) +

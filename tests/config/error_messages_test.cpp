@@ -185,6 +185,21 @@ TEST_CASE("YAML syntax errors carry line and column", "[errors][syntax]") {
              Catch::StartsWith("flightrec.yaml:1:") && Catch::Contains("YAML syntax error"));
 }
 
+TEST_CASE("nesting past the parser's depth limit says so, with the limit", "[errors][syntax]") {
+  const std::string deep = "sampler: " + std::string(10000, '[') + std::string(10000, ']') + "\n";
+  CHECK_THAT(only_error(deep),
+             Catch::StartsWith("flightrec.yaml:1:") &&
+                 Catch::EndsWith(": YAML nesting depth limit exceeded: lists and maps nest at "
+                                 "most 499 levels deep"));
+  // The top-level map and 498 lists below it are within the limit: an ordinary error follows.
+  CHECK(only_error("sampler: " + std::string(498, '[') + std::string(498, ']') + "\n") ==
+        "flightrec.yaml:1: sampler: expected a map of keys (rate, process_rate, realtime, backend, "
+        "cpu_budget), got a list");
+  CHECK_THAT(only_error("sampler: " + std::string(499, '{') + std::string(499, '}') + "\n"),
+             Catch::EndsWith("YAML nesting depth limit exceeded: lists and maps nest at most 499 "
+                             "levels deep"));
+}
+
 TEST_CASE("a stray comma at the top level is a syntax error, not a hang", "[errors][syntax]") {
   // yaml-cpp 0.7's LoadAll alone loops forever on these (found by tests/fuzz/config_fuzz.cpp).
   CHECK(only_error(",a") == "flightrec.yaml:1:1: YAML syntax error: unexpected \",\"");

@@ -188,6 +188,9 @@ TEST_CASE("web config: every error names file, line and key", "[http][web_config
       {"basic_auth_users: [alice]\n", "web.yml:1: basic_auth_users: expected a map, got a list"},
       {"- a\n", "web.yml:1: the top level must be a map, got a list"},
       {"a: [\n", "web.yml:2: YAML syntax error"},
+      {"a: " + std::string(10000, '[') + std::string(10000, ']') + "\n",
+       "web.yml:1: YAML nesting depth limit exceeded: lists and maps nest at most 499 levels "
+       "deep"},
       {"a: 1\n---\nb: 2\n", "web.yml:2: only one YAML document is allowed"},
   };
   for (const auto& [yaml, expected] : cases) {

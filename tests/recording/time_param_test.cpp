@@ -48,7 +48,8 @@ TEST_CASE("Texts that are not times, each with its message", "[time]") {
       {"12abc", "from: \"12abc\" is not a time (examples: 2026-11-30T05:00:00Z, 1764478800, -30s)"},
       {"1.", "from: \"1.\" is not a time (examples: 2026-11-30T05:00:00Z, 1764478800, -30s)"},
       {"1.1234567891",
-       "from: \"1.1234567891\" is not a time (examples: 2026-11-30T05:00:00Z, 1764478800, -30s)"},
+       "from: \"1.1234567891\" is not a time (fraction out of range: at most 9 digits "
+       "(nanoseconds))"},
       {"2025-11-30T05:00:00",
        "from: \"2025-11-30T05:00:00\" is not a time (examples: 2026-11-30T05:00:00Z, 1764478800, "
        "-30s)"},
@@ -63,7 +64,9 @@ TEST_CASE("Texts that are not times, each with its message", "[time]") {
        "from: \"2025-11-30T24:00:00Z\" is not a time (time of day out of range)"},
       {"2025-11-30T05:00:00+25:00",
        "from: \"2025-11-30T05:00:00+25:00\" is not a time (offset out of range)"},
-      {"99999999999999999999", "from: \"99999999999999999999\" is not a time (out of range)"},
+      {"99999999999999999999",
+       "from: \"99999999999999999999\" is not a time (out of range: times run from "
+       "1677-09-21T00:12:45Z to 2262-04-11T23:47:15Z)"},
       {"-999999999d", "from: \"-999999999d\" is not a time (out of range)"},
       {"-1s1s", "from: \"-1s1s\" is not a time (units must decrease, e.g. -1h30m)"},
       {"-30s1m", "from: \"-30s1m\" is not a time (units must decrease, e.g. -1h30m)"},
@@ -73,6 +76,41 @@ TEST_CASE("Texts that are not times, each with its message", "[time]") {
   }));
   INFO(text);
   CHECK(parse_time_param("from", text, kNow).error == message);
+}
+
+TEST_CASE("Valid RFC 3339 times int64 nanoseconds cannot hold are out of range, not malformed",
+          "[time]") {
+  const std::string range =
+      "out of range: times run from 1677-09-21T00:12:45Z to "
+      "2262-04-11T23:47:15Z";
+  const std::string fraction = "fraction out of range: at most 9 digits (nanoseconds)";
+  const auto [text, reason] = GENERATE_COPY(table<std::string, std::string>({
+      {"9999-12-31T23:59:59Z", range},
+      {"0000-01-01T00:00:00Z", range},
+      {"2262-04-11T23:47:16Z", range},
+      {"1677-09-21T00:12:44Z", range},
+      {"2262-04-11T23:47:15-00:01", range},  // the offset pushes it past the end
+      {"1677-09-21T00:12:45+00:01", range},  // and before the start
+      {"9223372036", range},
+      {"2026-11-30T05:00:00.1234567890Z", fraction},
+      {"2026-11-30T05:00:00." + std::string(200, '1') + "Z", fraction},
+  }));
+  INFO(text);
+  const auto parsed = parse_time_param("to", text, kNow);
+  CHECK(parsed.error == "to: \"" + text + "\" is not a time (" + reason + ")");
+  CHECK(parsed.reason == reason);
+  if (text.size() > 4 && text[4] == '-') {
+    std::string why;
+    CHECK_FALSE(parse_rfc3339_ns(text, &why));
+    CHECK(why == reason);
+  }
+}
+
+TEST_CASE("The range's ends are times", "[time]") {
+  CHECK(parse_time_param("to", "2262-04-11T23:47:15.999999999Z", kNow).ok());
+  CHECK(parse_time_param("to", "1677-09-21T00:12:45Z", kNow).ok());
+  CHECK(parse_time_param("to", "9223372035", kNow).ok());
+  CHECK(parse_time_param("to", "yesterday", kNow).reason.empty());
 }
 
 TEST_CASE("The error names the parameter it came from", "[time]") {

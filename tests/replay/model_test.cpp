@@ -237,6 +237,18 @@ TEST_CASE("cursorTimesAcceptOffsetsAbsoluteTimesAndWords", "[replay][model]") {
   CHECK_FALSE(parse_cursor_time("+soon", kStartNs, end).ok());
 }
 
+TEST_CASE("cursorTimesBeyondWhatIsHeldSayOutOfRangeNotMalformed", "[replay][model]") {
+  const int64_t end = kStartNs + 3'000'000'000;
+  const std::string range =
+      "is not a time (out of range: times run from 1677-09-21T00:12:45Z to 2262-04-11T23:47:15Z)";
+  CHECK(parse_cursor_time("9999-12-31T23:59:59Z", kStartNs, end).error ==
+        "time: \"9999-12-31T23:59:59Z\" " + range);
+  CHECK(parse_cursor_time("9999-12-31 23:59:59", kStartNs, end).error ==
+        "time: \"9999-12-31 23:59:59\" " + range);
+  CHECK(parse_cursor_time("2025-13-30 05:00:01", kStartNs, end).error ==
+        "time: \"2025-13-30 05:00:01\" is not a time (month 13 out of range)");
+}
+
 TEST_CASE("cursorTimesAcceptTheSpaceFormAndATimeOfDay", "[replay][model]") {
   const int64_t end = kStartNs + 3'000'000'000;
   CHECK(parse_cursor_time("2025-11-30 05:00:01", kStartNs, end).time_ns ==

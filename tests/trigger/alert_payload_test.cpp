@@ -104,5 +104,15 @@ TEST_CASE("a bad payload is refused naming the field", "[alerts]") {
   const std::string starts = "2026-12-02T03:04:05.123456789Z";
   before_1970.replace(before_1970.find(starts), starts.size(), "1969-12-31T23:59:59Z");
   CHECK(error_of(AlertSource::alertmanager, before_1970) ==
-        "alerts[0].startsAt: not an RFC 3339 time (\"1969-12-31T23:59:59Z\")");
+        "alerts[0].startsAt: \"1969-12-31T23:59:59Z\" is before 1970");
+  // Valid RFC 3339 that int64 nanoseconds cannot hold: said to be out of range, not malformed.
+  for (const char* far : {"9999-12-31T23:59:59Z", "2026-12-02T03:04:05.1234567891Z"}) {
+    std::string beyond = fixture("alertmanager_firing.json");
+    beyond.replace(beyond.find(starts), starts.size(), far);
+    INFO(far);
+    CHECK_THAT(error_of(AlertSource::alertmanager, beyond),
+               Catch::Matchers::StartsWith("alerts[0].startsAt: \"" + std::string(far) +
+                                           "\" is not a time (") &&
+                   Catch::Matchers::Contains("out of range"));
+  }
 }

@@ -70,9 +70,13 @@ config::AlertLabels string_map(const Json& object, const std::string& path, cons
 
 int64_t time_at(const Json& object, const std::string& path, const char* name) {
   const std::string text = required_string(object, path, name);
+  std::string reason;
+  const auto ns = recording::parse_rfc3339_ns(text, &reason);
+  // An RFC 3339 time that is none we can hold ("out of range: ...") says so.
+  if (!ns && !reason.empty()) fail(path + name, "\"" + text + "\" is not a time (" + reason + ")");
+  if (!ns) fail(path + name, "not an RFC 3339 time (\"" + text + "\")");
   // Before 1970 is no time an alert started or ended (and would be a negative Unix time).
-  const auto ns = recording::parse_rfc3339_ns(text);
-  if (!ns || *ns < 0) fail(path + name, "not an RFC 3339 time (\"" + text + "\")");
+  if (*ns < 0) fail(path + name, "\"" + text + "\" is before 1970");
   return *ns;
 }
 

@@ -34,14 +34,7 @@ void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Req
     response.send(400, kText, error + "\n");
     return;
   }
-  const auto body = request.body(kMaxAlertBodyBytes);
-  if (!body) {
-    receiver.count_notification(source, NotificationResult::too_large);
-    response.send(413, kText,
-                  "body: larger than " + std::to_string(kMaxAlertBodyBytes) + " bytes\n");
-    return;
-  }
-  auto parsed = parse_alert_payload(source, *body);
+  auto parsed = parse_alert_payload(source, request.body());
   if (const auto* error = std::get_if<std::string>(&parsed)) {
     receiver.count_notification(source, NotificationResult::bad_request);
     log::warn("alert notification refused",
@@ -71,7 +64,12 @@ http::Route route_for(AlertSource source, AlertReceiver& receiver) {
                 receive_alerts(source, receiver, request, response);
               },
           .methods = {"POST"},
-          .right = http::Right::capture};
+          .right = http::Right::capture,
+          .max_body_bytes = kMaxAlertBodyBytes,
+          .on_body_too_large =
+              [source, &receiver] {
+                receiver.count_notification(source, NotificationResult::too_large);
+              }};
 }
 
 }  // namespace

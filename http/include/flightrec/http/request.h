@@ -13,6 +13,13 @@ namespace flightrec::http {
 // The values a pattern's parameters took in one path, as views into that path.
 using PathValues = std::vector<std::pair<std::string_view, std::string_view>>;
 
+// How reading a request body ended: read whole, or refused for its length, as the client
+// announced it (Content-Length, nothing read) or once a chunked body ran past the bound.
+struct BodyRead {
+  bool too_large = false;
+  std::optional<long long> declared_bytes;  // the Content-Length, when it gave one
+};
+
 class Request {
  public:
   Request(mg_connection* conn, std::string_view method, std::string_view path,
@@ -28,9 +35,8 @@ class Request {
   [[nodiscard]] std::string_view client_address() const;
   // The URL-decoded value of query parameter `name`, if present.
   [[nodiscard]] std::optional<std::string> param(std::string_view name) const;
-  // The request body, read once; nullopt when it is longer than `max_bytes` (the rest is left
-  // unread, and civetweb closes the connection). Bounded so a client cannot make us buffer more.
-  [[nodiscard]] std::optional<std::string> body(size_t max_bytes) const;
+  // The request body, as the router read it before the handler ran (Route::max_body_bytes).
+  [[nodiscard]] std::string_view body() const noexcept { return body_; }
   // What the route's {name} or {name...} matched in the path; empty for a name it does not have.
   [[nodiscard]] std::string_view path_value(std::string_view name) const noexcept;
 
@@ -40,6 +46,9 @@ class Request {
   // Set by the router once it has matched the path, and authenticated the request.
   void set_path_values(PathValues values) { path_values_ = std::move(values); }
   void set_user(std::string user) { user_ = std::move(user); }
+  // The router: reads the body, up to `max_bytes`. What the client said or sent beyond that is
+  // left unread (civetweb then closes the connection), so a client cannot make us buffer more.
+  [[nodiscard]] BodyRead read_body(size_t max_bytes);
 
  private:
   mg_connection* conn_;  // not const: reading the body consumes it
@@ -48,6 +57,7 @@ class Request {
   std::string_view query_;
   PathValues path_values_;
   std::optional<std::string> user_;
+  std::string body_;
 };
 
 using Header = std::pair<std::string, std::string>;

@@ -8,6 +8,7 @@
 //   /incidents/{id}        {name} matches one non-empty segment; Request::path_value("id") reads it
 //   /incidents/{id...}     a last {name...} matches the rest of the path (one or more segments):
 //                          the prefix form
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -35,6 +36,12 @@ struct Route {
   Handler handler;
   std::vector<std::string> methods{"GET", "HEAD"};
   Right right = Right::read_history;  // the strictest read by default
+  // The longest request body the route takes, in bytes (0: none). The router reads the body
+  // before the handler runs (Request::body) and answers 413 to a longer one: at once from its
+  // Content-Length, unread, or once a chunked body has run past the bound.
+  size_t max_body_bytes = 0;
+  // Called for each request refused that way, for a route that counts its refusals.
+  std::function<void()> on_body_too_large;
 };
 
 }  // namespace flightrec::http

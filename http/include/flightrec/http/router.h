@@ -53,9 +53,10 @@ class Router {
 
   [[nodiscard]] RouteMatch match(std::string_view path) const;
 
-  // Answers one request: 401/403, 404, 405 with Allow, 503 beyond the limiter's bounds, or the
-  // route's handler (a handler that throws gets a 500 when nothing was sent yet). Returns the
-  // status sent, for civetweb's bookkeeping, and counts it (set_stats).
+  // Answers one request: 401/403, 400 for a NUL byte (%00) in the path or query, 404, 405 with
+  // Allow, 503 beyond the limiter's bounds, 413 for a body over the route's max_body_bytes, or
+  // the route's handler (a handler that throws gets a 500 when nothing was sent yet). Returns
+  // the status sent, for civetweb's bookkeeping, and counts it (set_stats).
   int dispatch(Request request, Response& response) const;
 
   // Bounds the requests in flight (request_limiter.h). Only requests that passed authentication

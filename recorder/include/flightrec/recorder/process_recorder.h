@@ -18,6 +18,7 @@
 #include "flightrec/network/sock_diag_backend.h"
 #include "flightrec/network/socket_table.h"
 #include "flightrec/network/traffic_backend.h"
+#include "flightrec/recorder/heap_trim.h"
 #include "flightrec/recorder/process_recorder_stats.h"
 #include "flightrec/sampler/process/process_source.h"
 #include "flightrec/store/process_ring.h"
@@ -65,6 +66,7 @@ class ProcessRecorder {
   void tick(sampler::process::ProcessFrame& frame);
   void read_socket_table(sampler::process::ProcessFrame& frame);
   void keep_exited_traffic(sampler::process::ProcessFrame& frame);
+  void trim_heap_after_shrink(sampler::process::ProcessFrame& frame);
 
   std::chrono::nanoseconds period_;
   std::unique_ptr<sampler::process::ProcessSource> sampler_;
@@ -92,6 +94,7 @@ class ProcessRecorder {
   std::string last_refusal_;
   // Final totals of processes the backend saw exit, while /proc still lists them.
   std::unordered_map<int32_t, std::pair<network::NetCounters, std::string>> exited_traffic_;
+  HeapTrim heap_trim_;
 };
 
 }  // namespace flightrec::recorder

@@ -1,5 +1,6 @@
 #pragma once
 // Text helpers for messages and docs.
+#include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/node/node.h>
 
 #include <span>
@@ -14,6 +15,11 @@ namespace flightrec::config::detail {
 
 // What a YAML node is, for "expected ..., got <this>": "a map", "a list", "the value \"x\"".
 [[nodiscard]] std::string describe(const YAML::Node& node);
+
+// What a YAML parse error means, for "<file>:<line>: <this>": "YAML syntax error: <yaml-cpp's
+// message>", but for nesting past the parser's depth limit, which yaml-cpp calls a "bad file", the
+// limit and that it was exceeded.
+[[nodiscard]] std::string yaml_error_text(const YAML::Exception& error);
 
 // "a, b, c"
 [[nodiscard]] std::string join(std::span<const std::string_view> words);
