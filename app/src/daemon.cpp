@@ -209,9 +209,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
                 [this](trigger::IncidentCapture incident, store::Snapshot blocks) {
-                  if (!incident_writer_.submit(std::move(incident), std::move(blocks))) {
-                    log::warn("incident dropped: the writer is behind");
-                  }
+                  // A drop is counted and logged (rate-limited) by the writer.
+                  incident_writer_.submit(std::move(incident), std::move(blocks));
                 }),
       // A manual request stays pending for the capture's post window (CaptureOptions).
       manual_gate_(trigger::CaptureOptions{}.manual_post, cfg_.incidents.manual_interval),
@@ -224,6 +223,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   alert_receiver_.hand_revisions_to([this](trigger::IncidentRevision revision) {
     return incident_writer_.submit_revision(std::move(revision), ring_.snapshot());
   });
+  alert_receiver_.reserve_places_with(
+      [this](std::string_view alert) { return incident_writer_.reserve(alert); });
   recorder_.set_frame_hook(
       [this](const sampler::FrameHeader& header, std::span<const int64_t> raw,
              std::span<const double> derived) { capturer_.on_frame(header, raw, derived); });
