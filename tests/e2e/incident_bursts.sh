@@ -197,6 +197,7 @@ fi
 expect_eq "$(am_metric alertmanager_notifications_failed_total)" 0 "and its notification succeeded in the end"
 kill "$AM_PID" 2>/dev/null || true
 stop_daemon
+expect_eq "$STOP_STATUS" 0 "the daemon exits 0"
 
 # --- 10,000 rules firing on the same frame: the writer keeps 16 waiting and drops the rest; the
 # warning is a few lines that count the drops and name the first rules, not one line per drop.
@@ -227,4 +228,5 @@ fi
 expect_eq "$logged" "$dropped" "the lines' counts add up to flightrec_incidents_dropped_total"
 expect_contains "$(log_drops | tail -1)" "names=" "the lines name the rules"
 stop_daemon
+expect_eq "$STOP_STATUS" 0 "the daemon exits 0"
 finish

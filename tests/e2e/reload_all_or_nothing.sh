@@ -114,4 +114,5 @@ answer=$(tls_curl second -w ' %{http_code}' -X POST "${URL}-/reload")
 expect_contains "$answer" 'unknown signal "cpu_bussy_ratio"' "a reload with a bad rule fails, naming it"
 expect_contains "$(served_subject)" "CN = second" "and the certificate that came with it is not installed"
 stop_daemon
+expect_eq "$STOP_STATUS" 0 "the daemon exits 0"
 finish
