@@ -73,8 +73,9 @@ void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Req
   log::info("alert notification", {{"source", std::string(source_name(source))},
                                    {"group_key", notification.group_key},
                                    {"outcomes", outcome_counts(outcomes).dump()}});
-  // Alertmanager and Grafana send a notification again when it was not answered 2xx: an alert
-  // dropped now is taken then (the ones captured now are duplicates then).
+  // Alertmanager retries a notification not answered 2xx (a sender that does not retry sends the
+  // alert again with its next one): an alert dropped now is taken then, the ones captured now
+  // are duplicates then.
   const bool all_taken =
       std::find(outcomes.begin(), outcomes.end(), AlertOutcome::dropped) == outcomes.end();
   response.send(all_taken ? 200 : 503, "application/json", answer_json(notification, outcomes));
