@@ -210,9 +210,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
                 [this](trigger::IncidentCapture incident, store::Snapshot blocks) {
-                  if (!incident_writer_.submit(std::move(incident), std::move(blocks))) {
-                    log::warn("incident dropped: the writer is behind");
-                  }
+                  // A drop is counted and logged (rate-limited) by the writer.
+                  incident_writer_.submit(std::move(incident), std::move(blocks));
                 }),
       // A manual request stays pending for the capture's post window (CaptureOptions).
       manual_gate_(trigger::CaptureOptions{}.manual_post, cfg_.incidents.manual_interval),
@@ -225,6 +224,8 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   alert_receiver_.hand_revisions_to([this](trigger::IncidentRevision revision) {
     return incident_writer_.submit_revision(std::move(revision), ring_.snapshot());
   });
+  alert_receiver_.reserve_places_with(
+      [this](std::string_view alert) { return incident_writer_.reserve(alert); });
   recorder_.set_frame_hook(
       [this](const sampler::FrameHeader& header, std::span<const int64_t> raw,
              std::span<const double> derived) { capturer_.on_frame(header, raw, derived); });
@@ -395,36 +396,38 @@ int Daemon::run(int signal_fd) {
 
 std::string Daemon::reload(std::string_view cause) {
   const std::lock_guard lock(reload_mutex_);
-  Setup loaded = load_setup(command_);  // on success it has set the log level already
+  Setup loaded = load_setup(command_);
   if (!loaded.config) return reload_failed(cause, loaded.errors);
+  // A reload is one transaction: every part of the new configuration is built, and so checked,
+  // before any is installed, so that a failure anywhere leaves the daemon as it was. load_setup
+  // has set the new log level: back to the running one until the rest is installed with it.
+  log::set_level(*log::parse_level(running_.log.level));
   // The web config is re-read on change by the server itself, which keeps the previous version
   // when the new one is invalid; a reload says so too, and counts as failed.
-  std::optional<http::WebConfig> web;
+  http::PreparedTls tls;
   if (command_.web_config_file) {
     auto read = http::load_web_config(*command_.web_config_file);
     if (!read.config) return reload_failed(cause, read.errors);
-    web = std::move(read.config);
+    tls = server_->prepare_tls(read.config->tls);
+    if (!tls.error.empty()) return reload_failed(cause, {tls.error});
   }
   ReloadPlan plan;
+  std::optional<trigger::TriggerEngine::ResolvedRules> rules;
   try {
     plan = plan_reload(running_, *loaded.config);
-    // Checked first: web.roles naming a user the web config lacks fails the reload unchanged.
+    // web.roles naming a user the web config lacks fails the reload.
     if (auto errors = server_->access_errors(http::access_policy(plan.effective.web));
         !errors.empty()) {
       return reload_failed(cause, errors);
     }
-    // Resolved here, so rules naming signals this host lacks fail the reload before any change.
-    engine_.replace_rules(trigger::rules_with_builtins(plan.effective));
+    // Rules naming signals this host lacks fail it too.
+    rules.emplace(engine_.resolve_rules(trigger::rules_with_builtins(plan.effective)));
   } catch (const std::exception& e) {
     return reload_failed(cause, {e.what()});
   }
-  // Last of the checks, first of the changes: a context that cannot be built fails the reload
-  // before anything else has changed.
-  if (web) {
-    if (auto error = server_->reload_tls(web->tls); !error.empty()) {
-      return reload_failed(cause, {error});
-    }
-  }
+  // Everything is built: installing it cannot fail.
+  engine_.replace_rules(std::move(*rules));
+  server_->install_tls(std::move(tls));
   apply_live(plan.effective, loaded.config_origin);
   running_ = std::move(plan.effective);
   reload_status_->succeeded(real_now_ns());
@@ -439,8 +442,6 @@ std::string Daemon::reload(std::string_view cause) {
 }
 
 std::string Daemon::reload_failed(std::string_view cause, const std::vector<std::string>& errors) {
-  // load_setup sets the log level only on success, but a rule error comes after that.
-  log::set_level(*log::parse_level(running_.log.level));
   reload_status_->failed();
   std::string text;
   for (const auto& error : errors) {
@@ -452,7 +453,7 @@ std::string Daemon::reload_failed(std::string_view cause, const std::vector<std:
 }
 
 // Every live setting, each through the setter of the component that reads it (config_reload.h
-// lists them); the triggers were handed to the engine already.
+// lists them); the triggers and the TLS context were installed already.
 void Daemon::apply_live(const config::Config& effective, const std::string& origin) {
   incident_store_.set_bounds(effective.incidents.max_count, effective.incidents.max_bytes);
   max_dump_bytes_.store(effective.web.max_dump_bytes);

@@ -45,9 +45,11 @@ class Daemon {
   int run(int signal_fd);
 
   // Re-reads the configuration as it was found at start-up (the --config.file, or the lookup
-  // again) and applies what can change live (config_reload.h). An invalid file, or rules naming
-  // signals this host lacks, change nothing. Returns "" or what was wrong; either is logged and
-  // shown in /metrics. Any thread; reloads run one at a time.
+  // again) and applies what can change live (config_reload.h), all or nothing: every part (rules,
+  // TLS context, roles, alert filters) is built before any is installed, so an invalid file, a web
+  // config whose certificate does not load, roles naming unknown users or rules naming signals
+  // this host lacks change nothing. Returns "" or what was wrong; either is logged and shown in
+  // /metrics. Any thread; reloads run one at a time.
   std::string reload(std::string_view cause);
 
  private:

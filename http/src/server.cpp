@@ -223,7 +223,7 @@ void Server::use_web_config(const std::string& path) {
   impl_->router.set_security(std::move(security));
 }
 
-std::string Server::reload_tls(const TlsServerConfig& wanted) {
+PreparedTls Server::prepare_tls(const TlsServerConfig& wanted) const {
   const auto& security = impl_->router.security();
   if (!security) return {};
   const std::string origin = security->path().string();
@@ -233,13 +233,17 @@ std::string Server::reload_tls(const TlsServerConfig& wanted) {
     return {};
   }
   if (!tls_ || same_tls_settings(wanted, impl_->tls->settings)) return {};
-  std::string error;
-  auto rebuilt = detail::make_tls_context(wanted, origin, error);
-  if (!rebuilt) return error;
-  impl_->tls = rebuilt;
-  impl_->gate->set_tls(std::move(rebuilt));
-  log::info("TLS settings reloaded: new connections use them", {{"file", origin}});
-  return {};
+  PreparedTls prepared;
+  prepared.context = detail::make_tls_context(wanted, origin, prepared.error);
+  return prepared;
+}
+
+void Server::install_tls(PreparedTls prepared) {
+  if (!prepared.context) return;
+  impl_->tls = prepared.context;
+  impl_->gate->set_tls(std::move(prepared.context));
+  log::info("TLS settings reloaded: new connections use them",
+            {{"file", impl_->router.security()->path().string()}});
 }
 
 std::vector<std::string> Server::access_errors(const AccessPolicy& policy) const {

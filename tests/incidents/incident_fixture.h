@@ -15,6 +15,7 @@
 #include "flightrec/model/incident_description.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/block.h"
+#include "stderr_capture.h"
 #include "temp_dir.h"
 
 namespace incident_test {
@@ -69,50 +70,7 @@ inline flightrec::incidents::IncidentEntry write_incident(
 
 using flightrec::testing::TempDir;
 
-// Sends fd 2 (where the log goes) to a file while alive; text() returns what was logged.
-class StderrCapture {
- public:
-  StderrCapture() : file_(std::tmpfile()), saved_(dup(2)) {
-    std::fflush(stderr);
-    dup2(fileno(file_), 2);
-  }
-  ~StderrCapture() {
-    restore();
-    std::fclose(file_);
-  }
-  StderrCapture(const StderrCapture&) = delete;
-  StderrCapture& operator=(const StderrCapture&) = delete;
-
-  std::string text() {
-    std::fflush(stderr);
-    std::string out;
-    std::rewind(file_);
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, file_)) > 0) out.append(buf, n);
-    return out;
-  }
-  // Lines holding `needle`.
-  size_t count(const std::string& needle) {
-    std::istringstream lines(text());
-    size_t found = 0;
-    for (std::string line; std::getline(lines, line);) {
-      if (line.find(needle) != std::string::npos) ++found;
-    }
-    return found;
-  }
-
- private:
-  void restore() {
-    if (saved_ < 0) return;
-    std::fflush(stderr);
-    dup2(saved_, 2);
-    close(saved_);
-    saved_ = -1;
-  }
-  std::FILE* file_;
-  int saved_;
-};
+using flightrec::testing::StderrCapture;
 
 inline std::string read_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -214,7 +214,7 @@ TEST_CASE("replaced rules take effect on the next frame", "[engine][reload]") {
   Feed feed({cpu_hot()});
   auto memory = rule("mem_high", "memory_used_bytes", Comparison::greater, 1e9);
   memory.cooldown = 0ms;
-  feed.engine.replace_rules({memory});
+  feed.engine.replace_rules(feed.engine.resolve_rules({memory}));
   feed.derived[kMemoryUsed] = 2e9;
   feed.derived[kCpuTotal] = 0.9;
   const auto fired = feed.step();
@@ -232,17 +232,30 @@ TEST_CASE("a rule the reload leaves unchanged keeps its cooldown and holding tim
 
   auto moved = cpu_hot(0ms, 60s);
   moved.line = 40;  // the same rule, further down an edited file
-  feed.engine.replace_rules({moved, held});
+  feed.engine.replace_rules(feed.engine.resolve_rules({moved, held}));
   // cpu_hot is still in its cooldown, and cpu_held fires on its 5th tick of holding (4, then 5:
   // no cooldown), not 5 ticks after the reload. Fresh states would fire at 3 and 7.
   CHECK(feed.run(kCpuTotal, 0.9, 3) == std::vector<uint64_t>{4, 5});
+}
+
+TEST_CASE("resolved rules change nothing until they replace the running ones", "[engine][reload]") {
+  Feed feed({cpu_hot()});
+  auto memory = rule("mem_high", "memory_used_bytes", Comparison::greater, 1e9);
+  auto resolved = feed.engine.resolve_rules({memory});
+  feed.derived[kMemoryUsed] = 2e9;
+  CHECK(feed.run(kCpuTotal, 0.9, 1) == std::vector<uint64_t>{0});
+  CHECK(feed.engine.rules()[0].name == "cpu_hot");
+  feed.engine.replace_rules(std::move(resolved));
+  const auto fired = feed.step();
+  REQUIRE(fired.size() == 1);
+  CHECK(feed.engine.rules()[fired[0].rule].name == "mem_high");
 }
 
 TEST_CASE("a replacement naming an unknown signal throws and the running rules stay",
           "[engine][reload]") {
   Feed feed({cpu_hot()});
   auto typo = rule("typo", "cpu_bussy_ratio", Comparison::greater, 0.5);
-  CHECK_THROWS_WITH(feed.engine.replace_rules({typo}),
+  CHECK_THROWS_WITH(feed.engine.resolve_rules({typo}),
                     Catch::Matchers::Contains("unknown signal \"cpu_bussy_ratio\""));
   CHECK(feed.run(kCpuTotal, 0.9, 1) == std::vector<uint64_t>{0});
 }

@@ -173,10 +173,11 @@ AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, c
     remember(key, episode);
     return outcome;
   }
-  if (queued_.size() >= kMaxWaiting) return AlertOutcome::dropped;
+  if (!place_for(alert)) return AlertOutcome::dropped;
   // The first notification of an episode captures it, even a resolved one (flightrec was down
   // or the alert fired and resolved between two notifications).
   queued_.push_back(capture_of(notification, alert));
+  queued_.back().reserved = static_cast<bool>(reserve_);
   remember(key, Episode{.stage = Stage::waiting,
                         .ends_at_ns = alert.firing ? std::nullopt : alert.ends_at_ns});
   return AlertOutcome::captured;
@@ -185,13 +186,21 @@ AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, c
 AlertOutcome AlertReceiver::end_written(const std::string& key, Episode& episode,
                                         const Alert& alert) {
   if (!revision_handoff_) return AlertOutcome::end_too_late;
+  // Its end stays unknown, so that a re-send of it is taken.
+  if (!place_for(alert)) return AlertOutcome::dropped;
   // Set now, so that re-sends of the same end are duplicates rather than more rewrites.
   episode.ends_at_ns = alert.ends_at_ns.value_or(0);
   // Handed over by take(), on the recorder thread: after the capture that complete() marked
   // written was submitted to the writer, so the revision always queues behind its write.
-  late_ends_.push_back(
-      {.key = key, .ends_at_ns = *episode.ends_at_ns, .max_extension = options_.max_extension});
+  late_ends_.push_back({.key = key,
+                        .ends_at_ns = *episode.ends_at_ns,
+                        .max_extension = options_.max_extension,
+                        .reserved = static_cast<bool>(reserve_)});
   return AlertOutcome::end_queued;
+}
+
+bool AlertReceiver::place_for(const Alert& alert) const {
+  return !reserve_ || reserve_(series_of(alert));
 }
 
 void AlertReceiver::hand_over(const LateEnd& end) {
@@ -205,7 +214,8 @@ void AlertReceiver::hand_over(const LateEnd& end) {
               const model::IncidentDescription& stored, const store::RingStats& ring) {
             return ended_incident(stored, ends_at_ns, max_extension, ring);
           },
-      .done = [this, key = end.key](RevisionOutcome outcome) { settle(key, outcome); }};
+      .done = [this, key = end.key](RevisionOutcome outcome) { settle(key, outcome); },
+      .reserved = end.reserved};
   if (!revision_handoff_(std::move(revision))) {
     log::warn("alert end not recorded: the incident writer is behind", {{"episode", end.key}});
     settle(end.key, RevisionOutcome::failed);

@@ -16,7 +16,7 @@ constexpr std::string_view kText = "text/plain; charset=utf-8";
 
 // {"alerts": 3, "captured": 1, "duplicate": 2, ...}: every outcome, zero or not, so a client can
 // rely on the keys.
-std::string outcome_counts_json(const std::vector<AlertOutcome>& outcomes) {
+nlohmann::ordered_json outcome_counts(const std::vector<AlertOutcome>& outcomes) {
   nlohmann::ordered_json counts;
   counts["alerts"] = outcomes.size();
   for (size_t i = 0; i < kAlertOutcomeCount; ++i) {
@@ -24,7 +24,20 @@ std::string outcome_counts_json(const std::vector<AlertOutcome>& outcomes) {
     counts[std::string(outcome_name(outcome))] =
         std::count(outcomes.begin(), outcomes.end(), outcome);
   }
-  return counts.dump() + "\n";
+  return counts;
+}
+
+// The counts, then each alert's own outcome in the payload's order, by its fingerprint:
+// {"alerts":2,...,"outcomes":[{"fingerprint":"a1","outcome":"captured"},...]}.
+std::string answer_json(const AlertNotification& notification,
+                        const std::vector<AlertOutcome>& outcomes) {
+  nlohmann::ordered_json answer = outcome_counts(outcomes);
+  nlohmann::ordered_json& each = answer["outcomes"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    each.push_back({{"fingerprint", notification.alerts[i].fingerprint},
+                    {"outcome", outcome_name(outcomes[i])}});
+  }
+  return answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Request& request,
@@ -50,11 +63,15 @@ void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Req
   }
   const std::vector<AlertOutcome> outcomes = receiver.receive(notification);
   receiver.count_notification(source, NotificationResult::accepted);
-  const std::string counts = outcome_counts_json(outcomes);
   log::info("alert notification", {{"source", std::string(source_name(source))},
                                    {"group_key", notification.group_key},
-                                   {"outcomes", counts.substr(0, counts.size() - 1)}});
-  response.send(200, "application/json", counts);
+                                   {"outcomes", outcome_counts(outcomes).dump()}});
+  // Alertmanager retries a notification not answered 2xx (a sender that does not retry sends the
+  // alert again with its next one): an alert dropped now is taken then, the ones captured now
+  // are duplicates then.
+  const bool all_taken =
+      std::find(outcomes.begin(), outcomes.end(), AlertOutcome::dropped) == outcomes.end();
+  response.send(all_taken ? 200 : 503, "application/json", answer_json(notification, outcomes));
 }
 
 http::Route route_for(AlertSource source, AlertReceiver& receiver) {

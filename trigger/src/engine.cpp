@@ -120,8 +120,13 @@ TriggerEngine::RuleSet TriggerEngine::resolve(std::vector<config::TriggerRule> r
   return set;
 }
 
-void TriggerEngine::replace_rules(std::vector<config::TriggerRule> rules) {
-  RuleSet resolved = resolve(std::move(rules));
+TriggerEngine::ResolvedRules TriggerEngine::resolve_rules(
+    std::vector<config::TriggerRule> rules) const {
+  return ResolvedRules(resolve(std::move(rules)));
+}
+
+void TriggerEngine::replace_rules(ResolvedRules rules) {
+  RuleSet& resolved = rules.set_;
   const std::lock_guard lock(replacement_mutex_);
   // rules_ changes only under this lock (take_replacement), so it can be read here.
   resolved.carried_from.assign(resolved.rules.size(), kNotCarried);

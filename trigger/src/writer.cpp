@@ -1,9 +1,16 @@
 #include "flightrec/trigger/writer.h"
 
+#include <algorithm>
+
 namespace flightrec::trigger {
 
-IncidentWriter::IncidentWriter(IncidentSink& sink, size_t max_queued, IncidentReviser* reviser)
-    : sink_(sink), max_queued_(max_queued), reviser_(reviser), thread_([this] { run(); }) {}
+IncidentWriter::IncidentWriter(IncidentSink& sink, size_t max_queued, IncidentReviser* reviser,
+                               size_t max_reserved)
+    : sink_(sink),
+      max_queued_(max_queued),
+      max_reserved_(max_reserved),
+      reviser_(reviser),
+      thread_([this] { run(); }) {}
 
 IncidentWriter::~IncidentWriter() {
   {
@@ -14,37 +21,76 @@ IncidentWriter::~IncidentWriter() {
   thread_.join();
 }
 
+bool IncidentWriter::reserve(std::string_view alert) {
+  std::lock_guard lock(mutex_);
+  if (reserved_ < max_reserved_) {
+    ++reserved_;
+    return true;
+  }
+  refused_warning_.note(alert);
+  warned_ = true;
+  wake_.notify_one();
+  return false;
+}
+
 bool IncidentWriter::submit(IncidentCapture incident, store::Snapshot blocks) {
-  return enqueue({std::move(incident), std::move(blocks)});
+  const bool reserved = incident.reserved;
+  return enqueue({std::move(incident), std::move(blocks), reserved});
 }
 
 bool IncidentWriter::submit_revision(IncidentRevision revision, store::Snapshot ring) {
-  return enqueue({std::move(revision), std::move(ring)});
+  const bool reserved = revision.reserved;
+  return enqueue({std::move(revision), std::move(ring), reserved});
 }
 
 bool IncidentWriter::enqueue(Job job) {
-  {
-    std::lock_guard lock(mutex_);
-    if (queue_.size() >= max_queued_) {
-      // dropped() counts incidents; a dropped revision is its caller's to count.
-      if (std::holds_alternative<IncidentCapture>(job.work)) {
-        dropped_.fetch_add(1, std::memory_order_relaxed);
-      }
-      return false;
-    }
+  std::lock_guard lock(mutex_);
+  if (job.reserved || unreserved_queued_ < max_queued_) {
+    if (!job.reserved) ++unreserved_queued_;
     queue_.push_back(std::move(job));
+    wake_.notify_one();
+    return true;
   }
-  wake_.notify_one();
-  return true;
+  // dropped() counts incidents; a dropped revision is its caller's to count and tell.
+  if (const auto* incident = std::get_if<IncidentCapture>(&job.work)) {
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    dropped_warning_.note(incident->description.rule);
+    warned_ = true;
+    wake_.notify_one();
+  }
+  return false;
+}
+
+std::optional<log::LimitedWarning::Clock::time_point> IncidentWriter::flush_warnings() {
+  const auto dropped_due = dropped_warning_.flush();
+  const auto refused_due = refused_warning_.flush();
+  if (!dropped_due) return refused_due;
+  if (!refused_due) return dropped_due;
+  return std::min(*dropped_due, *refused_due);
 }
 
 void IncidentWriter::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) return;  // stopping, and everything is written
+    // Between jobs, and whenever a warning's count falls due, even with nothing to write.
+    // (The warnings have locks of their own, taken under ours elsewhere: flushed without it.)
+    warned_ = false;
+    lock.unlock();
+    const auto warnings_due = flush_warnings();
+    lock.lock();
+    const auto ready = [&] { return stopping_ || !queue_.empty() || warned_; };
+    if (warnings_due) {
+      wake_.wait_until(lock, *warnings_due, ready);
+    } else {
+      wake_.wait(lock, ready);
+    }
+    if (queue_.empty()) {
+      if (stopping_) return;  // everything is written
+      continue;               // woken for the warnings
+    }
     Job job = std::move(queue_.front());
     queue_.pop_front();
+    --(job.reserved ? reserved_ : unreserved_queued_);
     lock.unlock();
     perform(job);
     lock.lock();

@@ -44,6 +44,16 @@ struct ServerOptions {
   std::shared_ptr<ServerStats> stats;
 };
 
+namespace detail {
+struct TlsContext;
+}
+
+// A reload's TLS settings, built by Server::prepare_tls but not yet in force.
+struct PreparedTls {
+  std::shared_ptr<const detail::TlsContext> context;  // null: the running settings stay
+  std::string error;  // what is wrong with the settings: the reload fails, nothing is installed
+};
+
 // civetweb's listening_ports value for a Prometheus-style listen address; nullopt if malformed.
 std::optional<std::string> civetweb_listening_ports(std::string_view listen_address);
 
@@ -65,11 +75,14 @@ class Server {
   void set_access(AccessPolicy policy);
   // Requests in flight per route from now on (web.max_requests, live); 0: no limit.
   void set_max_requests(size_t limit);
-  // A reload: when `wanted` (the web config's tls_server_config as just read) differs from the
-  // running settings, new connections are handshaken with it (those begun keep theirs). "" or
-  // what is wrong with it, the running settings then kept. TLS cannot be turned on or off live:
-  // that is logged, not failed.
-  [[nodiscard]] std::string reload_tls(const TlsServerConfig& wanted);
+  // A reload's first step for TLS, which changes nothing: when `wanted` (the web config's
+  // tls_server_config as just read) differs from the running settings, the OpenSSL context it
+  // makes, or what is wrong with it. TLS cannot be turned on or off live: that is logged, not
+  // failed.
+  [[nodiscard]] PreparedTls prepare_tls(const TlsServerConfig& wanted) const;
+  // Its last step, once every part of the new configuration is built: new connections are
+  // handshaken with the prepared context (those begun keep theirs); none prepared, nothing changes.
+  void install_tls(PreparedTls prepared);
 
   [[nodiscard]] uint16_t port() const noexcept { return port_; }
   [[nodiscard]] const ServerStats& stats() const noexcept;

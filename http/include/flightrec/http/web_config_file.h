@@ -4,7 +4,7 @@
 // or a new user takes effect without a restart. The check is a stat (mtime and size) per call;
 // a changed file is parsed again, and a version that does not parse is logged and ignored: the
 // previous one stays in force. TLS settings make the gate's OpenSSL context, rebuilt by a reload
-// (Server::reload_tls), so a change to tls_server_config is logged as waiting for one; the
+// (Server::prepare_tls), so a change to tls_server_config is logged as waiting for one; the
 // certificate files' contents rotate without one (http/src/server_certificate.h).
 #include <sys/types.h>
 

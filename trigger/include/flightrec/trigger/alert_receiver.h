@@ -44,7 +44,9 @@ enum class AlertOutcome : uint8_t {
   end_too_late,  // the end of an episode whose incident is no longer stored: not recorded
   end_failed,    // the end could not be rewritten into the file (logged; the file is as it was)
   filtered,      // left out by incidents.alerts.match
-  dropped,       // too many incidents waiting for their windows (kMaxWaiting)
+  // Not taken: every place the writer holds for alerts is taken (IncidentWriter::reserve).
+  // Nothing is remembered of it, so the sender's re-send (the webhook answers 503) takes it.
+  dropped,
   // Only in the webhook's answer: the end goes to the writer thread, which settles it as
   // end_recorded, end_too_late or end_failed; /metrics counts the alert then, under that outcome.
   end_queued,
@@ -74,11 +76,13 @@ using StoredEpisode = std::function<bool(const std::string& key)>;
 // Hands the revision that records an end on a written incident to the writer thread (normally
 // IncidentWriter::submit_revision with a ring snapshot); false when it was not taken.
 using RevisionHandoff = std::function<bool(IncidentRevision revision)>;
+// Holds a place in the writer's queue for the capture or end of this alert (normally
+// IncidentWriter::reserve; the alert as Prometheus would name it, for the log); false when none
+// is left.
+using PlaceReservation = std::function<bool(std::string_view alert)>;
 
 class AlertReceiver final : public CaptureRequests {
  public:
-  static constexpr size_t kMaxWaiting = 256;  // requests not yet taken by the recorder
-
   // Builds the matcher sets from incidents.alerts.match (checked at load: they parse).
   static AlertReceiverOptions options_from(const config::Config& config);
   explicit AlertReceiver(AlertReceiverOptions options, StoredEpisode stored = {})
@@ -87,11 +91,15 @@ class AlertReceiver final : public CaptureRequests {
   // Before the first notification: where ends of written incidents go, handed over by take() on
   // the recorder thread. Without it they are counted end_too_late, as nothing can record them.
   void hand_revisions_to(RevisionHandoff handoff) { revision_handoff_ = std::move(handoff); }
+  // Before the first notification: where a capture or an end gets its place before it is
+  // answered, so that an alert is called captured (or end_queued) only when it will be written.
+  // Without it (tests) every alert has a place.
+  void reserve_places_with(PlaceReservation reserve) { reserve_ = std::move(reserve); }
   // Any thread (a configuration reload): new filters, windows and extension bound for the
   // notifications from now on; episodes already remembered stay (max_episodes is kept).
   void set_options(AlertReceiverOptions options);
 
-  // Any thread: one outcome per alert, in order.
+  // Any thread: one outcome per alert, in order. An alert left `dropped` is not remembered.
   std::vector<AlertOutcome> receive(const AlertNotification& notification);
 
   [[nodiscard]] bool waiting() const noexcept override {
@@ -127,11 +135,14 @@ class AlertReceiver final : public CaptureRequests {
     std::string key;
     int64_t ends_at_ns = 0;
     std::chrono::nanoseconds max_extension{};  // as configured when the end arrived
+    bool reserved = false;                     // its place in the writer's queue is held
   };
 
   // With mutex_ held.
   AlertOutcome receive_one(const AlertNotification& notification, const Alert& alert);
   AlertOutcome end_written(const std::string& key, Episode& episode, const Alert& alert);
+  // Whether the alert's capture or end got a place in the writer's queue.
+  bool place_for(const Alert& alert) const;
   // Without mutex_ held.
   void hand_over(const LateEnd& end);
   void settle(const std::string& key, RevisionOutcome outcome);
@@ -149,6 +160,7 @@ class AlertReceiver final : public CaptureRequests {
   AlertReceiverOptions options_;  // guarded by mutex_
   StoredEpisode stored_;
   RevisionHandoff revision_handoff_;
+  PlaceReservation reserve_;
   mutable std::mutex mutex_;
   std::map<std::string, Episode> episodes_;  // by episode_key
   std::deque<std::string> episode_order_;    // oldest first, for the bound

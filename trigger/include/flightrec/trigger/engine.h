@@ -47,11 +47,15 @@ class TriggerEngine {
   // Any thread (POST /-/trigger?reason=TEXT): fires on the next evaluate(). False when
   // kMaxPendingManual requests are already waiting.
   bool fire_manual(std::string reason);
-  // Any thread (a configuration reload): resolves `rules` as the constructor does, throwing
-  // std::invalid_argument the same way (then nothing changes), and hands them to the next
-  // evaluate(), which swaps them in between two frames. A rule whose definition is unchanged keeps
-  // its state (holding time, cooldown).
-  void replace_rules(std::vector<config::TriggerRule> rules);
+  // Rules resolved against this host's signals, not yet in force (defined below).
+  class ResolvedRules;
+  // Any thread (a configuration reload, which builds every part of the new configuration before
+  // it installs any): resolves `rules` as the constructor does, throwing std::invalid_argument the
+  // same way. Changes nothing.
+  [[nodiscard]] ResolvedRules resolve_rules(std::vector<config::TriggerRule> rules) const;
+  // Any thread: hands resolved rules to the next evaluate(), which swaps them in between two
+  // frames. A rule whose definition is unchanged keeps its state (holding time, cooldown).
+  void replace_rules(ResolvedRules rules);
   // The reason of a manual Firing (its `match`), valid until the next evaluate().
   [[nodiscard]] std::string_view manual_reason(size_t slot) const { return taken_[slot]; }
 
@@ -115,6 +119,13 @@ class TriggerEngine {
   std::mutex replacement_mutex_;
   std::atomic<bool> replacement_waiting_{false};
   std::optional<RuleSet> replacement_;
+};
+
+class TriggerEngine::ResolvedRules {
+ private:
+  friend class TriggerEngine;
+  explicit ResolvedRules(RuleSet set) : set_(std::move(set)) {}
+  RuleSet set_;
 };
 
 }  // namespace flightrec::trigger

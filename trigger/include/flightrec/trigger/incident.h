@@ -17,6 +17,9 @@ struct IncidentCapture {
   // series that held and its value; no reason.
   model::IncidentDescription description;
   uint64_t tick = 0;  // tick of the frame on which it fired
+  // A place in the writer's queue is held for it (IncidentWriter::reserve): an alert's capture,
+  // answered "captured" before its window ended. The writer never refuses it.
+  bool reserved = false;
 };
 
 // Writes incidents (the incident file writer implements it). Called on the writer thread only.
@@ -52,6 +55,8 @@ struct IncidentRevision {
       revise;
   // Told the outcome on the writer thread; may be empty.
   std::function<void(RevisionOutcome)> done;
+  // A place in the writer's queue is held for it, as for IncidentCapture::reserved.
+  bool reserved = false;
 };
 
 // Rewrites incidents (the incident file writer implements it). Called on the writer thread only.
