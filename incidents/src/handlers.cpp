@@ -1,12 +1,12 @@
 #include "flightrec/incidents/handlers.h"
 
+#include "flightrec/common/json_writer.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/http/query_check.h"
 #include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/snapshot/json_writer.h"
 #include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {

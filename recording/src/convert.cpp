@@ -4,8 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
-#include "flightrec/snapshot/json_writer.h"
 
 namespace flightrec::recording {
 

@@ -2,9 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "flightrec/common/json_writer.h"
 #include "flightrec/incidents/handlers.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/snapshot/json_writer.h"
 #include "incident_fixture.h"
 
 using namespace flightrec;

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "flightrec/common/json_writer.h"
 #include "flightrec/model/incident_description.h"
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/model.h"
 #include "flightrec/replay/screen.h"
 #include "flightrec/replay/session.h"
-#include "flightrec/snapshot/json_writer.h"
 #include "replay_fixture.h"
 
 using namespace flightrec;

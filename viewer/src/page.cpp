@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "assets.h"
+#include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
 #include "flightrec/model/incident_description.h"
-#include "flightrec/snapshot/json_writer.h"
 #include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::viewer {

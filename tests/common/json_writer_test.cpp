@@ -1,4 +1,4 @@
-#include "flightrec/snapshot/json_writer.h"
+#include "flightrec/common/json_writer.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
