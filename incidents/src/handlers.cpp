@@ -96,7 +96,7 @@ std::string scan_header_value(const ScanProgress& scan) {
 
 std::string incidents_json(const std::vector<IncidentEntry>& entries) {
   std::string out;
-  snapshot::JsonWriter json(out);
+  JsonWriter json(out);
   json.begin_array();
   for (const auto& entry : entries) {
     json.begin_object();

@@ -12,7 +12,7 @@ namespace {
 
 std::string rate(std::optional<double> bps) { return format_bytes(bps) + "/s"; }
 
-void optional_number(snapshot::JsonWriter& json, std::string_view key, std::optional<double> v) {
+void optional_number(JsonWriter& json, std::string_view key, std::optional<double> v) {
   json.key(key);
   if (v) {
     json.number(*v);
@@ -23,7 +23,7 @@ void optional_number(snapshot::JsonWriter& json, std::string_view key, std::opti
 
 // The label as the screen shows it, then the stored description with its text exact (JSON
 // escapes it): a manual request's reason may hold anything the client sent.
-void write_triggers(snapshot::JsonWriter& json, const std::vector<Trigger>& triggers) {
+void write_triggers(JsonWriter& json, const std::vector<Trigger>& triggers) {
   json.key("triggers").begin_array();
   for (const auto& trigger : triggers) {
     const model::IncidentDescription& incident = trigger.incident;
@@ -93,7 +93,7 @@ std::string json_view(const Model& model, const BatchView& view, const Table& ta
   const int64_t now = model.timeline().time(view.cursor);
   std::string out;
   {
-    snapshot::JsonWriter json(out, 1);
+    JsonWriter json(out, 1);
     json.begin_object();
     json.key("schema_version").number(1);
     json.key("host").string(model.meta().host);

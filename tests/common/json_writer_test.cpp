@@ -6,8 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-using flightrec::snapshot::append_json_string;
-using flightrec::snapshot::JsonWriter;
+using flightrec::append_json_string;
+using flightrec::JsonWriter;
 
 namespace {
 std::string quoted(std::string_view text) {

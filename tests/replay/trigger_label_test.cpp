@@ -79,7 +79,7 @@ TEST_CASE("batchOutputCarriesTheReasonExactlyInJsonAndAsALabelInText", "[replay]
              Catch::Contains("trigger   manual: " + std::string(kReason) +
                              " at 2025-11-30T05:00:02.000Z (+2.000s)\n"));
   std::string quoted;
-  snapshot::append_json_string(quoted, kReason);
+  append_json_string(quoted, kReason);
   const std::string json = render_batch(model, view, BatchFormat::json);
   CHECK_THAT(json, Catch::Contains("\"rule\": \"manual\""));
   CHECK_THAT(json, Catch::Contains("\"reason\": " + quoted));

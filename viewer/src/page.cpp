@@ -17,7 +17,7 @@ constexpr int64_t kNsPerSecond = 1'000'000'000;
 // A JSON string that cannot end the <script> element it sits in, nor open a comment there.
 void append_string(std::string& out, std::string_view text) {
   std::string quoted;
-  snapshot::append_json_string(quoted, text);
+  append_json_string(quoted, text);
   for (const char c : quoted) {
     switch (c) {
       case '<':
