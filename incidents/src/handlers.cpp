@@ -3,11 +3,11 @@
 #include "flightrec/common/json_writer.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/http/query_check.h"
 #include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "flightrec/snapshot/time_format.h"
+#include "flightrec/common/time_format.h"
 
 namespace flightrec::incidents {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "flightrec/common/printable.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/model/alert_details.h"
 #include "flightrec/model/oom_memory.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {
 namespace {

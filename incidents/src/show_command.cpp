@@ -8,10 +8,10 @@
 
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/incidents/incident_id.h"
 #include "flightrec/model/alert_details.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {
 namespace {

@@ -3,9 +3,9 @@
 #include <cstdio>
 
 #include "flightrec/common/json_writer.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/replay/format.h"
 #include "flightrec/replay/table_layout.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::replay {
 namespace {

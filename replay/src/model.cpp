@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "flightrec/common/time_format.h"
 #include "flightrec/recording/time_param.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::replay {
 namespace {

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "flightrec/common/time_format.h"
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/format.h"
 #include "flightrec/replay/keymap.h"
 #include "flightrec/replay/table_layout.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::replay {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "alert_details.h"
-#include "flightrec/snapshot/time_format.h"
+#include "flightrec/common/time_format.h"
 
 namespace flightrec::trigger {
 

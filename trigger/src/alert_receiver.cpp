@@ -5,7 +5,7 @@
 
 #include "alert_details.h"
 #include "flightrec/common/log.h"
-#include "flightrec/snapshot/time_format.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/trigger/alert_end.h"
 
 namespace flightrec::trigger {

@@ -6,8 +6,8 @@
 #include "assets.h"
 #include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/model/incident_description.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::viewer {
 namespace {

@@ -1,4 +1,4 @@
-#include "flightrec/snapshot/time_format.h"
+#include "flightrec/common/time_format.h"
 
 #include <cstdio>
 #include <ctime>
