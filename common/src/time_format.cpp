@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <ctime>
 
-namespace flightrec::snapshot {
+namespace flightrec {
 
 std::string format_rfc3339_ms(int64_t unix_ns) {
   constexpr int64_t kNanosPerSecond = 1'000'000'000;
@@ -23,4 +23,4 @@ std::string format_rfc3339_ms(int64_t unix_ns) {
   return std::string(text, static_cast<size_t>(length));
 }
 
-}  // namespace flightrec::snapshot
+}  // namespace flightrec

@@ -119,10 +119,10 @@ std::string incidents_json(const std::vector<IncidentEntry>& entries) {
     json.key("details").begin_object();
     for (const auto& [key, text] : incident.details) json.key(key).string(text);
     json.end_object();
-    json.key("fired_at").string(snapshot::format_rfc3339_ms(incident.fired_at_ns));
+    json.key("fired_at").string(format_rfc3339_ms(incident.fired_at_ns));
     json.key("window").begin_object();
-    json.key("from").string(snapshot::format_rfc3339_ms(incident.window_from_ns));
-    json.key("to").string(snapshot::format_rfc3339_ms(incident.window_to_ns));
+    json.key("from").string(format_rfc3339_ms(incident.window_from_ns));
+    json.key("to").string(format_rfc3339_ms(incident.window_to_ns));
     json.end_object();
     json.key("bytes").number(entry.bytes);
     json.key("status").string(status_name(entry.status));

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-using flightrec::snapshot::format_rfc3339_ms;
+using flightrec::format_rfc3339_ms;
 
 TEST_CASE("format_rfc3339_ms writes UTC with milliseconds", "[time]") {
   CHECK(format_rfc3339_ms(0) == "1970-01-01T00:00:00.000Z");

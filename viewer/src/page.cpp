@@ -232,12 +232,12 @@ ViewOptions incident_view_options(std::string_view id, const recording::Metadata
   if (!incident.reason.empty()) details.emplace_back("reason", incident.reason);
   for (const auto& [key, text] : incident.details) details.emplace_back(key, text);
   if (incident.fired_at_ns != 0) {
-    details.emplace_back("fired at", snapshot::format_rfc3339_ms(incident.fired_at_ns));
+    details.emplace_back("fired at", format_rfc3339_ms(incident.fired_at_ns));
     options.trigger_ns = incident.fired_at_ns;
   }
   options.oom_kill = oom_kill_mark(incident);
-  details.emplace_back("window", snapshot::format_rfc3339_ms(incident.window_from_ns) + " to " +
-                                     snapshot::format_rfc3339_ms(incident.window_to_ns));
+  details.emplace_back("window", format_rfc3339_ms(incident.window_from_ns) + " to " +
+                                     format_rfc3339_ms(incident.window_to_ns));
   details.emplace_back("host", metadata.host);
   return options;
 }

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string>
 
-namespace flightrec::snapshot {
+namespace flightrec {
 
 // Rounds toward the past, so a time never appears later than it was.
 std::string format_rfc3339_ms(int64_t unix_ns);
 
-}  // namespace flightrec::snapshot
+}  // namespace flightrec
