@@ -1,12 +1,14 @@
 #include "flightrec/common/time_format.h"
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <optional>
 
 namespace flightrec {
 namespace {
+
+namespace chrono = std::chrono;
 
 constexpr int64_t kNsPerSecond = 1'000'000'000;
 // Unix seconds representable as int64 nanoseconds (up to year 2262).
@@ -58,20 +60,14 @@ std::optional<Fraction> fraction_ns(std::string_view& text) {
   return fraction;
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-int64_t days_in_month(int64_t y, int64_t m) {
-  constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[m - 1];
+// The date's day, or nullopt when its month has no such day (the month is 1..12). The calendar is
+// <chrono>'s proleptic Gregorian one, as RFC 3339 dates are.
+std::optional<chrono::sys_days> calendar_day(int64_t year, int64_t month, int64_t day) {
+  const chrono::year_month_day date{chrono::year{static_cast<int>(year)},
+                                    chrono::month{static_cast<unsigned>(month)},
+                                    chrono::day{static_cast<unsigned>(day)}};
+  if (!date.ok()) return std::nullopt;
+  return chrono::sys_days{date};
 }
 
 struct Parsed {
@@ -119,14 +115,15 @@ Parsed parse_rfc3339(std::string_view text, Rfc3339Source source) {
   if (!text.empty()) return {};
   if (*month < 1 || *month > 12)
     return {.reason = "month " + std::to_string(*month) + " out of range"};
-  if (*day < 1 || *day > days_in_month(*year, *month)) {
-    return {.reason = "day " + std::to_string(*day) + " out of range for the month"};
-  }
+  const auto date = calendar_day(*year, *month, *day);
+  if (!date) return {.reason = "day " + std::to_string(*day) + " out of range for the month"};
   // Second 60 is a leap second: it lands on the next minute's first second, as POSIX time does.
   if (*hour > 23 || *minute > 59 || *second > 60) return {.reason = "time of day out of range"};
   if (fraction->finer_than_ns) return {.reason = std::string(kFractionOutOfRange)};
-  const int64_t seconds = days_from_civil(*year, *month, *day) * 86400 + *hour * 3600 +
-                          *minute * 60 + *second - offset_minutes * 60;
+  const chrono::sys_seconds time = *date + chrono::hours{*hour} +
+                                   chrono::minutes{*minute - offset_minutes} +
+                                   chrono::seconds{*second};
+  const int64_t seconds = time.time_since_epoch().count();
   if (seconds < -kMaxSeconds || seconds > kMaxSeconds) return {.reason = std::string(kOutOfRange)};
   return {.ns = seconds * kNsPerSecond + fraction->ns};
 }
@@ -147,20 +144,20 @@ Parsed parse_unix_seconds(std::string_view text) {
 }  // namespace
 
 std::string format_rfc3339_ms(int64_t unix_ns) {
-  constexpr int64_t kNanosPerSecond = 1'000'000'000;
-  int64_t seconds = unix_ns / kNanosPerSecond;
-  int64_t nanos = unix_ns % kNanosPerSecond;
-  if (nanos < 0) {  // floor, not truncation, for times before 1970
-    nanos += kNanosPerSecond;
-    --seconds;
-  }
-  const auto time = static_cast<std::time_t>(seconds);
-  std::tm utc{};
-  gmtime_r(&time, &utc);
+  // Floor, not truncation, for times before 1970.
+  const auto time = chrono::floor<chrono::milliseconds>(
+      chrono::sys_time<chrono::nanoseconds>{chrono::nanoseconds{unix_ns}});
+  const auto day = chrono::floor<chrono::days>(time);
+  const chrono::year_month_day date{day};
+  const chrono::hh_mm_ss time_of_day{time - day};
   char text[48];
-  const int length = std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                                   utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour,
-                                   utc.tm_min, utc.tm_sec, static_cast<int>(nanos / 1'000'000));
+  const int length = std::snprintf(
+      text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<int>(date.year()),
+      static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+      static_cast<int>(time_of_day.hours().count()),
+      static_cast<int>(time_of_day.minutes().count()),
+      static_cast<int>(time_of_day.seconds().count()),
+      static_cast<int>(time_of_day.subseconds().count()));
   return std::string(text, static_cast<size_t>(length));
 }
 
