@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/http/dump_handler.h"
+#include "flightrec/dump/dump_route.h"
 #include "flightrec/http/server.h"
 
 using namespace flightrec;

@@ -7,7 +7,7 @@
 
 #include <iostream>
 
-#include "flightrec/http/dump_handler.h"
+#include "flightrec/dump/dump_route.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/incidents/routes.h"

@@ -3,7 +3,7 @@
 // incidents component's /incidents/{id...}) and GET /dump?format=html (a format it adds to /dump).
 #include <cstdint>
 
-#include "flightrec/http/dump_handler.h"
+#include "flightrec/dump/dump_route.h"
 #include "flightrec/http/route.h"
 #include "flightrec/incidents/incident_store.h"
 

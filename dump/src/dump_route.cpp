@@ -1,4 +1,4 @@
-#include "flightrec/http/dump_handler.h"
+#include "flightrec/dump/dump_route.h"
 
 #include <time.h>
 
