@@ -11,6 +11,7 @@
 #include "test_recordings.h"
 
 using namespace flightrec;
+using namespace flightrec::dump;
 using namespace flightrec::http;
 using namespace flightrec::recording::testing;
 

@@ -18,6 +18,6 @@ http::Route incident_view_route(const incidents::IncidentStore& store,
 
 // format=html of /dump: the window (from= and to= as /dump takes them) as a page, with the process
 // table from DumpSource::process_blocks when set.
-http::DumpView dump_page();
+dump::DumpView dump_page();
 
 }  // namespace flightrec::viewer
