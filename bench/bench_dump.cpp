@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/http/dump_handler.h"
+#include "flightrec/dump/dump_route.h"
 #include "flightrec/http/server.h"
 
 using namespace flightrec;
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     meta.series.push_back({.name = "series_total", .labels = {{"i", std::to_string(s)}}});
   }
   http::Server server({.listen_address = "127.0.0.1:0"},
-                      {http::dump_route({.blocks = [&blocks] { return blocks; },
+                      {dump::dump_route({.blocks = [&blocks] { return blocks; },
                                          .metadata = [&meta] { return meta; },
                                          .max_bytes = [] { return uint64_t{64} << 30; }})});
   const double values = static_cast<double>(blocks.size()) * 256.0 * series;

@@ -25,9 +25,9 @@
 #include "flightrec/common/version.h"
 #include "flightrec/config/loader.h"
 #include "flightrec/config/units.h"
+#include "flightrec/dump/dump_route.h"
 #include "flightrec/exporter/metrics/collectors.h"
 #include "flightrec/exporter/metrics/metrics_route.h"
-#include "flightrec/http/dump_handler.h"
 #include "flightrec/http/request.h"
 #include "flightrec/http/server.h"
 #include "flightrec/http/web_config.h"
@@ -340,15 +340,15 @@ void Daemon::add_collectors() {
 // Every route the daemon serves, each from the component that owns it; the router picks the most
 // specific (/incidents/{id}/view is the viewer's, /incidents/{id...} the incidents component's).
 http::Router Daemon::router() {
-  http::DumpSource dump{.blocks = [this] { return ring_.snapshot().blocks(); },
-                        .metadata = [this] { return metadata_now(); },
-                        .max_bytes = [this] { return max_dump_bytes_.load(); },
-                        .now_real_ns = {}};
-  if (process_tier_) dump.process_blocks = [this] { return process_ring_.blocks(); };
+  dump::DumpSource dump_source{.blocks = [this] { return ring_.snapshot().blocks(); },
+                               .metadata = [this] { return metadata_now(); },
+                               .max_bytes = [this] { return max_dump_bytes_.load(); },
+                               .now_real_ns = {}};
+  if (process_tier_) dump_source.process_blocks = [this] { return process_ring_.blocks(); };
   http::Router router;
   router.add(app_routes(recorder_));
   router.add(exporter::metrics::metrics_route(collectables_, *scrapes_));
-  router.add(http::dump_route(std::move(dump), {viewer::dump_page()}));
+  router.add(dump::dump_route(std::move(dump_source), {viewer::dump_page()}));
   router.add(incidents::incidents_routes(incident_store_));
   router.add(viewer::incident_view_route(incident_store_));
   router.add(trigger::manual_trigger_route(engine_, manual_gate_));

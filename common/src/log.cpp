@@ -3,10 +3,10 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
-#include <ctime>
 
+#include "flightrec/common/clock.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/common/time_format.h"
 
 namespace flightrec::log {
 namespace {
@@ -42,22 +42,6 @@ void append_value(std::string& out, std::string_view value) {
   out += quote_for_error(value, {.keep_non_ascii = true, .named_escapes = true});
 }
 
-std::string utc_timestamp() {
-  const auto now = std::chrono::system_clock::now();
-  const auto secs = std::chrono::system_clock::to_time_t(now);
-  const auto millis =
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[40];
-  const size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  std::string out(buf, n);
-  char frac[8];
-  std::snprintf(frac, sizeof frac, ".%03dZ", static_cast<int>(millis));
-  out += frac;
-  return out;
-}
-
 }  // namespace
 
 std::optional<Level> parse_level(std::string_view text) {
@@ -88,7 +72,8 @@ std::string format(Level level, std::string_view msg, std::initializer_list<Fiel
 
 void write(Level level, std::string_view msg, std::initializer_list<Field> fields) {
   if (!enabled(level)) return;
-  std::string line = "ts=" + utc_timestamp() + ' ' + format(level, msg, fields) + '\n';
+  std::string line =
+      "ts=" + format_rfc3339_ms(clock_ns(CLOCK_REALTIME)) + ' ' + format(level, msg, fields) + '\n';
   // One write(2) per line keeps lines from different threads whole.
   [[maybe_unused]] const auto written = ::write(STDERR_FILENO, line.data(), line.size());
 }

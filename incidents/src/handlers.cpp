@@ -1,13 +1,13 @@
 #include "flightrec/incidents/handlers.h"
 
+#include "flightrec/common/json_writer.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/http/query_check.h"
 #include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/snapshot/json_writer.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {
 namespace {
@@ -96,7 +96,7 @@ std::string scan_header_value(const ScanProgress& scan) {
 
 std::string incidents_json(const std::vector<IncidentEntry>& entries) {
   std::string out;
-  snapshot::JsonWriter json(out);
+  JsonWriter json(out);
   json.begin_array();
   for (const auto& entry : entries) {
     json.begin_object();
@@ -119,10 +119,10 @@ std::string incidents_json(const std::vector<IncidentEntry>& entries) {
     json.key("details").begin_object();
     for (const auto& [key, text] : incident.details) json.key(key).string(text);
     json.end_object();
-    json.key("fired_at").string(snapshot::format_rfc3339_ms(incident.fired_at_ns));
+    json.key("fired_at").string(format_rfc3339_ms(incident.fired_at_ns));
     json.key("window").begin_object();
-    json.key("from").string(snapshot::format_rfc3339_ms(incident.window_from_ns));
-    json.key("to").string(snapshot::format_rfc3339_ms(incident.window_to_ns));
+    json.key("from").string(format_rfc3339_ms(incident.window_from_ns));
+    json.key("to").string(format_rfc3339_ms(incident.window_to_ns));
     json.end_object();
     json.key("bytes").number(entry.bytes);
     json.key("status").string(status_name(entry.status));

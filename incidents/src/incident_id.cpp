@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "flightrec/snapshot/time_format.h"
+#include "flightrec/common/time_format.h"
 
 namespace flightrec::incidents {
 namespace {
@@ -14,7 +14,7 @@ bool is_alnum(char c) {
 // "20261130T052811.123Z": the RFC 3339 form without its separators; fixed width, so ids sort by
 // time for years 1970..9999.
 std::string compact_utc_ms(int64_t unix_ns) {
-  std::string text = snapshot::format_rfc3339_ms(unix_ns);
+  std::string text = format_rfc3339_ms(unix_ns);
   std::erase_if(text, [](char c) { return c == '-' || c == ':'; });
   return text;
 }

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "flightrec/common/printable.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/model/alert_details.h"
 #include "flightrec/model/oom_memory.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {
 namespace {
@@ -64,7 +64,7 @@ int print_incident_scan(const DirectoryScan& scan, std::ostream& out, std::ostre
     const model::IncidentDescription& incident = it->incident;
     char value[32];
     std::snprintf(value, sizeof value, "%.6g", incident.value);
-    row(it->id, incident.rule, value, snapshot::format_rfc3339_ms(incident.fired_at_ns),
+    row(it->id, incident.rule, value, format_rfc3339_ms(incident.fired_at_ns),
         std::to_string(it->bytes), "written", detail_of(incident));
   }
   for (const auto& bad : scan.bad) {

@@ -8,10 +8,10 @@
 
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/incidents/incident_id.h"
 #include "flightrec/model/alert_details.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::incidents {
 namespace {
@@ -32,9 +32,9 @@ std::vector<Field> fields_of(std::string_view id, const std::filesystem::path& p
   add_if_set("series", incident.series);
   if (std::isfinite(incident.value)) fields.emplace_back("value", number_text(incident.value));
   add_if_set("reason", incident.reason);
-  fields.emplace_back("fired_at", snapshot::format_rfc3339_ms(incident.fired_at_ns));
-  fields.emplace_back("window", snapshot::format_rfc3339_ms(incident.window_from_ns) + " to " +
-                                    snapshot::format_rfc3339_ms(incident.window_to_ns));
+  fields.emplace_back("fired_at", format_rfc3339_ms(incident.fired_at_ns));
+  fields.emplace_back("window", format_rfc3339_ms(incident.window_from_ns) + " to " +
+                                    format_rfc3339_ms(incident.window_to_ns));
   // An alert first as its receiver names it, then each of its labels and annotations below.
   if (const model::AlertDetails alert = model::alert_details(incident); alert.any) {
     fields.emplace_back("alert", model::alert_headline(incident, alert));

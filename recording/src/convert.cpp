@@ -4,8 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
-#include "flightrec/snapshot/json_writer.h"
 
 namespace flightrec::recording {
 
@@ -93,7 +93,6 @@ void append_net_object(std::string& out, const sampler::process::NetCounters& ne
 }
 
 void append_process_row(std::string& out, const sampler::process::ProcessRow& row) {
-  using snapshot::append_json_string;
   out += '[';
   for (const int64_t id : {int64_t{row.pid}, int64_t{row.ppid}, int64_t{row.pgrp},
                            int64_t{row.session}, int64_t{row.tty_nr}, int64_t{row.uid}}) {
@@ -138,7 +137,6 @@ void append_process_row(std::string& out, const sampler::process::ProcessRow& ro
 }
 
 void append_socket_row(std::string& out, const sampler::process::SocketRow& socket) {
-  using snapshot::append_json_string;
   out += socket.protocol == sampler::process::SocketProtocol::udp ? "[\"udp\"," : "[\"tcp\",";
   append_number(out, socket.family);
   out += ',';
@@ -218,7 +216,6 @@ TextConverter::TextConverter(DumpFormat format, const Metadata& metadata, store:
 }
 
 void TextConverter::write_json_header() {
-  using snapshot::append_json_string;
   out_ += "{\"schema_version\":" + std::to_string(kJsonSchemaVersion) + ",\"host\":";
   append_json_string(out_, metadata_.host);
   out_ += ",\"flightrec_version\":";
@@ -321,12 +318,12 @@ void TextConverter::begin_processes() {
   out_ += "\n],\n\"process_columns\":[";
   for (size_t i = 0; i < kProcessColumns.size(); ++i) {
     if (i > 0) out_ += ',';
-    snapshot::append_json_string(out_, kProcessColumns[i]);
+    append_json_string(out_, kProcessColumns[i]);
   }
   out_ += "],\n\"socket_columns\":[";
   for (size_t i = 0; i < kSocketColumns.size(); ++i) {
     if (i > 0) out_ += ',';
-    snapshot::append_json_string(out_, kSocketColumns[i]);
+    append_json_string(out_, kSocketColumns[i]);
   }
   out_ += "],\n\"processes\":[";
 }
@@ -346,7 +343,6 @@ bool TextConverter::add_process_block(const store::ProcessBlock& block) {
 }
 
 void TextConverter::write_process_frame(const sampler::process::ProcessFrame& frame) {
-  using snapshot::append_json_string;
   out_ += first_process_frame_ ? "\n{\"time\":" : ",\n{\"time\":";
   first_process_frame_ = false;
   out_ += format_unix_seconds(frame.time_unix_ns);

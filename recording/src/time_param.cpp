@@ -4,150 +4,23 @@
 #include <optional>
 
 #include "flightrec/common/printable.h"
+#include "flightrec/common/time_format.h"
 
 namespace flightrec::recording {
 
 namespace {
 
-constexpr int64_t kNsPerSecond = 1'000'000'000;
-// Unix seconds representable as int64 nanoseconds (up to year 2262).
-constexpr int64_t kMaxSeconds = INT64_MAX / kNsPerSecond - 1;
-
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// Consumes exactly `width` digits from the front of `text`.
-std::optional<int64_t> fixed_digits(std::string_view& text, size_t width) {
-  if (text.size() < width) return std::nullopt;
-  int64_t value = 0;
-  for (size_t i = 0; i < width; ++i) {
-    if (!is_digit(text[i])) return std::nullopt;
-    value = value * 10 + (text[i] - '0');
-  }
-  text.remove_prefix(width);
-  return value;
-}
-
-bool consume(std::string_view& text, char c) {
-  if (text.empty() || text.front() != c) return false;
-  text.remove_prefix(1);
-  return true;
-}
-
-// What a time of the right form still cannot be: int64 ns hold these Unix seconds only.
-constexpr std::string_view kOutOfRange =
-    "out of range: times run from 1677-09-21T00:12:45Z to 2262-04-11T23:47:15Z";
-constexpr std::string_view kFractionOutOfRange =
-    "fraction out of range: at most 9 digits (nanoseconds)";
-
-struct Fraction {
-  int64_t ns = 0;
-  bool finer_than_ns = false;  // more than 9 digits: valid RFC 3339, but not a time we hold
-};
-
-// ".25" -> 250000000 ns. No leading dot: 0.
-std::optional<Fraction> fraction_ns(std::string_view& text) {
-  if (!consume(text, '.')) return Fraction{};
-  size_t digits = 0;
-  Fraction fraction;
-  while (!text.empty() && is_digit(text.front())) {
-    if (++digits <= 9) fraction.ns = fraction.ns * 10 + (text.front() - '0');
-    text.remove_prefix(1);
-  }
-  if (digits == 0) return std::nullopt;
-  for (size_t i = digits; i < 9; ++i) fraction.ns *= 10;
-  fraction.finer_than_ns = digits > 9;
-  return fraction;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-int64_t days_in_month(int64_t y, int64_t m) {
-  constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[m - 1];
-}
 
 struct Parsed {
   std::optional<int64_t> ns;
   std::string reason;  // why a well-formed text is still not a time
 };
 
-// `from_url_query`: a space stands for the 'T', and for an offset's '+' (decoded from a query).
-Parsed parse_rfc3339(std::string_view text, bool from_url_query) {
-  const auto year = fixed_digits(text, 4);
-  if (!year || !consume(text, '-')) return {};
-  const auto month = fixed_digits(text, 2);
-  if (!month || !consume(text, '-')) return {};
-  const auto day = fixed_digits(text, 2);
-  // RFC 3339 allows 't' and (section 5.6's note) a space for the 'T'.
-  if (!day || text.empty() ||
-      (text.front() != 'T' && text.front() != 't' && !(from_url_query && text.front() == ' '))) {
-    return {};
-  }
-  text.remove_prefix(1);
-  const auto hour = fixed_digits(text, 2);
-  if (!hour || !consume(text, ':')) return {};
-  const auto minute = fixed_digits(text, 2);
-  if (!minute || !consume(text, ':')) return {};
-  const auto second = fixed_digits(text, 2);
-  if (!second) return {};
-  const auto fraction = fraction_ns(text);
-  if (!fraction) return {};
-  int64_t offset_minutes = 0;
-  if (consume(text, 'Z') || consume(text, 'z')) {
-  } else if (!text.empty() && (text.front() == '+' || text.front() == '-' ||
-                               (from_url_query && text.front() == ' '))) {
-    // A '+' in a URL query becomes a space when decoded: take the space as the '+' it was.
-    const int64_t sign = text.front() == '-' ? -1 : 1;
-    text.remove_prefix(1);
-    const auto offset_hour = fixed_digits(text, 2);
-    if (!offset_hour || !consume(text, ':')) return {};
-    const auto offset_minute = fixed_digits(text, 2);
-    if (!offset_minute) return {};
-    if (*offset_hour > 23 || *offset_minute > 59) return {.reason = "offset out of range"};
-    offset_minutes = sign * (*offset_hour * 60 + *offset_minute);
-  } else {
-    return {};
-  }
-  if (!text.empty()) return {};
-  if (*month < 1 || *month > 12)
-    return {.reason = "month " + std::to_string(*month) + " out of range"};
-  if (*day < 1 || *day > days_in_month(*year, *month)) {
-    return {.reason = "day " + std::to_string(*day) + " out of range for the month"};
-  }
-  // Second 60 is a leap second: it lands on the next minute's first second, as POSIX time does.
-  if (*hour > 23 || *minute > 59 || *second > 60) return {.reason = "time of day out of range"};
-  if (fraction->finer_than_ns) return {.reason = std::string(kFractionOutOfRange)};
-  const int64_t seconds = days_from_civil(*year, *month, *day) * 86400 + *hour * 3600 +
-                          *minute * 60 + *second - offset_minutes * 60;
-  if (seconds < -kMaxSeconds || seconds > kMaxSeconds) return {.reason = std::string(kOutOfRange)};
-  return {.ns = seconds * kNsPerSecond + fraction->ns};
-}
-
-Parsed parse_unix_seconds(std::string_view text) {
-  int64_t seconds = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
-  if (error == std::errc::result_out_of_range) return {.reason = std::string(kOutOfRange)};
-  if (error != std::errc() || end == text.data() || text.front() == '-') return {};
-  text.remove_prefix(static_cast<size_t>(end - text.data()));
-  const auto fraction = fraction_ns(text);
-  if (!fraction || !text.empty()) return {};
-  if (fraction->finer_than_ns) return {.reason = std::string(kFractionOutOfRange)};
-  if (seconds > kMaxSeconds) return {.reason = std::string(kOutOfRange)};
-  return {.ns = seconds * kNsPerSecond + fraction->ns};
-}
-
 // "-1h30m" -> now - 5400 s. Each part is digits (with an optional fraction) then a unit.
 Parsed parse_relative(std::string_view text, int64_t now_ns) {
-  if (!consume(text, '-') || text.empty()) return {};
+  if (!text.starts_with('-') || text.size() == 1) return {};
+  text.remove_prefix(1);
   // Long double holds 64-bit integers exactly, so sums of whole units stay exact.
   long double total_ns = 0;
   // Units must decrease, as in Prometheus durations: "-1s1s" or "-30s1m" is a typo, not a sum.
@@ -192,21 +65,15 @@ TimeParse parse_time_param(std::string_view name, std::string_view text, int64_t
   } else if (text.starts_with('-')) {
     parsed = parse_relative(text, now_real_ns);
   } else if (text.size() > 4 && text[4] == '-') {
-    parsed = parse_rfc3339(text, /*from_url_query=*/true);
+    parsed.ns = parse_rfc3339_ns(text, &parsed.reason, Rfc3339Source::url_query);
   } else {
-    parsed = parse_unix_seconds(text);
+    parsed.ns = parse_unix_seconds_ns(text, &parsed.reason);
   }
   if (parsed.ns) return {.real_ns = *parsed.ns};
   std::string error = std::string(name) + ": " + quote_for_error(text) + " is not a time (";
   error +=
       parsed.reason.empty() ? "examples: 2026-11-30T05:00:00Z, 1764478800, -30s" : parsed.reason;
   return {.error = error + ")", .reason = std::move(parsed.reason)};
-}
-
-std::optional<int64_t> parse_rfc3339_ns(std::string_view text, std::string* reason) {
-  Parsed parsed = parse_rfc3339(text, /*from_url_query=*/false);
-  if (reason != nullptr) *reason = std::move(parsed.reason);
-  return parsed.ns;
 }
 
 }  // namespace flightrec::recording

@@ -2,17 +2,17 @@
 
 #include <cstdio>
 
+#include "flightrec/common/json_writer.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/replay/format.h"
 #include "flightrec/replay/table_layout.h"
-#include "flightrec/snapshot/json_writer.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::replay {
 namespace {
 
 std::string rate(std::optional<double> bps) { return format_bytes(bps) + "/s"; }
 
-void optional_number(snapshot::JsonWriter& json, std::string_view key, std::optional<double> v) {
+void optional_number(JsonWriter& json, std::string_view key, std::optional<double> v) {
   json.key(key);
   if (v) {
     json.number(*v);
@@ -23,12 +23,12 @@ void optional_number(snapshot::JsonWriter& json, std::string_view key, std::opti
 
 // The label as the screen shows it, then the stored description with its text exact (JSON
 // escapes it): a manual request's reason may hold anything the client sent.
-void write_triggers(snapshot::JsonWriter& json, const std::vector<Trigger>& triggers) {
+void write_triggers(JsonWriter& json, const std::vector<Trigger>& triggers) {
   json.key("triggers").begin_array();
   for (const auto& trigger : triggers) {
     const model::IncidentDescription& incident = trigger.incident;
     json.begin_object().key("label").string(trigger.label);
-    json.key("time").string(snapshot::format_rfc3339_ms(trigger.time_ns));
+    json.key("time").string(format_rfc3339_ms(trigger.time_ns));
     json.key("rule").string(incident.rule);
     json.key("condition").string(incident.condition);
     json.key("value").number(incident.value);
@@ -47,8 +47,8 @@ std::string text_view(const Model& model, const BatchView& view, const Table& ta
   const int64_t now = model.timeline().time(view.cursor);
   const int64_t start = model.timeline().start();
   std::string out;
-  out += "time      " + snapshot::format_rfc3339_ms(now) + " (" + format_offset(now - start) +
-         " of " + format_duration(model.timeline().end() - start) + ", sample " +
+  out += "time      " + format_rfc3339_ms(now) + " (" + format_offset(now - start) + " of " +
+         format_duration(model.timeline().end() - start) + ", sample " +
          std::to_string(view.cursor + 1) + "/" + std::to_string(model.timeline().size()) + ")\n";
   out += "host      " + (model.meta().host.empty() ? std::string("-") : model.meta().host) +
          (system.interval_ns > 0 ? ", rates over " + format_duration(system.interval_ns)
@@ -78,8 +78,8 @@ std::string text_view(const Model& model, const BatchView& view, const Table& ta
          rate(system.disk_write_bps) + "\n";
   out += "network   rx " + rate(system.net_rx_bps) + ", tx " + rate(system.net_tx_bps) + "\n";
   for (const auto& trigger : model.triggers()) {
-    out += "trigger   " + trigger.label + " at " + snapshot::format_rfc3339_ms(trigger.time_ns) +
-           " (" + format_offset(trigger.time_ns - start) + ")\n";
+    out += "trigger   " + trigger.label + " at " + format_rfc3339_ms(trigger.time_ns) + " (" +
+           format_offset(trigger.time_ns - start) + ")\n";
     for (const auto& line : trigger.detail_lines) out += line + "\n";
   }
   out += "\n[" + std::string(tab_title(view.tab)) + "] " + std::to_string(table.rows.size()) +
@@ -93,11 +93,11 @@ std::string json_view(const Model& model, const BatchView& view, const Table& ta
   const int64_t now = model.timeline().time(view.cursor);
   std::string out;
   {
-    snapshot::JsonWriter json(out, 1);
+    JsonWriter json(out, 1);
     json.begin_object();
     json.key("schema_version").number(1);
     json.key("host").string(model.meta().host);
-    json.key("time").string(snapshot::format_rfc3339_ms(now));
+    json.key("time").string(format_rfc3339_ms(now));
     json.key("time_unix_ns").number(now);
     json.key("offset_seconds").number(static_cast<double>(now - model.timeline().start()) / 1e9);
     json.key("interval_seconds").number(static_cast<double>(system.interval_ns) / 1e9);

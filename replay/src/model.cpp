@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "flightrec/common/time_format.h"
 #include "flightrec/recording/time_param.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::replay {
 namespace {
@@ -37,7 +37,7 @@ recording::TimeParse time_of_day(std::string_view text, int64_t start_ns, int64_
   recording::TimeParse best;
   int64_t best_distance = -1;
   for (const int64_t day : {start_ns, end_ns}) {
-    const std::string date = snapshot::format_rfc3339_ms(day).substr(0, 10);
+    const std::string date = format_rfc3339_ms(day).substr(0, 10);
     auto parsed = recording::parse_time_param("time", date + "T" + std::string(text) + "Z", 0);
     if (!parsed.ok()) return parsed;
     const int64_t distance = parsed.real_ns < start_ns ? start_ns - parsed.real_ns
@@ -117,10 +117,9 @@ CursorPlace place_cursor(const Timeline& timeline, std::string_view text, int64_
   const bool before = time_ns < timeline.start();
   if (!before && time_ns <= timeline.end()) return {index, {}};
   const int64_t edge = before ? timeline.start() : timeline.end();
-  return {index, std::string(text) + " (" + snapshot::format_rfc3339_ms(time_ns) + ") is " +
+  return {index, std::string(text) + " (" + format_rfc3339_ms(time_ns) + ") is " +
                      (before ? "before the recording's start " : "after the recording's end ") +
-                     snapshot::format_rfc3339_ms(edge) + ": showing its " +
-                     (before ? "start" : "end")};
+                     format_rfc3339_ms(edge) + ": showing its " + (before ? "start" : "end")};
 }
 
 std::optional<int64_t> parse_interval(std::string_view text) {

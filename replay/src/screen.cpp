@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "flightrec/common/time_format.h"
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/format.h"
 #include "flightrec/replay/keymap.h"
 #include "flightrec/replay/table_layout.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::replay {
 namespace {
@@ -161,8 +161,8 @@ void timeline(const Session& session, size_t width, std::vector<ScreenLine>& out
   out.push_back({"[" + strip + "]", LineStyle::normal, {}});
 
   const int64_t now = tl.time(session.cursor());
-  std::string status = snapshot::format_rfc3339_ms(now) + " " + format_offset(now - tl.start()) +
-                       "/" + format_duration(tl.end() - tl.start()) + " " + rate_status(session);
+  std::string status = format_rfc3339_ms(now) + " " + format_offset(now - tl.start()) + "/" +
+                       format_duration(tl.end() - tl.start()) + " " + rate_status(session);
   char speed[32];
   std::snprintf(speed, sizeof speed, " %s x%g", session.playing() ? "PLAY" : "PAUSED",
                 session.speed());
@@ -228,7 +228,7 @@ std::vector<std::string> details_lines(const Model& model) {
   for (const Trigger& trigger : model.triggers()) {
     lines.emplace_back("");
     lines.push_back("trigger   " + trigger.label);
-    lines.push_back("at        " + snapshot::format_rfc3339_ms(trigger.time_ns) + " (" +
+    lines.push_back("at        " + format_rfc3339_ms(trigger.time_ns) + " (" +
                     format_offset(trigger.time_ns - start) + ")");
     lines.insert(lines.end(), trigger.detail_lines.begin(), trigger.detail_lines.end());
   }

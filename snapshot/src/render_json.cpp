@@ -1,6 +1,6 @@
-#include "flightrec/snapshot/json_writer.h"
+#include "flightrec/common/json_writer.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/snapshot/render.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::snapshot {
 namespace {

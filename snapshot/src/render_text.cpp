@@ -5,8 +5,8 @@
 
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/snapshot/render.h"
-#include "flightrec/snapshot/time_format.h"
 #include "text_table.h"
 
 namespace flightrec::snapshot {

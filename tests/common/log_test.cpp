@@ -1,8 +1,35 @@
 #include "flightrec/common/log.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+
+#include "flightrec/common/clock.h"
+#include "flightrec/common/time_format.h"
 
 using namespace flightrec;
+
+namespace {
+
+// What log::write puts on stderr for one record, read back from a temporary file.
+std::string logged_line(log::Level level, std::string_view msg) {
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  const int saved_stderr = ::dup(STDERR_FILENO);
+  ::dup2(::fileno(file), STDERR_FILENO);
+  log::write(level, msg);
+  ::dup2(saved_stderr, STDERR_FILENO);
+  ::close(saved_stderr);
+  std::rewind(file);
+  std::string line(256, '\0');
+  line.resize(std::fread(line.data(), 1, line.size(), file));
+  std::fclose(file);
+  return line;
+}
+
+}  // namespace
 
 TEST_CASE("log format quotes values with spaces and escapes quotes", "[log]") {
   const auto line = log::format(log::Level::warn, "source skipped",
@@ -44,4 +71,16 @@ TEST_CASE("log format writes a value that is not UTF-8 quoted and escaped", "[lo
                       "2J"}}) == R"(level=info msg=m comm="\xc2\x9b2J")");
   CHECK(log::format(log::Level::info, "m", {{"name", "caf\xc3\xa9"}}) ==
         "level=info msg=m name=caf\xc3\xa9");
+}
+
+TEST_CASE("log lines start with the time in RFC 3339, UTC, to the millisecond", "[log]") {
+  const int64_t before_ns = clock_ns(CLOCK_REALTIME);
+  const std::string line = logged_line(log::Level::warn, "hello");
+  const int64_t after_ns = clock_ns(CLOCK_REALTIME);
+  CHECK_THAT(line, Catch::Matchers::Matches(
+                       R"(ts=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z level=warn msg=hello\n)"));
+  const auto logged_ns = parse_rfc3339_ns(line.substr(3, 24));
+  REQUIRE(logged_ns.has_value());
+  CHECK(*logged_ns >= before_ns / 1'000'000 * 1'000'000);  // the time, floored to the millisecond
+  CHECK(*logged_ns <= after_ns);
 }

@@ -2,9 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "flightrec/common/json_writer.h"
 #include "flightrec/incidents/handlers.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/snapshot/json_writer.h"
 #include "incident_fixture.h"
 
 using namespace flightrec;
@@ -70,9 +70,9 @@ TEST_CASE("A manual incident keeps its reason and a rule's its condition, on dis
   IncidentStore reopened({.dir = dir.path()});
   const std::string json = incidents_json(reopened.list());
   std::string quoted_reason;
-  snapshot::append_json_string(quoted_reason, reason);
+  append_json_string(quoted_reason, reason);
   std::string quoted_condition;
-  snapshot::append_json_string(quoted_condition, condition);
+  append_json_string(quoted_condition, condition);
   CHECK_THAT(json, Catch::Matchers::Contains("\"reason\":" + quoted_reason));
   CHECK_THAT(json, Catch::Matchers::Contains("\"condition\":" + quoted_condition));
 }

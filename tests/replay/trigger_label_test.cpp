@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "flightrec/common/json_writer.h"
 #include "flightrec/model/incident_description.h"
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/model.h"
 #include "flightrec/replay/screen.h"
 #include "flightrec/replay/session.h"
-#include "flightrec/snapshot/json_writer.h"
 #include "replay_fixture.h"
 
 using namespace flightrec;
@@ -79,7 +79,7 @@ TEST_CASE("batchOutputCarriesTheReasonExactlyInJsonAndAsALabelInText", "[replay]
              Catch::Contains("trigger   manual: " + std::string(kReason) +
                              " at 2025-11-30T05:00:02.000Z (+2.000s)\n"));
   std::string quoted;
-  snapshot::append_json_string(quoted, kReason);
+  append_json_string(quoted, kReason);
   const std::string json = render_batch(model, view, BatchFormat::json);
   CHECK_THAT(json, Catch::Contains("\"rule\": \"manual\""));
   CHECK_THAT(json, Catch::Contains("\"reason\": " + quoted));

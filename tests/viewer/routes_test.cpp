@@ -32,7 +32,7 @@ struct ViewerServer {
     http::Router router;
     router.add(incidents::incidents_routes(store));
     router.add(incident_view_route(store, max_file_bytes));
-    router.add(http::dump_route({.blocks = [this] { return rec.blocks; },
+    router.add(dump::dump_route({.blocks = [this] { return rec.blocks; },
                                  .metadata = [this] { return rec.metadata; },
                                  .process_blocks = [this] { return rec.process_blocks; }},
                                 {dump_page()}));

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "alert_details.h"
-#include "flightrec/snapshot/time_format.h"
+#include "flightrec/common/time_format.h"
 
 namespace flightrec::trigger {
 
@@ -19,7 +19,7 @@ RevisedIncident ended_incident(const model::IncidentDescription& stored, int64_t
   RevisedIncident revised{.description = stored};
   recording::Labels& details = revised.description.details;
   alert_details::set(details, alert_details::kStatus, "resolved");
-  alert_details::set(details, alert_details::kEndsAt, snapshot::format_rfc3339_ms(ends_at_ns));
+  alert_details::set(details, alert_details::kEndsAt, format_rfc3339_ms(ends_at_ns));
   const int64_t stored_to = stored.window_to_ns;
   const int64_t wanted_to = extended_window_to(stored_to, ends_at_ns, max_extension);
   if (wanted_to == stored_to) return revised;
@@ -30,7 +30,7 @@ RevisedIncident ended_incident(const model::IncidentDescription& stored, int64_t
       ring.frames > 0 && ring.first_real_ns <= stored_to && ring.last_real_ns > stored_to;
   const int64_t held_to = continues ? std::min(wanted_to, ring.last_real_ns) : stored_to;
   if (continues) revised.append_until_ns = held_to;
-  alert_details::set(details, alert_details::kHeldTo, snapshot::format_rfc3339_ms(held_to));
+  alert_details::set(details, alert_details::kHeldTo, format_rfc3339_ms(held_to));
   return revised;
 }
 

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "flightrec/recording/time_param.h"
+#include "flightrec/common/time_format.h"
 
 namespace flightrec::trigger {
 namespace {
@@ -71,7 +71,7 @@ config::AlertLabels string_map(const Json& object, const std::string& path, cons
 int64_t time_at(const Json& object, const std::string& path, const char* name) {
   const std::string text = required_string(object, path, name);
   std::string reason;
-  const auto ns = recording::parse_rfc3339_ns(text, &reason);
+  const auto ns = parse_rfc3339_ns(text, &reason);
   // An RFC 3339 time that is none we can hold ("out of range: ...") says so.
   if (!ns && !reason.empty()) fail(path + name, "\"" + text + "\" is not a time (" + reason + ")");
   if (!ns) fail(path + name, "not an RFC 3339 time (\"" + text + "\")");

@@ -5,7 +5,7 @@
 
 #include "alert_details.h"
 #include "flightrec/common/log.h"
-#include "flightrec/snapshot/time_format.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/trigger/alert_end.h"
 
 namespace flightrec::trigger {
@@ -262,7 +262,7 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
   details.emplace_back(alert_details::kSource, source_name(notification.source));
   details.emplace_back(alert_details::kStatus, "firing");
   details.emplace_back(alert_details::kFingerprint, alert.fingerprint);
-  details.emplace_back("alert.starts_at", snapshot::format_rfc3339_ms(alert.starts_at_ns));
+  details.emplace_back("alert.starts_at", format_rfc3339_ms(alert.starts_at_ns));
   add_if_set(details, model::alert_detail_keys::kGeneratorUrl, alert.generator_url);
   add_if_set(details, "alert.receiver", notification.receiver);
   add_if_set(details, "alert.group_key", notification.group_key);
@@ -298,9 +298,9 @@ void AlertReceiver::take(std::vector<IncidentCapture>& out) {
 void AlertReceiver::complete(IncidentCapture& capture, const store::Snapshot& snapshot) {
   model::IncidentDescription& incident = capture.description;
   const std::optional<int64_t> held_from = held_window_from(incident, snapshot);
-  alert_details::set(incident.details, alert_details::kHeldFrom,
-                     held_from ? snapshot::format_rfc3339_ms(*held_from)
-                               : std::string(alert_details::kNothingHeld));
+  alert_details::set(
+      incident.details, alert_details::kHeldFrom,
+      held_from ? format_rfc3339_ms(*held_from) : std::string(alert_details::kNothingHeld));
   const std::lock_guard lock(mutex_);
   const auto found = episodes_.find(episode_key(incident));
   if (found == episodes_.end()) return;  // forgotten: more episodes than max_episodes since
@@ -308,7 +308,7 @@ void AlertReceiver::complete(IncidentCapture& capture, const store::Snapshot& sn
   if (!found->second.ends_at_ns) return;
   alert_details::set(incident.details, alert_details::kStatus, "resolved");
   alert_details::set(incident.details, alert_details::kEndsAt,
-                     snapshot::format_rfc3339_ms(*found->second.ends_at_ns));
+                     format_rfc3339_ms(*found->second.ends_at_ns));
 }
 
 size_t AlertReceiver::episodes() const {

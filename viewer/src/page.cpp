@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "assets.h"
+#include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
+#include "flightrec/common/time_format.h"
 #include "flightrec/model/incident_description.h"
-#include "flightrec/snapshot/json_writer.h"
-#include "flightrec/snapshot/time_format.h"
 
 namespace flightrec::viewer {
 namespace {
@@ -17,7 +17,7 @@ constexpr int64_t kNsPerSecond = 1'000'000'000;
 // A JSON string that cannot end the <script> element it sits in, nor open a comment there.
 void append_string(std::string& out, std::string_view text) {
   std::string quoted;
-  snapshot::append_json_string(quoted, text);
+  append_json_string(quoted, text);
   for (const char c : quoted) {
     switch (c) {
       case '<':
@@ -232,12 +232,12 @@ ViewOptions incident_view_options(std::string_view id, const recording::Metadata
   if (!incident.reason.empty()) details.emplace_back("reason", incident.reason);
   for (const auto& [key, text] : incident.details) details.emplace_back(key, text);
   if (incident.fired_at_ns != 0) {
-    details.emplace_back("fired at", snapshot::format_rfc3339_ms(incident.fired_at_ns));
+    details.emplace_back("fired at", format_rfc3339_ms(incident.fired_at_ns));
     options.trigger_ns = incident.fired_at_ns;
   }
   options.oom_kill = oom_kill_mark(incident);
-  details.emplace_back("window", snapshot::format_rfc3339_ms(incident.window_from_ns) + " to " +
-                                     snapshot::format_rfc3339_ms(incident.window_to_ns));
+  details.emplace_back("window", format_rfc3339_ms(incident.window_from_ns) + " to " +
+                                     format_rfc3339_ms(incident.window_to_ns));
   details.emplace_back("host", metadata.host);
   return options;
 }

@@ -84,7 +84,7 @@ void send_incident_view(const incidents::IncidentStore& store, std::string_view 
                              incident_view_options(name, reader.metadata())));
 }
 
-void send_dump_view(const http::DumpSource& source, const store::TimeRange& range,
+void send_dump_view(const dump::DumpSource& source, const store::TimeRange& range,
                     const http::Request& request, http::Response& response) {
   const auto metadata = source.metadata();
   const auto blocks = source.blocks();
@@ -110,6 +110,6 @@ http::Route incident_view_route(const incidents::IncidentStore& store, uint64_t 
           .right = http::Right::read_history};
 }
 
-http::DumpView dump_page() { return {.name = "html", .serve = send_dump_view}; }
+dump::DumpView dump_page() { return {.name = "html", .serve = send_dump_view}; }
 
 }  // namespace flightrec::viewer

@@ -7,7 +7,7 @@
 
 #include <iostream>
 
-#include "flightrec/http/dump_handler.h"
+#include "flightrec/dump/dump_route.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/incidents/routes.h"
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   http::Router router;
   router.add(incidents::incidents_routes(store));
   router.add(viewer::incident_view_route(store));
-  router.add(http::dump_route({.blocks = [&rec] { return rec.blocks; },
+  router.add(dump::dump_route({.blocks = [&rec] { return rec.blocks; },
                                .metadata = [&rec] { return rec.metadata; },
                                .process_blocks = [&rec] { return rec.process_blocks; }},
                               {viewer::dump_page()}));

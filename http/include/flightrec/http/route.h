@@ -1,6 +1,6 @@
 #pragma once
 // A route: a path pattern, the methods it answers and its handler. Every component describes its
-// own routes (incidents, viewer, exporter, trigger, /dump, the app's own) and the app adds them all
+// own routes (incidents, viewer, exporter, trigger, dump, the app's own) and the app adds them all
 // to one Router (router.h), the one place every request passes through.
 //
 // Patterns are made of '/'-separated segments:

@@ -1,9 +1,10 @@
 #pragma once
 // Times as /dump's from= and to= accept them: RFC 3339 ("2026-11-30T05:00:00Z", with fractional
 // seconds and +hh:mm offsets), Unix seconds ("1764478800", "1764478800.25"), "now", or relative to
-// now ("-30s", "-5m", "-1h30m", "-250ms", units ms s m h d).
+// now ("-30s", "-5m", "-1h30m", "-250ms", units ms s m h d). The absolute forms are common's
+// (time_format.h); a URL query's decoding of RFC 3339, a space for the 'T' or an offset's '+', is
+// taken too.
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,12 +21,5 @@ struct TimeParse {
 
 // `name` is the parameter the text came from (used in the error), now_real_ns the current time.
 TimeParse parse_time_param(std::string_view name, std::string_view text, int64_t now_real_ns);
-
-// An RFC 3339 date-time as written ("2026-12-02T03:04:05.123456789Z", "...+01:00", 't' and 'z'
-// in lower case too) to Unix ns; nullopt when the text is not one, or is one that int64 ns cannot
-// hold (outside 1677..2262, or finer than 9 fraction digits): then `reason`, when given, says
-// which, as TimeParse::reason does. parse_time_param also takes a URL query's decoding of it, a
-// space for the 'T' or for an offset's '+'; this does not.
-std::optional<int64_t> parse_rfc3339_ns(std::string_view text, std::string* reason = nullptr);
 
 }  // namespace flightrec::recording

@@ -3,7 +3,7 @@
 // incidents component's /incidents/{id...}) and GET /dump?format=html (a format it adds to /dump).
 #include <cstdint>
 
-#include "flightrec/http/dump_handler.h"
+#include "flightrec/dump/dump_route.h"
 #include "flightrec/http/route.h"
 #include "flightrec/incidents/incident_store.h"
 
@@ -18,6 +18,6 @@ http::Route incident_view_route(const incidents::IncidentStore& store,
 
 // format=html of /dump: the window (from= and to= as /dump takes them) as a page, with the process
 // table from DumpSource::process_blocks when set.
-http::DumpView dump_page();
+dump::DumpView dump_page();
 
 }  // namespace flightrec::viewer

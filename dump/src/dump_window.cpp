@@ -6,11 +6,12 @@
 #include "flightrec/http/query_check.h"
 #include "flightrec/recording/time_param.h"
 
-namespace flightrec::http {
+namespace flightrec::dump {
 
-std::string parse_dump_window(const Request& request, int64_t now_real_ns,
+std::string parse_dump_window(const http::Request& request, int64_t now_real_ns,
                               store::TimeRange& range) {
-  if (auto error = check_query_names(request.query(), {"from", "to", "format"}); !error.empty()) {
+  if (auto error = http::check_query_names(request.query(), {"from", "to", "format"});
+      !error.empty()) {
     return error;
   }
   for (const auto* name : {"from", "to"}) {
@@ -27,4 +28,4 @@ std::string parse_dump_window(const Request& request, int64_t now_real_ns,
   return {};
 }
 
-}  // namespace flightrec::http
+}  // namespace flightrec::dump

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace flightrec::snapshot {
+namespace flightrec {
 
 class JsonWriter {
  public:
@@ -78,4 +78,4 @@ class JsonWriter {
 // Appends `text` as a quoted, escaped JSON string.
 void append_json_string(std::string& out, std::string_view text);
 
-}  // namespace flightrec::snapshot
+}  // namespace flightrec

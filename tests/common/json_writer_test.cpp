@@ -1,4 +1,4 @@
-#include "flightrec/snapshot/json_writer.h"
+#include "flightrec/common/json_writer.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-using flightrec::snapshot::append_json_string;
-using flightrec::snapshot::JsonWriter;
+using flightrec::append_json_string;
+using flightrec::JsonWriter;
 
 namespace {
 std::string quoted(std::string_view text) {

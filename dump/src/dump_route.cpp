@@ -1,4 +1,4 @@
-#include "flightrec/http/dump_handler.h"
+#include "flightrec/dump/dump_route.h"
 
 #include <time.h>
 
@@ -15,7 +15,7 @@
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/store/cursor.h"
 
-namespace flightrec::http {
+namespace flightrec::dump {
 
 int64_t DumpSource::now() const {
   if (now_real_ns) return now_real_ns();
@@ -107,8 +107,8 @@ void stream_dump(const BlockList& blocks, const ProcessBlockList& process_blocks
   converter.finish();
 }
 
-void send_dump(const DumpSource& source, const DumpRequest& request, const Request& req,
-               Response& res) {
+void send_dump(const DumpSource& source, const DumpRequest& request, const http::Request& req,
+               http::Response& res) {
   BlockList blocks;
   for (auto& block : source.blocks()) {
     if (overlaps(*block, request.range)) blocks.push_back(std::move(block));
@@ -135,9 +135,9 @@ void send_dump(const DumpSource& source, const DumpRequest& request, const Reque
     return;
   }
   // Raw blocks are compressed already; gzip would cost CPU for nothing.
-  const bool gzip =
-      request.format != DumpFormat::raw && accepts_gzip(req.header("Accept-Encoding").value_or(""));
-  std::vector<Header> headers{{"Vary", "Accept-Encoding"}, {"Cache-Control", "no-store"}};
+  const bool gzip = request.format != DumpFormat::raw &&
+                    http::accepts_gzip(req.header("Accept-Encoding").value_or(""));
+  std::vector<http::Header> headers{{"Vary", "Accept-Encoding"}, {"Cache-Control", "no-store"}};
   if (gzip) headers.emplace_back("Content-Encoding", "gzip");
   res.begin(200, recording::content_type(request.format), headers);
   if (req.method() == "HEAD") {
@@ -158,8 +158,8 @@ void send_dump(const DumpSource& source, const DumpRequest& request, const Reque
 
 // The window first (the query is checked whatever the format), then the format: a view's, or
 // one of /dump's own.
-void handle_dump(const DumpSource& source, const std::vector<DumpView>& views, const Request& req,
-                 Response& res) {
+void handle_dump(const DumpSource& source, const std::vector<DumpView>& views,
+                 const http::Request& req, http::Response& res) {
   DumpRequest request;
   if (auto error = parse_dump_window(req, source.now(), request.range); !error.empty()) {
     res.send(400, kText, error + "\n");
@@ -185,12 +185,12 @@ void handle_dump(const DumpSource& source, const std::vector<DumpView>& views, c
 
 }  // namespace
 
-Route dump_route(DumpSource source, std::vector<DumpView> views) {
-  return {
-      .path = "/dump",
-      .handler = [source = std::move(source), views = std::move(views)](
-                     const Request& req, Response& res) { handle_dump(source, views, req, res); },
-      .right = Right::read_history};
+http::Route dump_route(DumpSource source, std::vector<DumpView> views) {
+  return {.path = "/dump",
+          .handler = [source = std::move(source), views = std::move(views)](
+                         const http::Request& req,
+                         http::Response& res) { handle_dump(source, views, req, res); },
+          .right = http::Right::read_history};
 }
 
-}  // namespace flightrec::http
+}  // namespace flightrec::dump

@@ -1,4 +1,4 @@
-#include "flightrec/http/dump_handler.h"
+#include "flightrec/dump/dump_route.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -11,6 +11,7 @@
 #include "test_recordings.h"
 
 using namespace flightrec;
+using namespace flightrec::dump;
 using namespace flightrec::http;
 using namespace flightrec::recording::testing;
 

@@ -1,4 +1,4 @@
-#include "flightrec/snapshot/json_writer.h"
+#include "flightrec/common/json_writer.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/utf8.h"
 
-namespace flightrec::snapshot {
+namespace flightrec {
 namespace {
 
 // Large enough that stream writes are rare, small enough to stay in cache.
@@ -201,4 +201,4 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
-}  // namespace flightrec::snapshot
+}  // namespace flightrec

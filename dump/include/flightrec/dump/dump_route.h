@@ -16,7 +16,7 @@
 #include "flightrec/store/cursor.h"
 #include "flightrec/store/process_block.h"
 
-namespace flightrec::http {
+namespace flightrec::dump {
 
 struct DumpSource {
   // Everything stored, oldest first, e.g. [&ring] { return ring.snapshot().blocks(); }.
@@ -39,7 +39,9 @@ struct DumpSource {
 // checked and its from=/to= window read, to `serve`.
 struct DumpView {
   std::string name;
-  std::function<void(const DumpSource&, const store::TimeRange&, const Request&, Response&)> serve;
+  std::function<void(const DumpSource&, const store::TimeRange&, const http::Request&,
+                     http::Response&)>
+      serve;
 };
 
 // The size /dump assumes per value in JSON and CSV output when checking max_bytes, and per row for
@@ -51,6 +53,6 @@ inline constexpr uint64_t kTextBytesPerProcess = 200;
 inline constexpr uint64_t kTextBytesPerSocket = 80;
 
 // GET and HEAD /dump, with json, csv, raw and every format of `views`.
-Route dump_route(DumpSource source, std::vector<DumpView> views = {});
+http::Route dump_route(DumpSource source, std::vector<DumpView> views = {});
 
-}  // namespace flightrec::http
+}  // namespace flightrec::dump
