@@ -24,7 +24,6 @@ YAML
 start_daemon --config.file="$WORK/flightrec.yaml"
 sleep 2  # a ring holding the window
 
-rfc3339() { date -u -d "@$(($1 / 1000000000)).$(printf '%09d' $(($1 % 1000000000)))" +%Y-%m-%dT%H:%M:%S.%3NZ; }
 # Began 3 s ago: its window (1 s either side) has passed, so its incident is written at once.
 starts=$(rfc3339 $(($(date +%s%N) - 3000000000)))
 cat >"$WORK/notification.json" <<JSON
