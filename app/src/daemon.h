@@ -86,8 +86,8 @@ class Daemon {
   incidents::IncidentFileSink incident_sink_;
   sampler::oom::KernelLog kernel_log_;  // names OOM victims (trigger/oom_victims.h)
   trigger::OomVictimNamer oom_victim_namer_;
-  // Before incident_writer_, whose destructor makes the revisions still queued and tells the
-  // receiver their outcome; before capturer_, which takes its requests.
+  // Before incident_writer_, whose destructor writes the incidents and makes the revisions still
+  // queued and tells the receiver their outcomes; before capturer_, which takes its requests.
   trigger::AlertReceiver alert_receiver_;
   trigger::IncidentWriter incident_writer_;
   trigger::IncidentCapturer capturer_;

@@ -1,7 +1,5 @@
 #include "flightrec/common/limited_warning.h"
 
-#include "flightrec/common/log.h"
-
 namespace flightrec::log {
 
 LimitedWarning::~LimitedWarning() {
@@ -28,7 +26,7 @@ void LimitedWarning::write_counted(Clock::time_point now) {
   std::string names;
   for (const std::string& name : names_) names += (names.empty() ? "" : ", ") + name;
   if (counted_ > names_.size()) names += ", ...";
-  warn(msg_, {{"count", std::to_string(counted_)}, {"names", names}});
+  write(level_, msg_, {{"count", std::to_string(counted_)}, {"names", names}});
   last_line_ = now;
   counted_ = 0;
   names_.clear();

@@ -19,7 +19,6 @@
 #include <optional>
 #include <stdexcept>
 
-#include "flightrec/common/log.h"
 #include "flightrec/common/thread_priority.h"
 #include "header_block.h"
 
@@ -27,8 +26,6 @@ namespace flightrec::http::detail {
 namespace {
 
 constexpr auto kOutOfFilesPause = std::chrono::milliseconds(10);
-// A flood that makes every connection fail must not flood the log as well.
-constexpr auto kFailureLogInterval = std::chrono::seconds(10);
 constexpr size_t kMostPending = 4096;
 constexpr size_t kShareOfFiles = 4;
 
@@ -174,6 +171,7 @@ void ConnectionGate::run() {
       handle(fd);
     }
     close_expired();
+    if (failure_warning_due_) failure_warning_due_ = failure_warning_.flush();
   }
 }
 
@@ -204,6 +202,9 @@ int ConnectionGate::wait_ms() const {
   if (!relays_.empty()) {
     const auto relay_due = relays_.front().active + options_.relay_timeout;
     next = next ? std::min(*next, relay_due) : relay_due;
+  }
+  if (failure_warning_due_) {
+    next = next ? std::min(*next, *failure_warning_due_) : *failure_warning_due_;
   }
   if (!next) return -1;
   const auto left = std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now());
@@ -408,17 +409,11 @@ void ConnectionGate::close_expired() {
 }
 
 void ConnectionGate::failed(std::string_view what, std::string_view error) {
-  const auto now = Clock::now();
-  if (now < next_failure_log_) {
-    ++failures_unlogged_;
-    return;
-  }
-  log::error("http gate: closed a connection after a failure",
-             {{"failed", std::string(what)},
-              {"err", std::string(error)},
-              {"unlogged_since_last", std::to_string(failures_unlogged_)}});
-  failures_unlogged_ = 0;
-  next_failure_log_ = now + kFailureLogInterval;
+  std::string failure(what);
+  failure += ": ";
+  failure += error;
+  failure_warning_.note(failure);
+  failure_warning_due_ = failure_warning_.flush();  // when a count left now falls due
 }
 
 }  // namespace flightrec::http::detail

@@ -13,8 +13,9 @@
 // max_pending wait, the oldest is closed to make room, so a new client always gets in. A relay
 // whose client takes none of its answer for the relay timeout is closed; when max_pending are
 // relayed, the least recently active is closed to make room. A system call that fails for one
-// connection closes that connection, is counted and logged (at most one line per 10 s), and the
-// gate goes on. Every close is counted by why (server_stats.h).
+// connection closes that connection, is counted and logged (a LimitedWarning: at most one line
+// per 10 s, counting the failures it stands for), and the gate goes on. Every close is counted by
+// why (server_stats.h).
 #include <sys/socket.h>
 
 #include <chrono>
@@ -22,6 +23,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -30,6 +32,7 @@
 
 #include "accept_handoff.h"
 #include "flightrec/common/fd.h"
+#include "flightrec/common/limited_warning.h"
 #include "flightrec/http/server_stats.h"
 #include "tls_session.h"
 
@@ -102,8 +105,8 @@ class ConnectionGate {
   void close(PendingList::iterator it, GateClose reason);
   void close(RelayList::iterator it, GateClose reason);
   void close_expired();
-  // Logs that `what` failed for one connection, which the caller closes (GateClose::error); at
-  // most one line per 10 s, which counts the failures not logged since the one before.
+  // Logs that `what` failed for one connection, which the caller closes (GateClose::error), through
+  // failure_warning_.
   void failed(std::string_view what, std::string_view error);
   [[nodiscard]] bool watch(int fd, uint32_t events);
   [[nodiscard]] int wait_ms() const;
@@ -122,8 +125,12 @@ class ConnectionGate {
   RelayList relays_;
   std::unordered_map<int, RelayList::iterator> relay_by_fd_;  // under both of each relay's fds
   std::vector<char> peek_buffer_;
-  Clock::time_point next_failure_log_;
-  uint64_t failures_unlogged_ = 0;
+  // A flood that makes every connection fail must not flood the log as well. The line for the
+  // failures it counted is written by the next failure or by run() once due, whichever is first,
+  // and at the latest when the gate ends.
+  log::LimitedWarning failure_warning_{"http gate: closed a connection after a failure",
+                                       log::LimitedWarning::kDefaultInterval, log::Level::error};
+  std::optional<Clock::time_point> failure_warning_due_;
   std::thread thread_;
 };
 

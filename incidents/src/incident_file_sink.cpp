@@ -8,7 +8,8 @@ IncidentFileSink::IncidentFileSink(IncidentStore& store, MetadataSource metadata
                                    ProcessBlocksSource process_blocks)
     : store_(store), metadata_(std::move(metadata)), process_blocks_(std::move(process_blocks)) {}
 
-void IncidentFileSink::write(const trigger::IncidentCapture& incident, store::Snapshot blocks) {
+trigger::WriteOutcome IncidentFileSink::write(const trigger::IncidentCapture& incident,
+                                              store::Snapshot blocks) {
   const model::IncidentDescription& description = incident.description;
   const int64_t from_ns = description.window_from_ns;
   const int64_t to_ns = description.window_to_ns;
@@ -19,7 +20,9 @@ void IncidentFileSink::write(const trigger::IncidentCapture& incident, store::Sn
   const auto processes = process_blocks_
                              ? process_blocks_in_window(process_blocks_(), from_ns, to_ns)
                              : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
-  store_.write(description, metadata_(), selected, processes);
+  const IncidentEntry entry = store_.write(description, metadata_(), selected, processes);
+  return entry.status == IncidentStatus::written ? trigger::WriteOutcome::written
+                                                 : trigger::WriteOutcome::failed;
 }
 
 trigger::RevisionOutcome IncidentFileSink::revise(const trigger::IncidentRevision& revision,

@@ -76,3 +76,16 @@ TEST_CASE("notes from many threads are all counted", "[log]") {
   CHECK(captured.count("msg=burst count=1 ") == 1);
   CHECK(captured.count("msg=burst count=3999 ") == 1);
 }
+
+TEST_CASE("a warning told another level writes its lines at that level", "[log]") {
+  StderrCapture captured;
+  {
+    log::LimitedWarning warning("gate failed", 1h, log::Level::error);
+    warning.note("socketpair: Too many open files");
+    warning.note("epoll_ctl: Bad file descriptor");
+  }
+  CHECK(captured.count(R"(level=error msg="gate failed" count=1 names="socketpair: Too many)") ==
+        1);
+  CHECK(captured.count(R"(level=error msg="gate failed" count=1 names="epoll_ctl: Bad)") == 1);
+  CHECK(captured.count("level=warn") == 0);
+}

@@ -21,8 +21,6 @@ YAML
 start_daemon --config.file="$WORK/flightrec.yaml"
 sleep 3  # a ring holding the pre window
 
-rfc3339() { date -u -d "@$(($1 / 1000000000)).$(printf '%09d' $(($1 % 1000000000)))" +%Y-%m-%dT%H:%M:%S.%3NZ; }
-
 # notify FINGERPRINT STATUS STARTS_NS [ENDS_NS]: posts one alert; prints the answer.
 notify() {
   local ends='0001-01-01T00:00:00Z'

@@ -26,8 +26,6 @@ export NODE_NAME=node-1.example.com
 start_daemon --config.file="$WORK/flightrec.yaml"
 sleep 1
 
-rfc3339() { date -u -d "@$(($1 / 1000000000)).$(printf '%09d' $(($1 % 1000000000)))" +%Y-%m-%dT%H:%M:%S.%3NZ; }
-
 # alert FINGERPRINT INSTANCE STARTS_NS: one firing alert of a notification's list.
 alert() {
   cat <<JSON

@@ -36,6 +36,10 @@ expect_contains() {
   if grep -qF -- "$2" <<<"$1"; then pass "$3"; else fail "$3: '$2' not in: $(head -c 600 <<<"$1")"; fi
 }
 
+# rfc3339 NS: Unix nanoseconds as an RFC 3339 UTC time to the millisecond, as alert payloads
+# carry startsAt and endsAt.
+rfc3339() { date -u -d "@$(($1 / 1000000000)).$(printf '%09d' $(($1 % 1000000000)))" +%Y-%m-%dT%H:%M:%S.%3NZ; }
+
 # Incidents go to the scratch dir, never /var/lib: every daemon gets this config unless the test
 # passes its own --config.file (which then names its own incidents.dir).
 printf 'incidents:\n  dir: %s/incidents\n' "$WORK" >"$WORK/e2e-default.yaml"

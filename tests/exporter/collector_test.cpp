@@ -23,7 +23,9 @@ namespace {
 
 class DiscardingSink final : public trigger::IncidentSink {
  public:
-  void write(const trigger::IncidentCapture&, store::Snapshot) override {}
+  trigger::WriteOutcome write(const trigger::IncidentCapture&, store::Snapshot) override {
+    return trigger::WriteOutcome::written;
+  }
 };
 
 // Every component /metrics reads, with a few frames recorded, as the daemon composes them.

@@ -22,6 +22,7 @@
 #include "curl.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/http/server.h"
+#include "stderr_capture.h"
 #include "temp_dir.h"
 
 using namespace flightrec::http;
@@ -285,6 +286,7 @@ TEST_CASE("A TLS client that stops reading its answer is cut off after the relay
 TEST_CASE("A relay that cannot be set up closes its connection alone, and is counted",
           "[http][tls]") {
   const TempDir dir;
+  flightrec::testing::StderrCapture log;  // opens its file before the descriptor limit
   Server server({.listen_address = "127.0.0.1:0", .web_config_file = tls_web_config(dir)},
                 {hello()});
   const std::unique_ptr<SSL_CTX, FreeSslContext> ctx(SSL_CTX_new(TLS_client_method()));
@@ -301,7 +303,44 @@ TEST_CASE("A relay that cannot be set up closes its connection alone, and is cou
     CHECK(SSL_read(client.ssl.get(), buffer.data(), static_cast<int>(buffer.size())) <= 0);
   }
   CHECK(server.stats().closes(GateClose::error) == 1);
+  CHECK(log.count(R"(level=error msg="http gate: closed a connection after a failure" count=1 )"
+                  R"(names="socketpair: Too many open files")") == 1);
   // The gate goes on: the next client is answered.
   const std::string cacert = "--cacert " + dir.file("server.crt").string() + " ";
   CHECK(curl("-s " + cacert + server.url() + "hello", 3) == "hello\n");
+}
+
+TEST_CASE("The gate's failures are one log line per 10 s, and every one is counted in the lines",
+          "[http][tls]") {
+  const TempDir dir;
+  flightrec::testing::StderrCapture log;
+  constexpr int kClients = 3;
+  {
+    Server server({.listen_address = "127.0.0.1:0", .web_config_file = tls_web_config(dir)},
+                  {hello()});
+    const std::unique_ptr<SSL_CTX, FreeSslContext> ctx(SSL_CTX_new(TLS_client_method()));
+    std::vector<Fd> socks;
+    for (int i = 0; i < kClients; ++i) {
+      socks.emplace_back(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+      const timeval patience{.tv_sec = 3, .tv_usec = 0};
+      REQUIRE(setsockopt(socks.back().get(), SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience) ==
+              0);
+    }
+    // Each client in turn: the gate's accept takes the last descriptor, and its relay fails. The
+    // clients stay open, so that no descriptor of theirs frees room for the next one's relay.
+    const DescriptorLimit limit(one_more_descriptor());
+    std::vector<TlsClient> clients;
+    for (Fd& sock : socks) {
+      clients.push_back(connect_tls(ctx.get(), std::move(sock), server.port()));
+      send_request(clients.back(), "/hello");
+      std::array<char, 256> buffer{};
+      CHECK(SSL_read(clients.back().ssl.get(), buffer.data(), static_cast<int>(buffer.size())) <=
+            0);
+    }
+    CHECK(server.stats().closes(GateClose::error) == kClients);
+    // The first at once; the others within 10 s are only counted so far.
+    CHECK(log.count("http gate: closed a connection after a failure") == 1);
+  }  // the server ends: what its gate counted is written
+  CHECK(log.count("http gate: closed a connection after a failure") == 2);
+  CHECK(log.count(R"(count=2 names="socketpair: Too many open files, socketpair: Too many)") == 1);
 }

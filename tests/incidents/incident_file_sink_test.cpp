@@ -33,7 +33,7 @@ TEST_CASE("The incident file sink writes the capture's fields and window", "[inc
                                             .window_from_ns = kT0,
                                             .window_to_ns = kT0 + 3'000'000'000};
   // An empty snapshot: the file holds metadata only, and is still a valid recording.
-  sink.write({.description = incident}, store::Snapshot{});
+  CHECK(sink.write({.description = incident}, store::Snapshot{}) == trigger::WriteOutcome::written);
   const auto entries = store.list();
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].status == IncidentStatus::written);
@@ -75,4 +75,24 @@ TEST_CASE("A manual incident keeps its reason and a rule's its condition, on dis
   append_json_string(quoted_condition, condition);
   CHECK_THAT(json, Catch::Matchers::Contains("\"reason\":" + quoted_reason));
   CHECK_THAT(json, Catch::Matchers::Contains("\"condition\":" + quoted_condition));
+}
+
+TEST_CASE("The incident file sink tells a failed write, which the store lists as failed",
+          "[incidents]") {
+  TempDir tmp;
+  StderrCapture log;
+  const std::filesystem::path dir = tmp.path() / "incidents";
+  IncidentStore store({.dir = dir});
+  IncidentFileSink sink(store, [] { return make_metadata(); });
+  // A regular file in place of the directory: fails for root too, where chmod would not.
+  std::filesystem::remove_all(dir);
+  write_bytes(dir, "in the way");
+  CHECK(sink.write({.description = make_info("cpu", 1000)}, store::Snapshot{}) ==
+        trigger::WriteOutcome::failed);
+  const auto entries = store.list();
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].status == IncidentStatus::failed);
+  std::filesystem::remove(dir);
+  CHECK(sink.write({.description = make_info("cpu", 2000)}, store::Snapshot{}) ==
+        trigger::WriteOutcome::written);
 }

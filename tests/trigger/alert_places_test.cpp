@@ -43,11 +43,12 @@ AlertNotification notification_of(int first_pod, int count, bool firing = true) 
 // Writes nothing until opened, so that whatever is submitted stays in the writer's queue.
 class GatedSink : public IncidentSink {
  public:
-  void write(const IncidentCapture& incident, store::Snapshot) override {
+  WriteOutcome write(const IncidentCapture& incident, store::Snapshot) override {
     std::unique_lock lock(mutex_);
     gate_.wait(lock, [&] { return open_; });
     written_.push_back(incident.description.series);
     changed_.notify_all();
+    return WriteOutcome::written;
   }
   void open() {
     const std::lock_guard lock(mutex_);

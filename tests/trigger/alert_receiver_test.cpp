@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "flightrec/store/ring.h"
+#include "flightrec/trigger/writer.h"
 
 using namespace flightrec;
 using namespace flightrec::trigger;
@@ -53,6 +54,25 @@ std::vector<IncidentCapture> taken(AlertReceiver& receiver) {
   std::vector<IncidentCapture> out;
   if (receiver.waiting()) receiver.take(out);
   return out;
+}
+
+// A sink that writes nothing and fails every write while `broken`, as a full or read-only store
+// does. Set between writers only: each writer's thread starts after it and is joined before.
+struct BreakableSink final : IncidentSink {
+  bool broken = false;
+  WriteOutcome write(const IncidentCapture&, store::Snapshot) override {
+    return broken ? WriteOutcome::failed : WriteOutcome::written;
+  }
+};
+
+// Hands what the receiver has queued to the writer, as the capturer does once the window is over.
+void write_taken(AlertReceiver& receiver, IncidentWriter& writer) {
+  const store::Ring ring(store::RingOptions{.series = 1, .rate = 1ms});
+  for (IncidentCapture& capture : taken(receiver)) {
+    receiver.complete(capture, ring.snapshot());
+    const bool submitted = writer.submit(std::move(capture), store::Snapshot{});
+    REQUIRE(submitted);
+  }
 }
 
 // alert.window_held_from of an incident for alert() with a window of [S - 30s, S + 10s], completed
@@ -203,4 +223,33 @@ TEST_CASE("an episode stored before a restart is not captured again", "[alerts]"
   CHECK(asked ==
         std::vector<std::string>{stored_key, episode_key(AlertSource::alertmanager, "b", kStart)});
   CHECK(taken(after).size() == 1);
+}
+
+TEST_CASE("an episode whose incident failed to be written is forgotten, and a re-send records it",
+          "[alerts]") {
+  using O = AlertOutcome;
+  BreakableSink sink;
+  sink.broken = true;
+  // Two places: a forgotten episode must leave the bound's order too, or a later eviction would
+  // forget the episode captured again in its place.
+  AlertReceiver receiver({.max_episodes = 2});
+  {
+    IncidentWriter writer(sink);
+    CHECK(receiver.receive(notification({alert("a")})) == std::vector<O>{O::captured});
+    write_taken(receiver, writer);
+  }  // the writer has written everything and told each outcome
+  CHECK(receiver.episodes() == 0);
+  // The store is fixed: the sender's re-send captures the alert again, and this time it stays.
+  sink.broken = false;
+  {
+    IncidentWriter writer(sink);
+    CHECK(receiver.receive(notification({alert("a")})) == std::vector<O>{O::captured});
+    write_taken(receiver, writer);
+    CHECK(receiver.receive(notification({alert("b")})) == std::vector<O>{O::captured});
+    write_taken(receiver, writer);
+  }
+  CHECK(receiver.episodes() == 2);
+  CHECK(receiver.receive(notification({alert("a"), alert("b")})) ==
+        std::vector<O>{O::duplicate, O::duplicate});
+  CHECK(receiver.outcomes(O::captured) == 3);
 }

@@ -65,10 +65,11 @@ config::TriggerRule cpu_hot(Duration pre, Duration post) {
 // Records what the writer thread hands it and lets the test wait for a count.
 class RecordingSink : public IncidentSink {
  public:
-  void write(const IncidentCapture& incident, store::Snapshot blocks) override {
+  WriteOutcome write(const IncidentCapture& incident, store::Snapshot blocks) override {
     std::lock_guard lock(mutex_);
     written_.push_back({incident, std::move(blocks), 0});
     changed_.notify_all();
+    return WriteOutcome::written;
   }
   std::vector<Handed> wait_for(size_t count) {
     std::unique_lock lock(mutex_);
@@ -187,10 +188,11 @@ TEST_CASE("the writer drops incidents beyond its queue and writes the rest on ex
   // A sink that blocks until released, so the queue fills.
   class GatedSink : public IncidentSink {
    public:
-    void write(const IncidentCapture& incident, store::Snapshot) override {
+    WriteOutcome write(const IncidentCapture& incident, store::Snapshot) override {
       std::unique_lock lock(mutex);
       gate.wait(lock, [&] { return open; });
       ticks.push_back(incident.tick);
+      return WriteOutcome::written;
     }
     std::mutex mutex;
     std::condition_variable gate;
@@ -225,8 +227,9 @@ TEST_CASE("the writer makes a revision after the writes queued before it and tel
   // Records the order of writes and revisions; a revision finds an incident written before it.
   class Journal : public IncidentSink, public IncidentReviser {
    public:
-    void write(const IncidentCapture& incident, store::Snapshot) override {
+    WriteOutcome write(const IncidentCapture& incident, store::Snapshot) override {
       events.push_back("write " + incident.description.rule);
+      return WriteOutcome::written;
     }
     RevisionOutcome revise(const IncidentRevision& revision, store::Snapshot) override {
       const bool found = std::any_of(events.begin(), events.end(), [&](const std::string& e) {

@@ -27,8 +27,9 @@ constexpr int64_t kKillKernelUs = 36815667033;
 
 struct Recorded final : IncidentSink {
   std::vector<IncidentCapture> written;
-  void write(const IncidentCapture& incident, flightrec::store::Snapshot) override {
+  WriteOutcome write(const IncidentCapture& incident, flightrec::store::Snapshot) override {
     written.push_back(incident);
+    return WriteOutcome::written;
   }
 };
 

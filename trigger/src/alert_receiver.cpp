@@ -1,6 +1,7 @@
 #include "flightrec/trigger/alert_receiver.h"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 
 #include "alert_details.h"
@@ -178,6 +179,9 @@ AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, c
   // or the alert fired and resolved between two notifications).
   queued_.push_back(capture_of(notification, alert));
   queued_.back().reserved = static_cast<bool>(reserve_);
+  queued_.back().done = [this, key](WriteOutcome outcome) {
+    if (outcome == WriteOutcome::failed) forget(key);
+  };
   remember(key, Episode{.stage = Stage::waiting,
                         .ends_at_ns = alert.firing ? std::nullopt : alert.ends_at_ns});
   return AlertOutcome::captured;
@@ -229,6 +233,14 @@ void AlertReceiver::settle(const std::string& key, RevisionOutcome outcome) {
   const std::lock_guard lock(mutex_);
   const auto found = episodes_.find(key);
   if (found != episodes_.end()) found->second.ends_at_ns.reset();
+}
+
+void AlertReceiver::forget(const std::string& key) {
+  const std::lock_guard lock(mutex_);
+  if (episodes_.erase(key) == 0) return;  // forgotten already: max_episodes newer ones since
+  // Rare (a failed write) and recent, so the search from the newest end is short.
+  const auto newest_first = std::find(episode_order_.rbegin(), episode_order_.rend(), key);
+  if (newest_first != episode_order_.rend()) episode_order_.erase(std::next(newest_first).base());
 }
 
 void AlertReceiver::remember(const std::string& key, Episode episode) {

@@ -92,11 +92,8 @@ void OomVictimNamer::add_memory(const model::IncidentDescription& incident, int6
                  std::make_move_iterator(memory.end()));
 }
 
-void OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot blocks) {
-  if (incident.description.rule != kOomKillRule) {
-    next_.write(incident, std::move(blocks));
-    return;
-  }
+WriteOutcome OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot blocks) {
+  if (incident.description.rule != kOomKillRule) return next_.write(incident, std::move(blocks));
   IncidentCapture named = incident;
   read_log();
   const model::IncidentDescription& description = incident.description;
@@ -126,7 +123,7 @@ void OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot bloc
     // No kill time: the consumers as of the firing, a source step or so after the kill.
     add_memory(description, description.fired_at_ns, 0, details);
   }
-  next_.write(named, std::move(blocks));
+  return next_.write(named, std::move(blocks));
 }
 
 }  // namespace flightrec::trigger

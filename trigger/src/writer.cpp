@@ -99,7 +99,8 @@ void IncidentWriter::run() {
 
 void IncidentWriter::perform(Job& job) {
   if (auto* incident = std::get_if<IncidentCapture>(&job.work)) {
-    sink_.write(*incident, std::move(job.blocks));
+    const WriteOutcome outcome = sink_.write(*incident, std::move(job.blocks));
+    if (incident->done) incident->done(outcome);
     return;
   }
   const IncidentRevision& revision = std::get<IncidentRevision>(job.work);

@@ -6,6 +6,7 @@
 // note() and flush(). A burst costs two lines and a steady stream one line per interval; each
 // line's `count` says how many events it stands for, so the counts add up to every event.
 //   level=warn msg="incident dropped: the writer is behind" count=9983 names="r16, r17, r18, ..."
+// The level is warn unless told (the connection gate's failures are errors).
 #include <chrono>
 #include <cstdint>
 #include <mutex>
@@ -13,6 +14,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "flightrec/common/log.h"
 
 namespace flightrec::log {
 
@@ -22,8 +25,9 @@ class LimitedWarning {
   static constexpr std::chrono::seconds kDefaultInterval{10};
   static constexpr size_t kNamesKept = 5;
 
-  explicit LimitedWarning(std::string msg, Clock::duration interval = kDefaultInterval)
-      : msg_(std::move(msg)), interval_(interval) {}
+  explicit LimitedWarning(std::string msg, Clock::duration interval = kDefaultInterval,
+                          Level level = Level::warn)
+      : msg_(std::move(msg)), interval_(interval), level_(level) {}
   // Writes what is still counted, however recently the last line was written.
   ~LimitedWarning();
   LimitedWarning(const LimitedWarning&) = delete;
@@ -41,6 +45,7 @@ class LimitedWarning {
 
   const std::string msg_;
   const Clock::duration interval_;
+  const Level level_;
   std::mutex mutex_;
   std::optional<Clock::time_point> last_line_;  // guarded by mutex_, as is what follows
   uint64_t counted_ = 0;

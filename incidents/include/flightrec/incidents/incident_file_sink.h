@@ -23,8 +23,10 @@ class IncidentFileSink final : public trigger::IncidentSink, public trigger::Inc
  public:
   IncidentFileSink(IncidentStore& store, MetadataSource metadata,
                    ProcessBlocksSource process_blocks = {});
-  // Never throws: a failed write is an index entry with status "failed" (see IncidentStore).
-  void write(const trigger::IncidentCapture& incident, store::Snapshot blocks) override;
+  // Never throws: a failed write is an index entry with status "failed" (see IncidentStore), and
+  // is told `failed`.
+  trigger::WriteOutcome write(const trigger::IncidentCapture& incident,
+                              store::Snapshot blocks) override;
   // Never throws: a failed rewrite leaves the file and its index entry as they were, logged.
   trigger::RevisionOutcome revise(const trigger::IncidentRevision& revision,
                                   store::Snapshot ring) override;

@@ -4,7 +4,8 @@
 // startsAt) however often Alertmanager re-sends, retries or regroups, and records a resolved
 // notification's end on its incident: while it waits for its window, or afterwards by a revision
 // of the written file (alert_end.h). The window is centred on the alert's startsAt
-// (docs/TRIGGERS.md, "Alertmanager and Grafana").
+// (docs/TRIGGERS.md, "Alertmanager and Grafana"). An episode whose incident could not be written
+// (disk full, read-only store) is forgotten again, so that a re-send records it.
 //
 // receive() runs on HTTP threads and only queues; the capture itself happens on the recorder
 // thread (CaptureRequests) and the writer thread, so the webhook is answered at once.
@@ -99,7 +100,8 @@ class AlertReceiver final : public CaptureRequests {
   // notifications from now on; episodes already remembered stay (max_episodes is kept).
   void set_options(AlertReceiverOptions options);
 
-  // Any thread: one outcome per alert, in order. An alert left `dropped` is not remembered.
+  // Any thread: one outcome per alert, in order. An alert left `dropped` is not remembered, nor
+  // one `captured` once the writer has told that its incident failed to be written.
   std::vector<AlertOutcome> receive(const AlertNotification& notification);
 
   [[nodiscard]] bool waiting() const noexcept override {
@@ -150,6 +152,9 @@ class AlertReceiver final : public CaptureRequests {
     outcome_counts_.at(static_cast<size_t>(outcome)).fetch_add(1, std::memory_order_relaxed);
   }
   void remember(const std::string& key, Episode episode);
+  // Writer thread: the episode's incident could not be written. Forgotten like a dropped alert,
+  // so that the sender's re-send captures it once the store can be written again.
+  void forget(const std::string& key);
   [[nodiscard]] IncidentCapture capture_of(const AlertNotification& notification,
                                            const Alert& alert) const;
 

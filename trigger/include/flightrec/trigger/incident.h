@@ -11,6 +11,12 @@
 
 namespace flightrec::trigger {
 
+// What became of an incident handed to the sink.
+enum class WriteOutcome : uint8_t {
+  written,
+  failed,  // the file could not be written (disk full, read-only, EIO): listed as failed
+};
+
 struct IncidentCapture {
   // What the incident file stores. For a manual request: rule "manual", the request's reason, no
   // condition, series or value (NaN). For a rule: its name and condition as configured, the
@@ -20,6 +26,9 @@ struct IncidentCapture {
   // A place in the writer's queue is held for it (IncidentWriter::reserve): an alert's capture,
   // answered "captured" before its window ended. The writer never refuses it.
   bool reserved = false;
+  // Told the sink's outcome on the writer thread, after the write; may be empty. Not told for an
+  // incident the writer dropped (submit's false says so).
+  std::function<void(WriteOutcome)> done;
 };
 
 // Writes incidents (the incident file writer implements it). Called on the writer thread only.
@@ -27,8 +36,8 @@ class IncidentSink {
  public:
   virtual ~IncidentSink() = default;
   // `blocks` holds at least the description's window as far as the ring still has it; cut the
-  // window from it.
-  virtual void write(const IncidentCapture& incident, store::Snapshot blocks) = 0;
+  // window from it. Says whether the file was written.
+  virtual WriteOutcome write(const IncidentCapture& incident, store::Snapshot blocks) = 0;
 };
 
 // A change to an incident already written (an alert's end, trigger/alert_end.h). It is made on the

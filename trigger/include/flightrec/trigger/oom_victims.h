@@ -29,7 +29,7 @@ class OomVictimNamer final : public IncidentSink {
                  ProcessBlocksSource process_blocks = {})
       : next_(next), log_(log), process_blocks_(std::move(process_blocks)) {}
 
-  void write(const IncidentCapture& incident, store::Snapshot blocks) override;
+  WriteOutcome write(const IncidentCapture& incident, store::Snapshot blocks) override;
 
   // Any thread (the process tier's): an exit the kernel reported as an OOM victim's.
   void victim_exited(const network::ExitedProcess& process);

@@ -43,7 +43,8 @@ class IncidentWriter {
   bool reserve(std::string_view alert);
 
   // Any thread. False (counted in dropped() and logged) when the incident is not reserved and
-  // max_queued such jobs are already waiting; a reserved one is always taken.
+  // max_queued such jobs are already waiting; a reserved one is always taken. A taken incident's
+  // `done` is told whether it was written, on the writer thread.
   bool submit(IncidentCapture incident, store::Snapshot blocks);
   // Any thread, the same bounds; `ring` is the ring as the revision found it. A dropped revision
   // is neither told nor counted in dropped() (incidents only): the caller has the false.
