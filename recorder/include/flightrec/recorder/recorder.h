@@ -24,9 +24,9 @@ class Recorder {
            std::chrono::nanoseconds rate, std::chrono::nanoseconds export_window);
 
   // How often run() drains the queue. Each wake-up of an idle CPU costs more than the few frames
-  // it moves, so frames are taken in batches: 25 frames at the default 1 ms rate, 40 wake-ups a
-  // second instead of 500. Readers see frames up to this much later (triggers keep the frames'
-  // own timestamps); the daemon's queue holds at least 40 intervals of frames.
+  // it moves, so frames are taken in batches: 6 frames at the default 4 ms rate (25 at 1 ms),
+  // 40 wake-ups a second instead of 250 (1,000). Readers see frames up to this much later (triggers
+  // keep the frames' own timestamps); the daemon's queue holds at least 40 intervals of frames.
   static constexpr std::chrono::milliseconds kDrainInterval{25};
 
   // Drains every `interval` until `stop` is requested (which wakes it at once), then drains what
