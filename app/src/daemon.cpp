@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <fstream>
 #include <iostream>
@@ -161,6 +162,9 @@ std::string source_rates_text(const sampler::Sampler& sampler) {
 sampler::CpuBudgetSettings cpu_budget_settings(const config::Config& cfg) {
   return {.budget = static_cast<double>(cfg.sampler.cpu_budget_ppm) * 1e-6};
 }
+
+// How long a stop may spend writing the incidents still queued (finish_at_shutdown).
+constexpr std::chrono::seconds kShutdownWriteBudget{10};
 
 int64_t real_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -380,11 +384,19 @@ int Daemon::run(int signal_fd) {
   std::string reason;
   while ((reason = wait_for_signal(signal_fd, stop)) == "SIGHUP") reload("SIGHUP");
   log::info("stopping", {{"reason", reason}});
+  // Alerts from now on are answered 503, for their sender to send them to the next run: nothing
+  // would capture them once the recorder has stopped.
+  alert_receiver_.close();
   stop.request();
   sampler_.wake();
   sampler_thread.join();
   recorder_thread.join();
   if (process_thread.joinable()) process_thread.join();
+  // Incidents waiting for their post window (rule, manual and the alerts answered "captured") are
+  // written with what was recorded of it, within a bound: the stop must end before a service
+  // manager gives up on it (Kubernetes allows 30 s by default, systemd 90 s).
+  capturer_.finish_at_shutdown();
+  incident_writer_.finish(kShutdownWriteBudget);
   const auto& stats = sampler_.stats();
   log::info("stopped", {{"ticks", std::to_string(stats.ticks.load())},
                         {"late_ticks", std::to_string(stats.late_ticks.load())},

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <condition_variable>
+#include <ctime>
 #include <mutex>
 #include <sstream>
 
+#include "flightrec/common/clock.h"
 #include "flightrec/store/ring.h"
 #include "flightrec/trigger/alert_receiver.h"
 #include "flightrec/trigger/writer.h"
@@ -195,4 +197,33 @@ TEST_CASE("10,000 incidents dropped at once are two log lines that count them al
     if (at != std::string::npos) logged += std::stoull(line.substr(at + 7));
   }
   CHECK(logged == dropped);
+}
+
+TEST_CASE("300 alerts starting in 2100 hold their places no longer than alerts starting now",
+          "[alerts][places]") {
+  GatedSink sink;
+  IncidentWriter writer(sink);  // 256 places for alerts
+  AlertReceiver receiver({.pre = 1s, .post = 1s});
+  receiver.reserve_places_with([&](std::string_view alert) { return writer.reserve(alert); });
+  AlertNotification future = notification_of(0, 300);
+  for (Alert& alert : future.alerts) alert.starts_at_ns = 4'102'444'800'000'000'000;
+  const auto outcomes = receiver.receive(future);
+  const int64_t received_ns = clock_ns(CLOCK_REALTIME);
+  CHECK(count_of(outcomes, O::captured) == 256);
+  CHECK(count_of(outcomes, O::dropped) == 44);
+  // Each capture's window ends a post window after its receipt, not in 2100: the capturer hands
+  // it to the writer then, and its place is free again once it is written.
+  auto captures = taken(receiver);
+  REQUIRE(captures.size() == 256);
+  for (IncidentCapture& capture : captures) {
+    CHECK(capture.description.window_to_ns <= received_ns + 1'000'000'000);
+    CHECK(writer.submit(std::move(capture), store::Snapshot{}));
+  }
+  sink.open();
+  REQUIRE(sink.wait_for(256) == 256);
+  std::vector<O> later;
+  for (int i = 0; i < 500 && count_of(later, O::captured) == 0; ++i) {
+    later = receiver.receive(notification_of(1000, 1));  // the last place frees after its write
+  }
+  CHECK(later == std::vector<O>{O::captured});
 }

@@ -1,7 +1,9 @@
 #include "flightrec/trigger/alert_receiver.h"
 
 #include <catch2/catch.hpp>
+#include <ctime>
 
+#include "flightrec/common/clock.h"
 #include "flightrec/store/ring.h"
 #include "flightrec/trigger/writer.h"
 
@@ -174,6 +176,50 @@ TEST_CASE("the incident says where the part of its window the ring held begins",
     const store::Ring ring(sealing);
     CHECK(held_from(ring) == "none");
   }
+}
+
+TEST_CASE("a startsAt far ahead of this host's clock is centred on the receipt", "[alerts]") {
+  using O = AlertOutcome;
+  AlertReceiver receiver({.pre = 30s, .post = 10s});
+  constexpr int64_t k2100 = 4'102'444'800'000'000'000;  // 2100-01-01T00:00:00Z
+  Alert far = alert("far");
+  far.starts_at_ns = k2100;
+  // Clocks a little apart: still centred on startsAt.
+  Alert near = alert("near");
+  near.starts_at_ns = clock_ns(CLOCK_REALTIME) + 60'000'000'000;
+  const int64_t before_ns = clock_ns(CLOCK_REALTIME);
+  CHECK(receiver.receive(notification({far, near})) == std::vector<O>{O::captured, O::captured});
+  const int64_t after_ns = clock_ns(CLOCK_REALTIME);
+  const auto captures = taken(receiver);
+  REQUIRE(captures.size() == 2);
+  const model::IncidentDescription& c = captures[0].description;
+  CHECK(c.fired_at_ns >= before_ns);
+  CHECK(c.fired_at_ns <= after_ns);
+  CHECK(c.window_from_ns == c.fired_at_ns - 30'000'000'000);
+  CHECK(c.window_to_ns == c.fired_at_ns + 10'000'000'000);
+  CHECK(detail(c, "alert.starts_at") == "2100-01-01T00:00:00.000Z");
+  CHECK(detail(c, "alert.sent_starts_at_ns") == "4102444800000000000");
+  // The episode is still the one the sender names, so its re-sends are duplicates, also after a
+  // restart (found among the stored incidents), and its end finds the incident.
+  CHECK(episode_key(c) == episode_key(AlertSource::alertmanager, "far", k2100));
+  CHECK(receiver.receive(notification({far})) == std::vector<O>{O::duplicate});
+  AlertReceiver after_restart({}, [&](const std::string& key) { return key == episode_key(c); });
+  CHECK(after_restart.receive(notification({far})) == std::vector<O>{O::duplicate});
+
+  const model::IncidentDescription& n = captures[1].description;
+  CHECK(n.fired_at_ns == near.starts_at_ns);
+  CHECK(detail(n, "alert.sent_starts_at_ns") == "(none)");
+}
+
+TEST_CASE("a closed receiver drops every alert, for the sender to send it again", "[alerts]") {
+  using O = AlertOutcome;
+  AlertReceiver receiver({});
+  CHECK(receiver.receive(notification({alert("a")})) == std::vector<O>{O::captured});
+  receiver.close();
+  CHECK(receiver.receive(notification({alert("b"), alert("a", false)})) ==
+        std::vector<O>{O::dropped, O::dropped});
+  // What was taken before closing is still there for the capturer's last take.
+  CHECK(taken(receiver).size() == 1);
 }
 
 TEST_CASE("the filter decides which alerts capture", "[alerts]") {

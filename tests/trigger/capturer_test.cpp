@@ -4,8 +4,10 @@
 #include <catch2/catch.hpp>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 
 #include "engine_fixture.h"
+#include "flightrec/trigger/alert_receiver.h"
 #include "flightrec/trigger/writer.h"
 
 using namespace flightrec;
@@ -167,6 +169,71 @@ TEST_CASE("a manual request captures the whole buffer and manual_post after", "[
   CHECK(c.window_to_ns == c.fired_at_ns + 5'000'000);
 }
 
+TEST_CASE("at shutdown every pending incident is handed over with the post window it has",
+          "[capture]") {
+  Rig rig({cpu_hot(2s, 5s)},
+          CaptureOptions{.rate = 1ms, .buffer_duration = 1min, .manual_post = 5s});
+  AlertReceiver alerts({.pre = 1s, .post = 10s});
+  rig.capturer.add_requests(alerts);
+  rig.run(0.9, 1);  // the rule fires at tick 0
+  rig.run(0.1, 500);
+  REQUIRE(rig.engine.fire_manual("deploy"));
+  rig.run(0.1, 700);  // the manual request fires at tick 501; the last frame is tick 1200
+  // An alert answered after the last frame: still waiting for the recorder thread to take it.
+  Alert alert;
+  alert.labels = {{"alertname", "HighLoad"}};
+  alert.fingerprint = "a";
+  alert.starts_at_ns = kStartReal + 1'000'000'000;
+  REQUIRE(alerts.receive({.alerts = {alert}}) == std::vector<AlertOutcome>{AlertOutcome::captured});
+  REQUIRE(rig.handed.empty());
+
+  CHECK(rig.capturer.finish_at_shutdown() == 3);
+  CHECK(rig.capturer.pending() == 0);
+  REQUIRE(rig.handed.size() == 3);
+  const auto cut_short = [](const model::IncidentDescription& incident) {
+    for (const auto& [key, value] : incident.details) {
+      if (key == kCutShortDetail) return value;
+    }
+    return std::string("(none)");
+  };
+  const int64_t last_ns = kStartReal + 1'200'000'000;
+  const model::IncidentDescription& rule = rig.handed[0].capture.description;
+  CHECK(rule.rule == "cpu_hot");
+  CHECK(rule.window_to_ns == last_ns);
+  CHECK(cut_short(rule) == "post window cut short by shutdown: 1.2s of 5s");
+  const model::IncidentDescription& manual = rig.handed[1].capture.description;
+  CHECK(manual.rule == "manual");
+  CHECK(manual.window_to_ns == last_ns);
+  CHECK(cut_short(manual) == "post window cut short by shutdown: 699ms of 5s");
+  const model::IncidentDescription& cut_alert = rig.handed[2].capture.description;
+  CHECK(cut_alert.rule == "alert");
+  CHECK(cut_alert.window_to_ns == last_ns);
+  CHECK(cut_short(cut_alert) == "post window cut short by shutdown: 200ms of 10s");
+  // Completed by the receiver as any alert incident is: it says what the ring held.
+  const auto held = std::find_if(cut_alert.details.begin(), cut_alert.details.end(),
+                                 [](const auto& d) { return d.first == "alert.window_held_from"; });
+  CHECK(held != cut_alert.details.end());
+}
+
+TEST_CASE("an incident whose window was recorded whole is not called cut short", "[capture]") {
+  Rig rig({});
+  AlertReceiver alerts({.pre = 10ms, .post = 20ms});
+  rig.capturer.add_requests(alerts);
+  rig.run(0.1, 100);
+  // Taken only by the last take, but its window ended on tick 50: all of it was recorded.
+  Alert alert;
+  alert.labels = {{"alertname", "HighLoad"}};
+  alert.fingerprint = "a";
+  alert.starts_at_ns = kStartReal + 30'000'000;
+  REQUIRE(alerts.receive({.alerts = {alert}}) == std::vector<AlertOutcome>{AlertOutcome::captured});
+  CHECK(rig.capturer.finish_at_shutdown() == 0);
+  REQUIRE(rig.handed.size() == 1);
+  const model::IncidentDescription& c = rig.handed[0].capture.description;
+  CHECK(c.window_to_ns == kStartReal + 50'000'000);
+  CHECK(std::none_of(c.details.begin(), c.details.end(),
+                     [](const auto& d) { return d.first == kCutShortDetail; }));
+}
+
 TEST_CASE("the writer thread hands every incident to the sink, in order", "[writer]") {
   RecordingSink sink;
   {
@@ -258,6 +325,30 @@ TEST_CASE("the writer makes a revision after the writes queued before it and tel
   CHECK(journal.events == std::vector<std::string>{"write alert", "revise", "revise"});
   CHECK(told ==
         std::vector<RevisionOutcome>{RevisionOutcome::revised, RevisionOutcome::not_stored});
+}
+
+TEST_CASE("the writer's finish writes for its budget and tells the jobs left failed", "[writer]") {
+  class SlowSink : public IncidentSink {
+   public:
+    WriteOutcome write(const IncidentCapture&, store::Snapshot) override {
+      std::this_thread::sleep_for(30ms);
+      return WriteOutcome::written;
+    }
+  } sink;
+  std::vector<WriteOutcome> told;  // by the writer thread only, until finish() joins it
+  IncidentWriter writer(sink);
+  for (int i = 0; i < 10; ++i) {
+    IncidentCapture capture;
+    capture.done = [&told](WriteOutcome outcome) { told.push_back(outcome); };
+    REQUIRE(writer.submit(std::move(capture), store::Snapshot{}));
+  }
+  const size_t left = writer.finish(100ms);
+  // Writes of 30 ms begun within 100 ms: at most 4, however slow the machine.
+  CHECK(left >= 6);
+  REQUIRE(told.size() == 10);
+  CHECK(static_cast<size_t>(std::count(told.begin(), told.end(), WriteOutcome::failed)) == left);
+  CHECK(std::all_of(told.begin(), told.begin() + static_cast<std::ptrdiff_t>(10 - left),
+                    [](WriteOutcome o) { return o == WriteOutcome::written; }));
 }
 
 TEST_CASE("a writer without a reviser tells every revision not_stored", "[writer]") {

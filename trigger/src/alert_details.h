@@ -18,6 +18,9 @@ using model::alert_detail_keys::kHeldFrom;
 using model::alert_detail_keys::kHeldTo;
 using model::alert_detail_keys::kSource;
 using model::alert_detail_keys::kStatus;
+// Set only when the sender's startsAt was more than kMaxStartsAtLead ahead of this host's clock:
+// that startsAt in Unix ns, which identifies the episode, while fired_at is the receipt.
+inline constexpr std::string_view kSentStartsAtNs = "alert.sent_starts_at_ns";
 // kHeldFrom when the ring held none of the wanted window: no time could be true there.
 inline constexpr std::string_view kNothingHeld = "none";
 

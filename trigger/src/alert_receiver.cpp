@@ -1,10 +1,13 @@
 #include "flightrec/trigger/alert_receiver.h"
 
 #include <algorithm>
+#include <charconv>
+#include <ctime>
 #include <iterator>
 #include <optional>
 
 #include "alert_details.h"
+#include "flightrec/common/clock.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/time_format.h"
 #include "flightrec/trigger/alert_end.h"
@@ -113,8 +116,16 @@ std::string episode_key(AlertSource source, std::string_view fingerprint, int64_
 std::string episode_key(const model::IncidentDescription& incident) {
   if (incident.rule != kAlertRule) return {};
   const std::string_view source = value_of(incident.details, alert_details::kSource);
+  int64_t starts_at_ns = incident.fired_at_ns;
+  // Written by capture_of, so it parses; were it edited into nonsense, fired_at is the best guess.
+  const std::string_view sent = value_of(incident.details, alert_details::kSentStartsAtNs);
+  if (!sent.empty()) {
+    int64_t parsed = 0;
+    const auto [end, error] = std::from_chars(sent.data(), sent.data() + sent.size(), parsed);
+    if (error == std::errc{} && end == sent.data() + sent.size()) starts_at_ns = parsed;
+  }
   return episode_key(source == "grafana" ? AlertSource::grafana : AlertSource::alertmanager,
-                     value_of(incident.details, alert_details::kFingerprint), incident.fired_at_ns);
+                     value_of(incident.details, alert_details::kFingerprint), starts_at_ns);
 }
 
 AlertReceiverOptions AlertReceiver::options_from(const config::Config& config) {
@@ -141,20 +152,30 @@ void AlertReceiver::set_options(AlertReceiverOptions options) {
 std::vector<AlertOutcome> AlertReceiver::receive(const AlertNotification& notification) {
   std::vector<AlertOutcome> outcomes;
   outcomes.reserve(notification.alerts.size());
+  const int64_t received_ns = clock_ns(CLOCK_REALTIME);
   {
     const std::lock_guard lock(mutex_);
     for (const Alert& alert : notification.alerts) {
-      outcomes.push_back(receive_one(notification, alert));
+      outcomes.push_back(closed_ ? AlertOutcome::dropped
+                                 : receive_one(notification, alert, received_ns));
     }
     if (!queued_.empty() || !late_ends_.empty()) waiting_.store(true, std::memory_order_release);
   }
   for (AlertOutcome outcome : outcomes) {
     if (outcome != AlertOutcome::end_queued) count(outcome);  // settle() counts those
   }
+  // The count of a burst of them, once its interval has passed (senders re-send, so this comes).
+  ahead_warning_.flush();
   return outcomes;
 }
 
-AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, const Alert& alert) {
+void AlertReceiver::close() {
+  const std::lock_guard lock(mutex_);
+  closed_ = true;
+}
+
+AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, const Alert& alert,
+                                        int64_t received_ns) {
   if (!config::passes_filter(options_.match, alert.labels)) return AlertOutcome::filtered;
   const std::string key = episode_key(notification.source, alert.fingerprint, alert.starts_at_ns);
   const auto found = episodes_.find(key);
@@ -175,9 +196,13 @@ AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, c
     return outcome;
   }
   if (!place_for(alert)) return AlertOutcome::dropped;
+  // Waiting for a window centred that far ahead would hold the place as long: centred on now.
+  const bool ahead =
+      alert.starts_at_ns > received_ns + std::chrono::nanoseconds(kMaxStartsAtLead).count();
+  if (ahead) ahead_warning_.note(series_of(alert));
   // The first notification of an episode captures it, even a resolved one (flightrec was down
   // or the alert fired and resolved between two notifications).
-  queued_.push_back(capture_of(notification, alert));
+  queued_.push_back(capture_of(notification, alert, ahead ? received_ns : alert.starts_at_ns));
   queued_.back().reserved = static_cast<bool>(reserve_);
   queued_.back().done = [this, key](WriteOutcome outcome) {
     if (outcome == WriteOutcome::failed) forget(key);
@@ -252,8 +277,8 @@ void AlertReceiver::remember(const std::string& key, Episode episode) {
   }
 }
 
-IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
-                                          const Alert& alert) const {
+IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification, const Alert& alert,
+                                          int64_t centre_ns) const {
   IncidentCapture capture;
   model::IncidentDescription& incident = capture.description;
   incident.rule = kAlertRule;
@@ -262,9 +287,9 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
   std::string_view summary = value_of(alert.annotations, "summary");
   if (summary.empty()) summary = notification.title;
   incident.reason = summary;
-  incident.fired_at_ns = alert.starts_at_ns;
-  incident.window_from_ns = alert.starts_at_ns - options_.pre.count();
-  incident.window_to_ns = alert.starts_at_ns + options_.post.count();
+  incident.fired_at_ns = centre_ns;
+  incident.window_from_ns = centre_ns - options_.pre.count();
+  incident.window_to_ns = centre_ns + options_.post.count();
   // Seen first when already resolved: its end is known, so the window can reach it at once.
   if (!alert.firing && alert.ends_at_ns) {
     incident.window_to_ns =
@@ -275,6 +300,9 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
   details.emplace_back(alert_details::kStatus, "firing");
   details.emplace_back(alert_details::kFingerprint, alert.fingerprint);
   details.emplace_back("alert.starts_at", format_rfc3339_ms(alert.starts_at_ns));
+  if (centre_ns != alert.starts_at_ns) {
+    details.emplace_back(alert_details::kSentStartsAtNs, std::to_string(alert.starts_at_ns));
+  }
   add_if_set(details, model::alert_detail_keys::kGeneratorUrl, alert.generator_url);
   add_if_set(details, "alert.receiver", notification.receiver);
   add_if_set(details, "alert.group_key", notification.group_key);

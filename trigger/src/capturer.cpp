@@ -3,10 +3,23 @@
 #include <algorithm>
 #include <charconv>
 
+#include "flightrec/common/log.h"
 #include "flightrec/common/number_format.h"
 #include "flightrec/config/trigger_rules.h"
+#include "flightrec/config/units.h"
 
 namespace flightrec::trigger {
+namespace {
+
+// "1.2s": to the millisecond, as the config spells durations; never negative.
+std::string duration_text(int64_t ns) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::nanoseconds(std::max<int64_t>(0, ns)));
+  return config::format_duration(ms);
+}
+
+}  // namespace
+
 IncidentCapturer::IncidentCapturer(TriggerEngine& engine, const store::Ring& ring,
                                    CaptureOptions options, Handoff handoff)
     : engine_(engine), ring_(ring), options_(options), handoff_(std::move(handoff)) {
@@ -15,20 +28,53 @@ IncidentCapturer::IncidentCapturer(TriggerEngine& engine, const store::Ring& rin
 
 void IncidentCapturer::on_frame(const sampler::FrameHeader& header, std::span<const int64_t> raw,
                                 std::span<const double> derived) {
+  last_frame_ = header;
   for (const Firing& firing : engine_.evaluate(header, raw, derived)) start(firing, header);
-  if (requests_ != nullptr && requests_->waiting()) take_requests(header);
+  if (requests_ != nullptr && requests_->waiting()) take_requests(header.tick, header.real_ns);
   // Complete in firing order; erase only when something completed, so a quiet tick costs a scan.
   bool any_complete = false;
   for (Pending& pending : pending_) {
     if (header.tick < pending.complete_at_tick) continue;
-    store::Snapshot snapshot = ring_.snapshot();
-    if (pending.requested_by != nullptr) pending.requested_by->complete(pending.capture, snapshot);
-    handoff_(std::move(pending.capture), std::move(snapshot));
+    hand_over(pending, ring_.snapshot());
     any_complete = true;
   }
   if (any_complete) {
     std::erase_if(pending_, [&](const Pending& p) { return header.tick >= p.complete_at_tick; });
   }
+}
+
+void IncidentCapturer::hand_over(Pending& pending, store::Snapshot snapshot) {
+  if (pending.requested_by != nullptr) pending.requested_by->complete(pending.capture, snapshot);
+  handoff_(std::move(pending.capture), std::move(snapshot));
+}
+
+size_t IncidentCapturer::finish_at_shutdown() {
+  // Before any frame there is nothing recorded: the windows end where they begin.
+  const uint64_t tick = last_frame_ ? last_frame_->tick : 0;
+  const int64_t last_ns = last_frame_ ? last_frame_->real_ns : 0;
+  // Alerts answered "captured" since the last frame, and ends waiting to be handed to the writer.
+  if (requests_ != nullptr && requests_->waiting()) take_requests(tick, last_ns);
+  size_t cut = 0;
+  const store::Snapshot snapshot = ring_.snapshot();
+  for (Pending& pending : pending_) {
+    model::IncidentDescription& incident = pending.capture.description;
+    const int64_t recorded_to = std::max(incident.window_from_ns, last_ns);
+    if (incident.window_to_ns > recorded_to) {
+      incident.details.emplace_back(
+          kCutShortDetail, "post window cut short by shutdown: " +
+                               duration_text(recorded_to - incident.fired_at_ns) + " of " +
+                               duration_text(incident.window_to_ns - incident.fired_at_ns));
+      incident.window_to_ns = recorded_to;
+      ++cut;
+    }
+    hand_over(pending, snapshot);
+  }
+  pending_.clear();
+  if (cut > 0) {
+    log::warn("incidents cut short by shutdown: written with the post window recorded so far",
+              {{"count", std::to_string(cut)}, {"detail", std::string(kCutShortDetail)}});
+  }
+  return cut;
 }
 
 void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& header) {
@@ -60,14 +106,14 @@ uint64_t IncidentCapturer::ticks_covering(int64_t ns) const {
   return static_cast<uint64_t>((ns + rate - 1) / rate);
 }
 
-void IncidentCapturer::take_requests(const sampler::FrameHeader& header) {
+void IncidentCapturer::take_requests(uint64_t tick, int64_t real_ns) {
   requests_->take(taken_);
   for (IncidentCapture& capture : taken_) {
     // The window's end in ticks from now; a window that has already ended completes at once.
-    const int64_t wait_ns = std::max<int64_t>(0, capture.description.window_to_ns - header.real_ns);
+    const int64_t wait_ns = std::max<int64_t>(0, capture.description.window_to_ns - real_ns);
     const uint64_t wait_ticks = ticks_covering(wait_ns);
-    capture.tick = header.tick;
-    pending_.push_back(Pending{std::move(capture), header.tick + wait_ticks, requests_});
+    capture.tick = tick;
+    pending_.push_back(Pending{std::move(capture), tick + wait_ticks, requests_});
   }
   taken_.clear();
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "flightrec/common/log.h"
+
 namespace flightrec::trigger {
 
 IncidentWriter::IncidentWriter(IncidentSink& sink, size_t max_queued, IncidentReviser* reviser,
@@ -13,12 +15,27 @@ IncidentWriter::IncidentWriter(IncidentSink& sink, size_t max_queued, IncidentRe
       thread_([this] { run(); }) {}
 
 IncidentWriter::~IncidentWriter() {
+  if (thread_.joinable()) finish(std::chrono::nanoseconds::max());
+}
+
+size_t IncidentWriter::finish(std::chrono::nanoseconds budget) {
+  const auto now = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    // Saturated: the destructor's unbounded budget must not wrap around to the past.
+    give_up_at_ =
+        budget >= std::chrono::steady_clock::time_point::max() - now
+            ? std::chrono::steady_clock::time_point::max()
+            : now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget);
   }
   wake_.notify_one();
   thread_.join();
+  if (abandoned_ > 0) {
+    log::warn("incidents not written: the shutdown's time for writing them ran out",
+              {{"count", std::to_string(abandoned_)}});
+  }
+  return abandoned_;
 }
 
 bool IncidentWriter::reserve(std::string_view alert) {
@@ -88,6 +105,14 @@ void IncidentWriter::run() {
       if (stopping_) return;  // everything is written
       continue;               // woken for the warnings
     }
+    if (stopping_ && std::chrono::steady_clock::now() >= give_up_at_) {
+      abandoned_ = queue_.size();
+      std::deque<Job> left;
+      left.swap(queue_);
+      lock.unlock();
+      for (Job& job : left) abandon(job);
+      return;
+    }
     Job job = std::move(queue_.front());
     queue_.pop_front();
     --(job.reserved ? reserved_ : unreserved_queued_);
@@ -95,6 +120,15 @@ void IncidentWriter::run() {
     perform(job);
     lock.lock();
   }
+}
+
+void IncidentWriter::abandon(Job& job) {
+  if (auto* incident = std::get_if<IncidentCapture>(&job.work)) {
+    if (incident->done) incident->done(WriteOutcome::failed);
+    return;
+  }
+  const IncidentRevision& revision = std::get<IncidentRevision>(job.work);
+  if (revision.done) revision.done(RevisionOutcome::failed);
 }
 
 void IncidentWriter::perform(Job& job) {

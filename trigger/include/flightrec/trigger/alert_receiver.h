@@ -7,6 +7,12 @@
 // (docs/TRIGGERS.md, "Alertmanager and Grafana"). An episode whose incident could not be written
 // (disk full, read-only store) is forgotten again, so that a re-send records it.
 //
+// A startsAt more than kMaxStartsAtLead ahead of this host's clock (a sender's clock set wrong, a
+// made-up time) would keep the capture waiting, and its place in the writer's queue held, until
+// that time: such an episode's window is centred on the notification's receipt instead (logged,
+// rate-limited, naming the alert). So an alert's capture waits at most kMaxStartsAtLead + post
+// (+ max_extension for one first seen resolved) after its receipt.
+//
 // receive() runs on HTTP threads and only queues; the capture itself happens on the recorder
 // thread (CaptureRequests) and the writer thread, so the webhook is answered at once.
 #include <array>
@@ -21,8 +27,10 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/common/limited_warning.h"
 #include "flightrec/config/alert_matchers.h"
 #include "flightrec/config/config.h"
+#include "flightrec/config/units.h"
 #include "flightrec/trigger/alert_payload.h"
 #include "flightrec/trigger/capturer.h"
 
@@ -30,6 +38,10 @@ namespace flightrec::trigger {
 
 // The rule name of alert incidents; the alert's name is in their series.
 inline constexpr std::string_view kAlertRule = "alert";
+
+// How far ahead of this host's clock a startsAt may be and still centre the window: beyond it,
+// the window is centred on the receipt. Room for clocks a little apart, not for a wrong one.
+inline constexpr std::chrono::minutes kMaxStartsAtLead{5};
 
 // What became of one webhook request.
 enum class NotificationResult : uint8_t { accepted, bad_request, too_large };
@@ -104,6 +116,11 @@ class AlertReceiver final : public CaptureRequests {
   // one `captured` once the writer has told that its incident failed to be written.
   std::vector<AlertOutcome> receive(const AlertNotification& notification);
 
+  // Any thread, at shutdown: from now on every alert is `dropped` (answered 503, so that the
+  // sender sends it again to the next run), as nothing would capture it. What was taken before
+  // stays queued for the capturer's last take (IncidentCapturer::finish_at_shutdown).
+  void close();
+
   [[nodiscard]] bool waiting() const noexcept override {
     return waiting_.load(std::memory_order_acquire);
   }
@@ -141,7 +158,8 @@ class AlertReceiver final : public CaptureRequests {
   };
 
   // With mutex_ held.
-  AlertOutcome receive_one(const AlertNotification& notification, const Alert& alert);
+  AlertOutcome receive_one(const AlertNotification& notification, const Alert& alert,
+                           int64_t received_ns);
   AlertOutcome end_written(const std::string& key, Episode& episode, const Alert& alert);
   // Whether the alert's capture or end got a place in the writer's queue.
   bool place_for(const Alert& alert) const;
@@ -155,8 +173,9 @@ class AlertReceiver final : public CaptureRequests {
   // Writer thread: the episode's incident could not be written. Forgotten like a dropped alert,
   // so that the sender's re-send captures it once the store can be written again.
   void forget(const std::string& key);
+  // `centre_ns`: the alert's startsAt, or its receipt when that is too far ahead.
   [[nodiscard]] IncidentCapture capture_of(const AlertNotification& notification,
-                                           const Alert& alert) const;
+                                           const Alert& alert, int64_t centre_ns) const;
 
   static size_t notification_slot(AlertSource source, NotificationResult result) noexcept {
     return static_cast<size_t>(source) * kNotificationResultCount + static_cast<size_t>(result);
@@ -172,6 +191,10 @@ class AlertReceiver final : public CaptureRequests {
   std::vector<IncidentCapture> queued_;      // for the recorder thread
   std::vector<LateEnd> late_ends_;           // for the recorder thread, to hand to the writer
   std::atomic<bool> waiting_{false};
+  bool closed_ = false;  // guarded by mutex_
+  log::LimitedWarning ahead_warning_{
+      "alert startsAt more than " + config::format_duration(kMaxStartsAtLead) +
+      " ahead of this host's clock: its window is centred on the notification's receipt"};
   std::array<std::atomic<uint64_t>, kAlertOutcomeCount> outcome_counts_{};
   std::array<std::atomic<uint64_t>, 2 * kNotificationResultCount> notification_counts_{};
 };
@@ -179,8 +202,8 @@ class AlertReceiver final : public CaptureRequests {
 // "grafana/<fingerprint>@<startsAt ns>": one firing episode of one alert.
 [[nodiscard]] std::string episode_key(AlertSource source, std::string_view fingerprint,
                                       int64_t starts_at_ns);
-// The episode an alert incident captured, from its description (rule kAlertRule); empty for any
-// other incident.
+// The episode an alert incident captured, from its description (rule kAlertRule: its fired_at, or
+// the startsAt sent when that was too far ahead); empty for any other incident.
 [[nodiscard]] std::string episode_key(const model::IncidentDescription& incident);
 
 }  // namespace flightrec::trigger

@@ -2,6 +2,8 @@
 // The incident state machine on the recorder thread: a rule fires at tick T; the incident waits
 // until the frame at T + post has been recorded, then its window [T - pre, T + post] and a ring
 // snapshot go to the hand-off (normally IncidentWriter::submit). Several may be pending at once.
+// At shutdown, finish_at_shutdown() hands over the pending ones with the post window recorded so
+// far, so that an incident already fired (or an alert answered "captured") is not lost.
 //
 // Hook into Recorder::drain(), once per frame, after signals_.derive(...):
 //   capturer.on_frame(header, values_, derived_);
@@ -16,6 +18,10 @@
 #include "flightrec/trigger/incident.h"
 
 namespace flightrec::trigger {
+
+// The detail an incident cut short by shutdown carries, e.g. "post window cut short by shutdown:
+// 1.2s of 5s" (the part of its window after it fired that was recorded, of the part wanted).
+inline constexpr std::string_view kCutShortDetail = "capture.cut_short";
 
 // Requests that arrive with their window already chosen (alert notifications: the window is
 // centred on when the alert began, trigger/alert_receiver.h), taken on the recorder thread.
@@ -53,6 +59,12 @@ class IncidentCapturer {
 
   [[nodiscard]] size_t pending() const noexcept { return pending_.size(); }
 
+  // Once the recorder thread has stopped for good (the daemon is shutting down): takes the
+  // requests still waiting and hands every pending incident over now, its window ending at the
+  // last frame recorded; one whose window reached past it says so in kCutShortDetail. Returns
+  // how many were cut short.
+  size_t finish_at_shutdown();
+
   // Before the recorder starts: also capture what `requests` asks for (it must outlive this).
   void add_requests(CaptureRequests& requests) { requests_ = &requests; }
 
@@ -63,7 +75,8 @@ class IncidentCapturer {
     CaptureRequests* requested_by = nullptr;  // null for a rule or manual firing
   };
   void start(const Firing& firing, const sampler::FrameHeader& header);
-  void take_requests(const sampler::FrameHeader& header);
+  void take_requests(uint64_t tick, int64_t real_ns);
+  void hand_over(Pending& pending, store::Snapshot snapshot);
   // Ticks until `ns` from now have been recorded, rounded up. Ticks, not wall time: the realtime
   // clock may jump, the tick index does not.
   [[nodiscard]] uint64_t ticks_covering(int64_t ns) const;
@@ -74,7 +87,8 @@ class IncidentCapturer {
   Handoff handoff_;
   std::vector<Pending> pending_;
   CaptureRequests* requests_ = nullptr;
-  std::vector<IncidentCapture> taken_;  // reused: allocates only when requests arrive
+  std::vector<IncidentCapture> taken_;              // reused: allocates only when requests arrive
+  std::optional<sampler::FrameHeader> last_frame_;  // the newest frame on_frame() saw
 };
 
 }  // namespace flightrec::trigger

@@ -8,7 +8,11 @@
 // capture or end is accepted by the webhook long before its job exists (the window ends up to
 // incidents.alerts.post later), so the webhook reserves its place first: a reserved job is never
 // refused, and the webhook answers "captured" only for alerts that got a place.
+//
+// At shutdown finish() writes what is queued within a time budget, so a stop is bounded however
+// many incidents wait; what is left then is logged and told failed.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -32,7 +36,8 @@ class IncidentWriter {
   explicit IncidentWriter(IncidentSink& sink, size_t max_queued = kDefaultMaxQueued,
                           IncidentReviser* reviser = nullptr,
                           size_t max_reserved = kDefaultMaxReserved);
-  // Writes every queued incident and makes every queued revision, then joins the thread.
+  // Writes every queued incident and makes every queued revision, then joins the thread (unless
+  // finish() has).
   ~IncidentWriter();
   IncidentWriter(const IncidentWriter&) = delete;
   IncidentWriter& operator=(const IncidentWriter&) = delete;
@@ -50,6 +55,12 @@ class IncidentWriter {
   // is neither told nor counted in dropped() (incidents only): the caller has the false.
   bool submit_revision(IncidentRevision revision, store::Snapshot ring);
 
+  // Once, after the last submit: writes and revises what is queued until `budget` has passed,
+  // then joins the thread. A job started by then is finished (the budget can be overrun by one
+  // write); the jobs left are not done: logged with their count, told failed, and counted in
+  // the return value.
+  size_t finish(std::chrono::nanoseconds budget);
+
   [[nodiscard]] uint64_t dropped() const noexcept {
     return dropped_.load(std::memory_order_relaxed);
   }
@@ -63,6 +74,8 @@ class IncidentWriter {
   bool enqueue(Job job);
   void run();
   void perform(Job& job);
+  // Tells a job it will not be done.
+  static void abandon(Job& job);
   // Writes the warnings' counts that are due; returns when the next one will be.
   std::optional<log::LimitedWarning::Clock::time_point> flush_warnings();
 
@@ -76,7 +89,10 @@ class IncidentWriter {
   size_t unreserved_queued_ = 0;  // jobs in queue_ without a place held
   size_t reserved_ = 0;           // places held by jobs to come or still in queue_
   bool stopping_ = false;
-  bool warned_ = false;  // a warning counted an event since the thread last flushed them
+  // After it, a stopping thread leaves what is still queued (finish()).
+  std::chrono::steady_clock::time_point give_up_at_ = std::chrono::steady_clock::time_point::max();
+  size_t abandoned_ = 0;  // by the stopping thread
+  bool warned_ = false;   // a warning counted an event since the thread last flushed them
   std::atomic<uint64_t> dropped_{0};
   // Noted with mutex_ held, flushed by the thread without it.
   log::LimitedWarning dropped_warning_{"incident dropped: the writer is behind"};
