@@ -55,10 +55,10 @@ class Request {
   // Set by the router once it has matched the path, and authenticated the request.
   void set_path_values(PathValues values) { path_values_ = std::move(values); }
   void set_user(std::string user) { user_ = std::move(user); }
-  // The router: reads the body, up to `max_bytes`, until `timeout` from now has passed. What the
-  // client said or sent beyond that is left unread, so a client cannot make us buffer more, nor
-  // hold a worker for longer than `timeout` (checked between reads; civetweb bounds one read by
-  // its request timeout). The router then closes the connection (Response::set_keep_alive).
+  // The router: reads the body, up to `max_bytes`, until `timeout` from now has passed (a read in
+  // progress then is cut short: body_deadline.h). What the client said or sent beyond either is
+  // left unread, so a client cannot make us buffer more, nor hold a worker for longer than
+  // `timeout`. The router then closes the connection (Response::set_keep_alive).
   [[nodiscard]] BodyRead read_body(size_t max_bytes, std::chrono::milliseconds timeout);
 
  private:
