@@ -15,6 +15,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "connection_table.h"
+
 namespace flightrec::http::detail {
 namespace {
 
@@ -148,5 +150,6 @@ extern "C" int accept(int listener, sockaddr* address, socklen_t* address_length
   }
   flightrec::http::detail::copy_address(handoff.address, handoff.address_length, address,
                                         address_length);
+  flightrec::http::detail::connection_table().add(handoff.address, handoff.connection.get());
   return handoff.connection.release();
 }

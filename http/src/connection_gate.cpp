@@ -21,6 +21,7 @@
 
 #include "flightrec/common/thread_priority.h"
 #include "header_block.h"
+#include "request_target.h"
 
 namespace flightrec::http::detail {
 namespace {
@@ -279,7 +280,18 @@ void ConnectionGate::check_plain(PendingList::iterator it) {
   }
   const std::string_view bytes(peek_buffer_.data(), static_cast<size_t>(peeked));
   // A header over max_header_bytes goes to civetweb too, which answers it.
-  if (bytes.size() >= options_.max_header_bytes || header_block_complete(bytes)) hand_off(it);
+  if (bytes.size() < options_.max_header_bytes && !header_block_complete(bytes)) return;
+  if (const auto answer = answer_without_path(bytes)) {
+    // Read first: closing with the request unread would reset the connection, and the client
+    // could lose the answer.
+    static_cast<void>(recv(it->fd.get(), peek_buffer_.data(), bytes.size(), 0));
+    static_cast<void>(send(it->fd.get(), answer->bytes.data(), answer->bytes.size(),
+                           MSG_NOSIGNAL | MSG_DONTWAIT));
+    stats_.count_response(kNoRoute, answer->status);
+    forget(it);
+    return;
+  }
+  hand_off(it);
 }
 
 void ConnectionGate::check_tls(PendingList::iterator it) {
@@ -295,6 +307,12 @@ void ConnectionGate::check_tls(PendingList::iterator it) {
       forget(it);
       return;
     case TlsSession::Header::complete:
+      if (const auto answer = answer_without_path(it->tls->header())) {
+        it->tls->say(answer->bytes);
+        stats_.count_response(kNoRoute, answer->status);
+        forget(it);
+        return;
+      }
       start_relay(it);
       return;
   }

@@ -2,6 +2,8 @@
 
 #include <civetweb.h>
 
+#include "body_deadline.h"
+#include "connection_table.h"
 #include "flightrec/common/printable.h"
 
 namespace flightrec::http {
@@ -17,22 +19,63 @@ std::string_view Request::client_address() const {
   return info != nullptr ? std::string_view(info->remote_addr) : std::string_view{};
 }
 
-BodyRead Request::read_body(size_t max_bytes) {
+std::vector<std::string_view> Request::header_values(std::string_view name) const {
+  std::vector<std::string_view> values;
+  if (conn_ == nullptr) return values;
+  const std::string wanted(name);
+  const mg_request_info* info = mg_get_request_info(conn_);
+  for (int i = 0; i < info->num_headers; ++i) {
+    const mg_header& header = info->http_headers[i];
+    if (header.name != nullptr && header.value != nullptr &&
+        mg_strcasecmp(header.name, wanted.c_str()) == 0) {
+      values.emplace_back(header.value);
+    }
+  }
+  return values;
+}
+
+bool Request::body_announced() const {
+  if (conn_ == nullptr) return false;
+  return mg_get_request_info(conn_)->content_length > 0 ||
+         mg_get_header(conn_, "Transfer-Encoding") != nullptr;
+}
+
+BodyRead Request::read_body(size_t max_bytes, std::chrono::milliseconds timeout) {
+  using Clock = std::chrono::steady_clock;
   body_.clear();
   if (conn_ == nullptr) return {};
+  const auto deadline = Clock::now() + timeout;
+  const mg_request_info* info = mg_get_request_info(conn_);
   // -1 when the request gave no Content-Length (no body, or a chunked one).
-  const long long declared = mg_get_request_info(conn_)->content_length;
+  const long long declared = info->content_length;
+  const std::optional<long long> announced =
+      declared >= 0 ? std::optional<long long>(declared) : std::nullopt;
   if (declared >= 0 && static_cast<unsigned long long>(declared) > max_bytes) {
-    return {.too_large = true, .declared_bytes = declared};
+    return {.end = BodyRead::End::too_large, .declared_bytes = declared};
   }
+  const auto ended = [&](BodyRead::End end) {
+    const size_t read = body_.size();
+    body_.clear();
+    return BodyRead{.end = end, .declared_bytes = announced, .read_bytes = read};
+  };
+  const detail::BodyDeadline watch(
+      detail::connection_table().find(info->remote_addr, info->remote_port), deadline);
   char chunk[16384];
   for (;;) {
+    // A read cut by the deadline, or one that waited out civetweb's request timeout for nothing,
+    // returns what it had, or 0 (-1 in a chunked body): that is lateness, not the client's end.
+    if (Clock::now() >= deadline) return ended(BodyRead::End::late);
     const int n = mg_read(conn_, chunk, sizeof chunk);
-    if (n <= 0) return {};
+    if (n <= 0) {
+      if (Clock::now() >= deadline) return ended(BodyRead::End::late);
+      const bool short_of_length = declared >= 0 && body_.size() < static_cast<size_t>(declared);
+      if (n < 0 || short_of_length) return ended(BodyRead::End::cut_short);
+      return {.declared_bytes = announced, .read_bytes = body_.size()};
+    }
     body_.append(chunk, static_cast<size_t>(n));
     if (body_.size() > max_bytes) {
       body_.clear();
-      return {.too_large = true, .declared_bytes = std::nullopt};
+      return {.end = BodyRead::End::too_large};
     }
   }
 }
@@ -62,6 +105,8 @@ void Response::add_headers(int status, std::string_view content_type,
   mg_response_header_start(conn_, status);
   mg_response_header_add(conn_, "Content-Type", content_type.data(),
                          static_cast<int>(content_type.size()));
+  // civetweb says keep-alive itself otherwise, when the client asked for it.
+  if (!keep_alive_) mg_response_header_add(conn_, "Connection", "close", -1);
   for (const auto* list : {&extra_headers, common_headers_}) {
     if (list == nullptr) continue;
     for (const auto& [name, value] : *list) {
@@ -105,6 +150,13 @@ bool Response::write(std::string_view bytes) {
 void Response::end() {
   if (chunked_) mg_send_chunk(conn_, "", 0);
   chunked_ = false;
+}
+
+void Response::finish() {
+  // civetweb 1.15 closes the socket here, and then skips what it would otherwise do after the
+  // handler: read the rest of the body, each read waiting up to its request timeout, to keep
+  // the connection for a next request.
+  if (!keep_alive_) mg_close_connection(conn_);
 }
 
 std::string_view Request::path_value(std::string_view name) const noexcept {

@@ -1,11 +1,13 @@
 #include "flightrec/http/router.h"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 
 #include "flightrec/common/log.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/http/body_framing.h"
 #include "flightrec/http/web_security.h"
 
 namespace flightrec::http {
@@ -121,6 +123,20 @@ std::string nul_refusal(const Request& request) {
   return {};
 }
 
+// A body that did not arrive whole: 408 when the deadline passed, 400 when it ended short.
+std::pair<int, std::string> unfinished_body(const BodyRead& read,
+                                            std::chrono::milliseconds timeout) {
+  std::string text = "request body: " + std::to_string(read.read_bytes) + " bytes";
+  if (read.declared_bytes) text += " of " + std::to_string(*read.declared_bytes);
+  if (read.end == BodyRead::End::late) {
+    return {408, text + " arrived within " + std::to_string(timeout.count()) +
+                     " ms; a body must arrive whole within that\n"};
+  }
+  return {400, text +
+                   " arrived before it ended (the client stopped sending, or its chunked "
+                   "encoding is malformed)\n"};
+}
+
 std::string body_refusal(const Route& route, const BodyRead& read) {
   std::string text = "request body: ";
   if (read.declared_bytes) {
@@ -216,6 +232,7 @@ int Router::dispatch(Request request, Response& response) const {
   const std::string_view handler = found.route != nullptr ? found.route->path : kNoRoute;
   const int status = answer(std::move(request), std::move(found), response);
   if (stats_ != nullptr) stats_->count_response(handler, status);
+  response.finish();
   return status;
 }
 
@@ -223,6 +240,17 @@ int Router::answer(Request request, RouteMatch found, Response& response) const 
   // Held for the whole request: the response's common headers point into it.
   const std::shared_ptr<const WebConfig> web = security_ ? security_->config() : nullptr;
   if (web) response.set_common_headers(&web->headers);
+  // Until the body has been read whole, every answer ends the connection: what the client still
+  // sends is never read, and a body that never comes holds no worker.
+  response.set_keep_alive(!request.body_announced());
+  if (const std::string refusal = framing_refusal(request.header_values("Content-Length"),
+                                                  request.header_values("Transfer-Encoding"));
+      !refusal.empty()) {
+    // civetweb framed the body its own way: the connection cannot go on whatever it announced.
+    response.set_keep_alive(false);
+    response.send(400, kText, refusal + "\n");
+    return 400;
+  }
   const std::shared_ptr<const AccessPolicy> policy = access();  // a reload may swap it meanwhile
   const auto admission = admit(request, found.route, web.get(), *policy, response);
   if (admission.refused != 0) return admission.refused;
@@ -255,12 +283,19 @@ int Router::answer(Request request, RouteMatch found, Response& response) const 
       return kUnavailable;
     }
   }
-  if (const BodyRead read = request.read_body(route.max_body_bytes); read.too_large) {
+  const BodyRead read = request.read_body(route.max_body_bytes, body_timeout_);
+  if (read.end == BodyRead::End::too_large) {
     if (route.on_body_too_large) route.on_body_too_large();
     constexpr int kTooLarge = 413;
     response.send(kTooLarge, kText, body_refusal(route, read));
     return kTooLarge;
   }
+  if (read.end != BodyRead::End::whole) {
+    const auto [status, text] = unfinished_body(read, body_timeout_);
+    response.send(status, kText, text);
+    return status;
+  }
+  response.set_keep_alive(true);
   request.set_path_values(std::move(found.values));
   try {
     route.handler(request, response);

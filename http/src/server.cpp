@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "connection_gate.h"
+#include "connection_table.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/thread_priority.h"
@@ -89,6 +90,13 @@ int count_civetweb_error(mg_connection* conn, int status, const char* /*message*
   return 1;
 }
 
+// civetweb is about to close the connection's socket: from here its descriptor number may be
+// another's (connection_table.h).
+void forget_connection(const mg_connection* conn) {
+  const mg_request_info* info = mg_get_request_info(conn);
+  detail::connection_table().remove(info->remote_addr, info->remote_port);
+}
+
 }  // namespace
 
 std::optional<std::string> civetweb_listening_ports(std::string_view address) {
@@ -125,6 +133,7 @@ Server::Server(const ServerOptions& options, Router router)
   impl_->router = std::move(router);
   impl_->router.set_limiter(&impl_->limiter);
   impl_->router.set_stats(impl_->stats.get());
+  impl_->router.set_body_timeout(options.request_timeout);
   const auto ports = civetweb_listening_ports(options.listen_address);
   if (!ports) {
     throw std::runtime_error("web.listen_address: \"" + options.listen_address +
@@ -177,6 +186,7 @@ void Server::start_civetweb(const ServerOptions& options) {
   callbacks.init_thread = on_civetweb_thread;
   callbacks.init_context = install_doorbell;
   callbacks.http_error = count_civetweb_error;
+  callbacks.connection_close = forget_connection;
   mg_init_library(0);  // plain HTTP only: the gate terminates TLS
   impl_->ctx = mg_start(&callbacks, impl_.get(), civet_options);
   if (impl_->ctx == nullptr) {

@@ -72,6 +72,13 @@ TlsSession::Header TlsSession::read_header(size_t max_header_bytes) {
   return Header::complete;
 }
 
+void TlsSession::say(std::string_view answer) {
+  ERR_clear_error();
+  if (SSL_write(ssl_.get(), answer.data(), static_cast<int>(answer.size())) > 0) {
+    SSL_shutdown(ssl_.get());
+  }
+}
+
 TlsSession::Read TlsSession::read_client(size_t room) {
   std::array<char, kBufferBytes> buffer{};
   ERR_clear_error();

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "tls_context.h"
 
@@ -28,6 +29,11 @@ class TlsSession {
   };
   // Completes the handshake and decrypts until the first request's header block is complete.
   [[nodiscard]] Header read_header(size_t max_header_bytes);
+  // What read_header decrypted: the header block, and whatever followed it.
+  [[nodiscard]] std::string_view header() const noexcept { return to_backend_; }
+  // Sends `answer` and ends the session (close_notify), best effort: a session just past its
+  // handshake has the room for a short answer in its socket, and the caller closes it next.
+  void say(std::string_view answer);
   // Whether the handshake failed on the client's certificate: none where one is required, one
   // that does not verify, or one without an allowed SAN.
   [[nodiscard]] bool certificate_refused() const noexcept { return certificate_refused_; }

@@ -1,11 +1,6 @@
 // The server behind its connection gate: connections that send nothing or send their header
 // slowly hold no civetweb worker, are closed after the header timeout, and a route answers 503
 // beyond max_requests while others still answer.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -18,54 +13,18 @@
 #include "curl.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/http/server.h"
+#include "raw_client.h"
 #include "temp_dir.h"
 
 using namespace flightrec::http;
 using flightrec::Fd;
+using flightrec::testing::closed_within;
+using flightrec::testing::connect_to;
+using flightrec::testing::read_until_closed;
+using flightrec::testing::send_text;
 using namespace std::chrono_literals;
 
 namespace {
-
-Fd connect_to(uint16_t port) {
-  Fd sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(sock.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0);
-  return sock;
-}
-
-void send_text(const Fd& sock, std::string_view text) {
-  REQUIRE(::send(sock.get(), text.data(), text.size(), MSG_NOSIGNAL) ==
-          static_cast<ssize_t>(text.size()));
-}
-
-// Everything the server sends until it closes or `limit` passes.
-std::string read_until_closed(const Fd& sock, std::chrono::milliseconds limit) {
-  std::string got;
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < end) {
-    pollfd p{.fd = sock.get(), .events = POLLIN, .revents = 0};
-    if (::poll(&p, 1, 20) <= 0) continue;
-    char buffer[4096];
-    const ssize_t n = ::recv(sock.get(), buffer, sizeof buffer, 0);
-    if (n <= 0) break;
-    got.append(buffer, static_cast<size_t>(n));
-  }
-  return got;
-}
-
-bool closed_within(const Fd& sock, std::chrono::milliseconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < end) {
-    pollfd p{.fd = sock.get(), .events = POLLIN, .revents = 0};
-    if (::poll(&p, 1, 20) <= 0) continue;
-    char byte = 0;
-    if (::recv(sock.get(), &byte, 1, 0) <= 0) return true;
-  }
-  return false;
-}
 
 // A route whose requests wait until `released`, counting themselves in `waiting`.
 Route blocking(std::string path, Right right, std::atomic<int>& waiting,

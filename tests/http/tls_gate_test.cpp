@@ -200,6 +200,19 @@ TEST_CASE("A large request and a large answer cross the TLS relay intact", "[htt
              20) == "413");
 }
 
+TEST_CASE("Over TLS, OPTIONS * is answered by the gate", "[http][tls]") {
+  const TempDir dir;
+  Route hello{.path = "/hello", .handler = [](const Request&, Response& res) {
+                res.send(200, "text/plain", "hello\n");
+              }};
+  Server server({.listen_address = "127.0.0.1:0", .web_config_file = tls_web_config(dir)}, {hello});
+  const std::string cacert = "--cacert " + dir.file("server.crt").string() + " ";
+  CHECK(curl("-s -i -X OPTIONS --request-target '*' " + cacert + server.url(), 3) ==
+        "HTTP/1.1 200 OK\r\nAllow: GET, HEAD, POST\r\nContent-Length: 0\r\nConnection: "
+        "close\r\n\r\n");
+  CHECK(curl("-s " + cacert + server.url() + "hello", 3) == "hello\n");
+}
+
 TEST_CASE("With every relay held by a client that stopped reading, a new TLS client is answered",
           "[http][tls]") {
   const TempDir dir;

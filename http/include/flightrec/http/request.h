@@ -1,5 +1,7 @@
 #pragma once
 // One request and its response, as handlers see them; civetweb stays out of this header.
+#include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,11 +15,14 @@ namespace flightrec::http {
 // The values a pattern's parameters took in one path, as views into that path.
 using PathValues = std::vector<std::pair<std::string_view, std::string_view>>;
 
-// How reading a request body ended: read whole, or refused for its length, as the client
-// announced it (Content-Length, nothing read) or once a chunked body ran past the bound.
+// How reading a request body ended: read whole; refused for its length, as the client announced
+// it (Content-Length, nothing read) or once a chunked body ran past the bound; not whole by the
+// deadline; or ended before its end (the client closed, or a chunked body was malformed).
 struct BodyRead {
-  bool too_large = false;
+  enum class End : uint8_t { whole, too_large, late, cut_short };
+  End end = End::whole;
   std::optional<long long> declared_bytes;  // the Content-Length, when it gave one
+  size_t read_bytes = 0;                    // how much arrived before it ended
 };
 
 class Request {
@@ -30,6 +35,10 @@ class Request {
   [[nodiscard]] std::string_view path() const noexcept { return path_; }  // URL-decoded
   [[nodiscard]] std::string_view query() const noexcept { return query_; }
   [[nodiscard]] std::optional<std::string_view> header(const char* name) const;
+  // Every value of header `name` (case-insensitive), in the order sent.
+  [[nodiscard]] std::vector<std::string_view> header_values(std::string_view name) const;
+  // Whether the client said a body follows (a Content-Length above 0, or Transfer-Encoding).
+  [[nodiscard]] bool body_announced() const;
   // The client's IP address as text ("" when unknown): the connection gate hands civetweb the
   // client's own address, not its loopback one.
   [[nodiscard]] std::string_view client_address() const;
@@ -46,9 +55,11 @@ class Request {
   // Set by the router once it has matched the path, and authenticated the request.
   void set_path_values(PathValues values) { path_values_ = std::move(values); }
   void set_user(std::string user) { user_ = std::move(user); }
-  // The router: reads the body, up to `max_bytes`. What the client said or sent beyond that is
-  // left unread (civetweb then closes the connection), so a client cannot make us buffer more.
-  [[nodiscard]] BodyRead read_body(size_t max_bytes);
+  // The router: reads the body, up to `max_bytes`, until `timeout` from now has passed (a read in
+  // progress then is cut short: body_deadline.h). What the client said or sent beyond either is
+  // left unread, so a client cannot make us buffer more, nor hold a worker for longer than
+  // `timeout`. The router then closes the connection (Response::set_keep_alive).
+  [[nodiscard]] BodyRead read_body(size_t max_bytes, std::chrono::milliseconds timeout);
 
  private:
   mg_connection* conn_;  // not const: reading the body consumes it
@@ -78,6 +89,14 @@ class Response {
   bool write(std::string_view bytes);
   void end();
 
+  // Off: every answer says Connection: close, and finish() ends the connection, with whatever
+  // the client still sends unread. The router turns it off while a request's body is unread, so
+  // an answer given before it (a 401, a 413) does not leave civetweb reading, and discarding, a
+  // body that may never come.
+  void set_keep_alive(bool keep_alive) { keep_alive_ = keep_alive; }
+  // Once the answer has been sent: ends the connection when keep-alive is off.
+  void finish();
+
   [[nodiscard]] bool started() const noexcept { return started_; }
   // The status sent (send or begin), 0 before.
   [[nodiscard]] int status() const noexcept { return status_; }
@@ -93,6 +112,7 @@ class Response {
   mg_connection* conn_;
   const std::vector<Header>* common_headers_ = nullptr;
   bool head_only_;
+  bool keep_alive_ = true;
   bool started_ = false;
   bool chunked_ = false;
   int status_ = 0;

@@ -11,6 +11,7 @@
 // an unauthenticated client learns nothing of what is served. Then the access roles (access.h):
 // the authenticated user's, or an anonymous client's when there are no users, against the role
 // the route's Right needs; a request without it gets 403 naming the setting that grants it.
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -53,11 +54,16 @@ class Router {
 
   [[nodiscard]] RouteMatch match(std::string_view path) const;
 
-  // Answers one request: 401/403, 400 for a NUL byte (%00) in the path or query, 404, 405 with
-  // Allow, 503 beyond the limiter's bounds, 413 for a body over the route's max_body_bytes, or
-  // the route's handler (a handler that throws gets a 500 when nothing was sent yet). Returns
-  // the status sent, for civetweb's bookkeeping, and counts it (set_stats).
+  // Answers one request: 400 for a body framed more than one way (body_framing.h), 401/403, 400
+  // for a NUL byte (%00) in the path or query, 404, 405 with Allow, 503 beyond the limiter's
+  // bounds, 413 for a body over the route's max_body_bytes, 408 for one not whole within the
+  // body timeout (400 for one that ended short), or the route's handler (a handler that throws
+  // gets a 500 when nothing was sent yet). An answer sent while the body is unread closes the
+  // connection. Returns the status sent, for civetweb's bookkeeping, and counts it (set_stats).
   int dispatch(Request request, Response& response) const;
+
+  // How long a route's body may take to arrive whole, from when the router starts reading it.
+  void set_body_timeout(std::chrono::milliseconds timeout) { body_timeout_ = timeout; }
 
   // Bounds the requests in flight (request_limiter.h). Only requests that passed authentication
   // and the access roles take a place: clients that cannot get in cannot fill a route's bound.
@@ -95,6 +101,7 @@ class Router {
   std::shared_ptr<WebSecurity> security_;
   RequestLimiter* limiter_ = nullptr;
   ServerStats* stats_ = nullptr;
+  std::chrono::milliseconds body_timeout_{10000};
   std::unique_ptr<AccessSlot> access_ = std::make_unique<AccessSlot>();
   std::vector<Route> routes_;
   std::vector<std::vector<detail::Segment>> patterns_;  // routes_[i]'s pattern, parsed
