@@ -183,6 +183,6 @@ TEST_CASE("dump_file converts a recording file and refuses a damaged one", "[con
   SECTION("an unknown format is refused") {
     std::ostringstream bad_out, bad_err;
     CHECK(dump_file(path, "xml", bad_out, bad_err) == 1);
-    CHECK_THAT(bad_err.str(), Catch::Matchers::Contains("--format xml"));
+    CHECK_THAT(bad_err.str(), Catch::Matchers::Contains("--format \"xml\""));
   }
 }
