@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "flightrec/app/commands.h"
+#include "flightrec/common/printable.h"
 #include "flightrec/config/loader.h"
 
 namespace flightrec::app {
@@ -18,13 +19,15 @@ int run_check_config(const Command& command) {
     if (command.config_file) explicit_path = *command.config_file;
     result = config::load_with_lookup(explicit_path);
   }
+  // The file's name as given, which may hold any byte: the errors escape theirs already.
+  const std::string origin = escape_unprintable(result.origin, Newlines::escape);
   if (!result.ok()) {
     for (const auto& error : result.errors) std::cerr << error << '\n';
-    std::cerr << result.origin << ": " << result.errors.size() << " error"
+    std::cerr << origin << ": " << result.errors.size() << " error"
               << (result.errors.size() == 1 ? "" : "s") << '\n';
     return 1;
   }
-  std::cout << result.origin << ": OK\n";
+  std::cout << origin << ": OK\n";
   return 0;
 }
 

@@ -7,9 +7,11 @@ LimitedWarning::~LimitedWarning() {
   if (counted_ > 0) write_counted(Clock::now());
 }
 
-void LimitedWarning::note(std::string_view name, Clock::time_point now) {
+void LimitedWarning::note(std::string_view name, Clock::time_point now) { note(name, 1, now); }
+
+void LimitedWarning::note(std::string_view name, uint64_t events, Clock::time_point now) {
   const std::lock_guard lock(mutex_);
-  ++counted_;
+  counted_ += events;
   if (names_.size() < kNamesKept) names_.emplace_back(name);
   if (!last_line_ || now - *last_line_ >= interval_) write_counted(now);
 }

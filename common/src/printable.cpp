@@ -115,17 +115,4 @@ std::string escape_unprintable(std::string_view text, Newlines newlines) {
   return out;
 }
 
-std::vector<std::string> printable_lines(std::string_view lead, std::string_view text,
-                                         Charset charset) {
-  std::vector<std::string> lines;
-  std::string indent(lead);
-  for (;;) {
-    const size_t end = text.find('\n');
-    lines.push_back(indent + printable(text.substr(0, end), charset));
-    if (end == std::string_view::npos) return lines;
-    text.remove_prefix(end + 1);
-    indent.assign(lead.size(), ' ');
-  }
-}
-
 }  // namespace flightrec

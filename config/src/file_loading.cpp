@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "flightrec/common/fd.h"
+#include "flightrec/common/printable.h"
 #include "flightrec/config/loader.h"
 
 namespace flightrec::config {
@@ -16,7 +17,8 @@ namespace {
 LoadResult failure(const std::filesystem::path& path, const std::string& reason) {
   LoadResult result;
   result.origin = path.string();
-  result.errors.push_back(path.string() + ": " + reason);
+  // As every error of the document's (loader.cpp): printable, whatever bytes the name holds.
+  result.errors.push_back(escape_unprintable(path.string() + ": " + reason, Newlines::escape));
   return result;
 }
 

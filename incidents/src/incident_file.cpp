@@ -1,7 +1,13 @@
 #include "flightrec/incidents/incident_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <ext/stdio_filebuf.h>
+#include <istream>
 #include <system_error>
 
 #include "flightrec/common/atomic_file.h"
@@ -59,6 +65,25 @@ void read_through(std::istream& in, FileCheck& check, const std::atomic<bool>* c
   }
 }
 
+// What an entry named like an incident is instead of a regular file.
+std::string not_regular_reason(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::symlink:
+      return "a symbolic link, not a regular file";
+    case fs::file_type::directory:
+      return "a directory, not a regular file";
+    case fs::file_type::fifo:
+      return "a FIFO, not a regular file";
+    case fs::file_type::socket:
+      return "a socket, not a regular file";
+    case fs::file_type::block:
+    case fs::file_type::character:
+      return "a device, not a regular file";
+    default:
+      return "not a regular file";
+  }
+}
+
 // One of ours: a regular file (not a link, not a directory) named as AtomicFile names the
 // temporary of an incident file. Only those may be swept.
 bool is_incident_temporary(const fs::directory_entry& item, std::string_view name) {
@@ -75,17 +100,42 @@ bool is_incident_temporary(const fs::directory_entry& item, std::string_view nam
 
 FileCheck check_incident_file(const fs::path& path, const std::atomic<bool>* cancel) {
   FileCheck check;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    not_read(check, "cannot open", std::error_code(errno, std::generic_category()));
+  // The daemon often runs as root: a symbolic link named like an incident (O_NOFOLLOW) would have
+  // it read, judge and serve whatever the link points to. O_NONBLOCK: a FIFO in a file's place does
+  // not hold the open until a writer comes; it is then found not regular like the rest.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == ELOOP) {
+      check.state = FileState::not_regular;
+      check.error = not_regular_reason(fs::file_type::symlink);
+      return check;
+    }
+    not_read(check, "cannot open", std::error_code(error, std::generic_category()));
     return check;
   }
-  std::error_code ec;
-  check.bytes = fs::file_size(path, ec);
-  if (ec) {
-    not_read(check, "cannot stat", ec);
+  // Owns the fd once open. libstdc++'s own filebuf: a failed read throws as an ifstream's does.
+  __gnu_cxx::stdio_filebuf<char> file(fd, std::ios::in | std::ios::binary);
+  if (!file.is_open()) {  // fdopen failed (out of memory): the fd is still ours to close
+    const int error = errno;
+    ::close(fd);
+    not_read(check, "cannot open", std::error_code(error, std::generic_category()));
     return check;
   }
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    not_read(check, "cannot stat", std::error_code(errno, std::generic_category()));
+    return check;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    check.state = FileState::not_regular;
+    check.error = not_regular_reason(S_ISDIR(info.st_mode)    ? fs::file_type::directory
+                                     : S_ISFIFO(info.st_mode) ? fs::file_type::fifo
+                                                              : fs::file_type::unknown);
+    return check;
+  }
+  check.bytes = static_cast<uint64_t>(info.st_size);
+  std::istream in(&file);
   // A failed read (EIO) then throws with its errno, rather than looking like the file's end.
   in.exceptions(std::ios::badbit);
   try {
@@ -108,8 +158,15 @@ DirectoryListing list_incident_directory(const fs::path& dir) {
       listing.temporaries.push_back(item.path());
       continue;
     }
+    if (!name.ends_with(kIncidentExtension)) continue;
+    // The entry itself, not what a symbolic link points to.
     std::error_code type_error;
-    if (!name.ends_with(kIncidentExtension) || !item.is_regular_file(type_error)) continue;
+    const fs::file_type type = item.symlink_status(type_error).type();
+    if (type_error) continue;  // gone since it was listed
+    if (type != fs::file_type::regular) {
+      listing.skipped.push_back({.path = item.path(), .error = not_regular_reason(type)});
+      continue;
+    }
     std::string id = name.substr(0, name.size() - kIncidentExtension.size());
     if (!is_valid_incident_id(id)) {
       listing.ignored.push_back(item.path());
@@ -132,6 +189,7 @@ DirectoryListing list_incident_directory(const fs::path& dir) {
 DirectoryScan check_listed_files(DirectoryListing listing) {
   DirectoryScan scan{.temporaries = std::move(listing.temporaries),
                      .ignored = std::move(listing.ignored),
+                     .skipped = std::move(listing.skipped),
                      .error = std::move(listing.error)};
   for (auto& stored : listing.incidents) {
     FileCheck check = check_incident_file(stored.path);
@@ -147,6 +205,9 @@ DirectoryScan check_listed_files(DirectoryListing listing) {
       case FileState::unreadable:
         scan.unreadable.push_back(
             {.path = std::move(stored.path), .error = std::move(check.error)});
+        break;
+      case FileState::not_regular:  // replaced since it was listed
+        scan.skipped.push_back({.path = std::move(stored.path), .error = std::move(check.error)});
         break;
       case FileState::corrupt:
       case FileState::cancelled:  // never without a cancel flag

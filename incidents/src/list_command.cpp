@@ -32,11 +32,16 @@ std::string detail_of(const model::IncidentDescription& incident) {
   return shown(incident.reason.empty() ? incident.condition : incident.reason);
 }
 
+// A file's name, or the directory's, as --dir or incidents.dir gave it: any bytes but NUL.
+std::string shown_path(const std::filesystem::path& path) {
+  return escape_unprintable(path.string(), Newlines::escape);
+}
+
 }  // namespace
 
 int print_incident_scan(const DirectoryScan& scan, std::ostream& out, std::ostream& err) {
   if (!scan.error.empty()) {
-    err << scan.error << "\n";
+    err << escape_unprintable(scan.error, Newlines::escape) << "\n";
     return 1;
   }
   size_t id_width = 2;
@@ -68,15 +73,18 @@ int print_incident_scan(const DirectoryScan& scan, std::ostream& out, std::ostre
         std::to_string(it->bytes), "written", detail_of(incident));
   }
   for (const auto& bad : scan.bad) {
-    out << "corrupt: " << bad.path.string() << ": " << bad.error << "\n";
+    out << "corrupt: " << shown_path(bad.path) << ": " << bad.error << "\n";
+  }
+  for (const auto& skipped : scan.skipped) {
+    out << "skipped: " << shown_path(skipped.path) << ": " << skipped.error << "\n";
   }
   for (const auto& path : scan.gone) {
-    out << "gone: " << path.string() << " (removed while being listed, e.g. by retention)\n";
+    out << "gone: " << shown_path(path) << " (removed while being listed, e.g. by retention)\n";
   }
   // Not a finding about the files, a failure to look at them: on stderr, and the exit status
   // says the listing is incomplete, as ls and grep do.
   for (const auto& unreadable : scan.unreadable) {
-    err << "unreadable: " << unreadable.path.string() << ": " << unreadable.error << "\n";
+    err << "unreadable: " << shown_path(unreadable.path) << ": " << unreadable.error << "\n";
   }
   return scan.unreadable.empty() ? 0 : 2;
 }

@@ -43,17 +43,26 @@ std::vector<Field> fields_of(std::string_view id, const std::filesystem::path& p
   return fields;
 }
 
-// `key  value`, the values in one column; a value of several lines (an alert's description often
-// is) goes on in that column. Values are whatever a client or an alert sent: printable() keeps
-// them from driving the terminal.
+// `key  value`, one line each, the values in one column. Keys and values are whatever a client
+// or an alert sent: a control character (a line break in an alert's description too) and a byte
+// that is not UTF-8 are written as \xNN, so that none drives the terminal or starts a line that
+// reads as another field.
 void print_fields(const std::vector<Field>& fields, std::ostream& out) {
+  std::vector<std::pair<std::string, std::string>> shown;
   size_t width = 0;
-  for (const auto& field : fields) width = std::max(width, field.first.size());
   for (const auto& [key, value] : fields) {
-    std::string lead = printable(key);
-    lead.resize(width + 2, ' ');
-    for (const auto& line : printable_lines(lead, value)) out << line << "\n";
+    shown.emplace_back(escape_unprintable(key, Newlines::escape),
+                       escape_unprintable(value, Newlines::escape));
+    width = std::max(width, shown.back().first.size());
   }
+  for (auto& [key, value] : shown) {
+    key.resize(width + 2, ' ');
+    out << key << value << "\n";
+  }
+}
+
+std::string shown_path(const std::filesystem::path& path) {
+  return escape_unprintable(path.string(), Newlines::escape);
 }
 
 }  // namespace
@@ -65,28 +74,23 @@ int show_incident_command(const std::filesystem::path& dir, std::string_view id,
     return 1;
   }
   const std::filesystem::path path = dir / (std::string(id) + std::string(kIncidentExtension));
-  std::error_code error;
-  const std::filesystem::file_status status = std::filesystem::status(path, error);
-  // Only a regular file is opened: reading a FIFO in its place would wait for a writer. A missing
-  // file or one that cannot be looked at is for the check to say (gone, or the errno).
-  if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    out << path.string() << " is not a regular file\n";
-    return 1;
-  }
   const FileCheck file = check_incident_file(path);
   switch (file.state) {
     case FileState::valid:
       break;
     case FileState::gone:
-      out << "no incident " << id << " in " << dir.string() << "\n";
+      out << "no incident " << id << " in " << shown_path(dir) << "\n";
       return 1;
     case FileState::unreadable:
       // Not a judgement of the file: another user may read it (its owner, root).
-      out << "unreadable: " << path.string() << ": " << file.error << "\n";
+      out << "unreadable: " << shown_path(path) << ": " << file.error << "\n";
+      return 1;
+    case FileState::not_regular:
+      out << shown_path(path) << " is " << file.error << "\n";
       return 1;
     case FileState::corrupt:
     case FileState::cancelled:
-      out << "corrupt: " << path.string() << ": " << file.error << "\n";
+      out << "corrupt: " << shown_path(path) << ": " << file.error << "\n";
       return 1;
   }
   print_fields(fields_of(id, path, file), out);

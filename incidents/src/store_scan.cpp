@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <system_error>
 
+#include "flightrec/common/limited_warning.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/thread_priority.h"
 #include "flightrec/incidents/incident_store.h"
@@ -53,6 +54,15 @@ void IncidentStore::start_scan() {
   }
   for (const auto& ignored : listing.ignored) {
     log::info("ignoring a file whose name is not an incident id", {{"file", ignored.string()}});
+  }
+  // Left as they are, never followed (docs/INCIDENTS.md): each named once, the first few by name
+  // when a directory holds many (the counted rest is written when the warning goes out of scope).
+  {
+    log::LimitedWarning skipped_warning(
+        "skipping an entry named like an incident that is not a regular file");
+    for (const auto& skipped : listing.skipped) {
+      skipped_warning.note(skipped.path.string() + " (" + skipped.error + ")");
+    }
   }
   for (auto& stored : listing.incidents) {
     unverified_bytes_ += stored.bytes;
@@ -125,6 +135,10 @@ void IncidentStore::settle(const std::string& id, FileCheck check) {
       return;
     case FileState::unreadable:
       keep_unreadable(id, listed_bytes, check.error);
+      return;
+    case FileState::not_regular:  // replaced since it was listed: left alone, as at listing
+      log::warn("skipping an entry named like an incident that is not a regular file",
+                {{"file", path.string()}, {"error", check.error}});
       return;
     case FileState::corrupt:
     case FileState::cancelled:  // never settled: the verifiers stop first

@@ -38,7 +38,8 @@ StoredFile open_stored_file(const IncidentStore& store, std::string_view id) {
   if (!path) return answer(404, "incident " + name + " was not written: " + entry->error);
 
   std::error_code error;
-  const fs::file_status status = fs::status(*path, error);
+  // The entry itself: a symbolic link put in a verified file's place is not followed.
+  const fs::file_status status = fs::symlink_status(*path, error);
   if (status.type() == fs::file_type::not_found) return no_longer_stored(name);
   if (error) {
     return answer(500, "incident " + name + ": " + path->string() + ": " + error.message());

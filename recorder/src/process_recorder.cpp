@@ -142,11 +142,14 @@ void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
   const auto& sampled = sampler_->stats();
   stats_.processes.store(sampled.processes, std::memory_order_relaxed);
   stats_.vanished_total.store(sampled.vanished_total, std::memory_order_relaxed);
+  // The counter says how many reads failed; the log which file and why, a few of them at a time.
+  const uint64_t failed_reads =
+      sampled.read_errors_total - stats_.read_errors_total.load(std::memory_order_relaxed);
   stats_.read_errors_total.store(sampled.read_errors_total, std::memory_order_relaxed);
-  // The counter says how many reads failed; the log says which file and why, once per new reason.
-  if (sampled.last_error != last_read_error_) {
-    log::warn("process read failed", {{"err", sampled.last_error}});
-    last_read_error_ = sampled.last_error;
+  if (failed_reads > 0) {
+    read_failures_.note(sampled.last_error, failed_reads);
+  } else {
+    read_failures_.flush();  // what was counted, once the interval has passed
   }
   stats_.dropped_total.fetch_add(frame.processes_dropped, std::memory_order_relaxed);
   if (observer_) observer_(frame);

@@ -6,6 +6,8 @@
 
 #include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
+#include "flightrec/common/printable.h"
+#include "flightrec/common/utf8.h"
 
 namespace flightrec::recording {
 
@@ -17,9 +19,14 @@ std::string_view kind_name(sampler::SeriesKind kind) {
   return kind == sampler::SeriesKind::counter ? "counter" : "gauge";
 }
 
-// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
-void append_csv_field(std::string& out, std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+// A series' name holds device names (a disk's, a network interface's: a root user may give one an
+// escape sequence or a byte that is not UTF-8), and a CSV file is opened in terminals and
+// spreadsheets: the field is written as printable UTF-8, a byte that is not UTF-8 as U+FFFD as
+// JSON and /metrics write it, a control character as \xNN. RFC 4180: a field holding a comma or
+// a quote is quoted, its quotes doubled.
+void append_csv_field(std::string& out, std::string_view raw) {
+  const std::string text = escape_unprintable(valid_utf8(raw), Newlines::escape);
+  if (text.find_first_of(",\"") == std::string::npos) {
     out += text;
     return;
   }

@@ -1,6 +1,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "flightrec/common/printable.h"
 #include "flightrec/recording/convert.h"
 
 namespace flightrec::recording {
@@ -53,6 +54,12 @@ std::unique_ptr<std::istream> open_for_passes(const std::filesystem::path& path)
   return std::make_unique<std::istringstream>(std::move(bytes).str());
 }
 
+// "<file>: <what went wrong>" for the terminal: a file's name is any bytes but '/' and NUL, so
+// the line is made printable, each control character and byte that is not UTF-8 as \xNN.
+std::string failure(const std::filesystem::path& path, std::string_view what) {
+  return escape_unprintable(path.string() + ": " + std::string(what), Newlines::escape) + "\n";
+}
+
 }  // namespace
 
 std::string convert_recording_file(const std::filesystem::path& path, DumpFormat format,
@@ -65,11 +72,11 @@ int dump_file(const std::filesystem::path& path, std::string_view format, std::o
               std::ostream& err) {
   const auto parsed_format = parse_dump_format(format);
   if (!parsed_format || *parsed_format == DumpFormat::raw) {
-    err << "flightrec dump: --format " << format << " is not one of json, csv\n";
+    err << "flightrec dump: --format " << quote_for_error(format) << " is not one of json, csv\n";
     return 1;
   }
   if (const auto reason = unopenable_reason(path); !reason.empty()) {
-    err << path.string() << ": " << reason << '\n';
+    err << failure(path, reason);
     return 1;
   }
   const auto in = open_for_passes(path);
@@ -81,12 +88,12 @@ int dump_file(const std::filesystem::path& path, std::string_view format, std::o
       }
     }
     if (!reader.complete()) {
-      err << path.string() << ": " << reader.error() << "\n";
+      err << failure(path, reader.error());
       return 1;
     }
   }
   if (!rewind(*in)) {
-    err << path.string() << ": cannot read it a second time\n";
+    err << failure(path, "cannot read it a second time");
     return 1;
   }
   const auto error = convert_recording(*in, *parsed_format, {}, [&out](std::string_view bytes) {
@@ -96,7 +103,7 @@ int dump_file(const std::filesystem::path& path, std::string_view format, std::o
   // A failed write to `out` is the caller's to report: it knows what `out` is (main reports one
   // to standard output for every command).
   if (!error.empty() && out) {
-    err << path.string() << ": " << error << "\n";
+    err << failure(path, error);
     return 1;
   }
   return error.empty() ? 0 : 1;

@@ -56,15 +56,14 @@ std::string victim_summary(const model::OomKillDetails& kill) {
   return text + ", named by " + sources_of(kill.victim_source);
 }
 
-// "name      text" in printable characters; text of several lines (an alert's description often
-// is) goes on under the first, indented as far.
+// "name      text" on one line: a control character in the text (a line break in an alert's
+// description too) is written as \xNN, so that it neither drives the terminal nor starts a line
+// that reads as another; then one column per byte, as the screen draws it (format.h's printable).
 void add_detail(std::vector<std::string>& lines, std::string_view name, std::string_view text) {
-  std::string lead(name);
-  lead.resize(std::max<size_t>(lead.size() + 1, 10), ' ');
-  // One column per byte, as the screen draws it (format.h's printable).
-  for (auto& line : flightrec::printable_lines(lead, text, Charset::ascii)) {
-    lines.push_back(std::move(line));
-  }
+  std::string line(name);
+  line.resize(std::max<size_t>(line.size() + 1, 10), ' ');
+  line += flightrec::printable(escape_unprintable(text, Newlines::escape), Charset::ascii);
+  lines.push_back(std::move(line));
 }
 
 // The reason is whatever a client sent with POST /-/trigger: printable() keeps it from moving the

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <vector>
 
+#include "flightrec/common/printable.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/http_fetch.h"
@@ -41,6 +42,12 @@ std::optional<CursorPlace> initial_cursor(const Model& model, const std::string&
   return CursorPlace{timeline.size() - 1, {}};
 }
 
+// One line of `flightrec replay: <message>`: a message names the file or URL given, and quotes
+// what the recording holds, any of which may hold control characters or bytes that are not UTF-8.
+std::ostream& say(std::ostream& err, std::string_view message) {
+  return err << "flightrec replay: " << escape_unprintable(message, Newlines::escape) << '\n';
+}
+
 }  // namespace
 
 LoadResult load_source(const std::string& source, const ClientCredentials& credentials) {
@@ -62,19 +69,19 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
   }
   const CredentialsResult credentials = resolve_credentials(options.credentials, std::getenv);
   if (!credentials.error.empty()) {
-    err << "flightrec replay: " << credentials.error << '\n';
+    say(err, credentials.error);
     return 2;
   }
   LoadResult load = load_source(options.source, credentials.credentials);
   if (!load.data) {
-    err << "flightrec replay: " << load.error << '\n';
+    say(err, load.error);
     return 1;
   }
   const Model model(std::move(*load.data), system_user_names());
   std::string error;
   const auto cursor = initial_cursor(model, options.at, error);
   if (!cursor) {
-    err << "flightrec replay: " << error << '\n';
+    say(err, error);
     return 2;
   }
   // An unknown --sort column is a usage error rather than a silent default.
@@ -85,13 +92,13 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     if (!sort) {
       std::string names;
       for (const auto& column : columns.columns) names += (names.empty() ? "" : ", ") + column.name;
-      err << "flightrec replay: --sort: the " << tab_name(options.tab) << " tab has no column \""
-          << options.sort << "\" (columns: " << names << ")\n";
+      say(err, "--sort: the " + std::string(tab_name(options.tab)) + " tab has no column " +
+                   quote_for_error(options.sort) + " (columns: " + names + ")");
       return 2;
     }
   }
   if (options.batch) {
-    if (!cursor->note.empty()) err << "flightrec replay: note: " << cursor->note << '\n';
+    if (!cursor->note.empty()) say(err, "note: " + cursor->note);
     BatchView view;
     view.cursor = cursor->index;
     view.interval_ns = options.interval_ns;
@@ -120,7 +127,7 @@ int replay_command(std::span<const std::string_view> args, std::ostream& out, st
     return 0;
   }
   if (!parsed.options) {
-    err << "flightrec replay: " << parsed.error << '\n';
+    say(err, parsed.error);
     return 2;
   }
   return run_replay(*parsed.options, out, err);

@@ -28,7 +28,7 @@ CheckedFraming check_framing(std::span<const uint8_t> bytes, const FramingSpec& 
                 std::to_string(spec.min_bytes));
   }
   if (get_le<uint32_t>(bytes, kFramingMagicAt) != spec.magic) {
-    return fail(std::string("no ") + spec.magic_name + " magic at offset 0");
+    return fail(std::string("no ") + spec.magic_name + " magic at the start of the block");
   }
   const auto size = get_le<uint32_t>(bytes, kFramingSizeAt);
   if (size < spec.min_bytes) {

@@ -30,6 +30,18 @@ TEST_CASE("10,000 events at once are two lines: the first, then the count of the
   CHECK(captured.count("incident dropped") == 2);
 }
 
+TEST_CASE("events noted together count each, under the one name given", "[log]") {
+  StderrCapture captured;
+  const Clock::time_point t0 = Clock::now();
+  {
+    log::LimitedWarning warning("process reads failed", 10s);
+    warning.note("/proc/7/stat: Too many open files", 300, t0);
+    warning.note("/proc/9/stat: Too many open files", 250, t0 + 1s);
+    CHECK(captured.count(R"(count=300 names="/proc/7/stat: Too many open files, ...")") == 1);
+  }
+  CHECK(captured.count(R"(count=250 names="/proc/9/stat: Too many open files, ...")") == 1);
+}
+
 TEST_CASE("a steady stream of events is one line per interval and loses no count", "[log]") {
   StderrCapture captured;
   const Clock::time_point t0 = Clock::now();

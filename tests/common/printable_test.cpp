@@ -2,7 +2,6 @@
 
 #include <catch2/catch.hpp>
 #include <string_view>
-#include <vector>
 
 using flightrec::quote_for_error;
 
@@ -48,15 +47,6 @@ TEST_CASE("printable replaces what a terminal would act on with '?'", "[printabl
   CHECK(printable("\xff"
                   "x\x7f") == "?x?");
   CHECK(printable("plain text", Charset::ascii) == "plain text");
-}
-
-TEST_CASE("printable_lines keeps a value of several lines in its column", "[common][printable]") {
-  CHECK(flightrec::printable_lines("key  ", "one") == std::vector<std::string>{"key  one"});
-  CHECK(flightrec::printable_lines("key  ", "one\ntwo\x1b[2J\n") ==
-        std::vector<std::string>{"key  one", "     two?[2J", "     "});
-  // ASCII, as replay's screen draws it: one '?' per byte outside printable ASCII.
-  CHECK(flightrec::printable_lines("k ", "é\nb", flightrec::Charset::ascii) ==
-        std::vector<std::string>{"k ??", "  b"});
 }
 
 TEST_CASE("is_printable says whether printable would change the text", "[printable]") {

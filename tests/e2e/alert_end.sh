@@ -103,16 +103,14 @@ for line in "alert                         E2E (warning): alert end e2e" \
   "alert.status                  resolved" \
   "alert.label.case              main" \
   "alert.label.severity          warning" \
-  "alert.annotation.description  line one" \
-  "                              line two" \
+  'alert.annotation.description  line one\x0aline two' \
   "alert.generator_url           http://prometheus/graph"; do
   expect_contains "$shown" "$line" "flightrec incidents ID shows '$line'"
 done
 batch=$("$FLIGHTREC" replay "$file" --batch)
 for line in "trigger   alert: E2E (warning): alert end e2e at" \
   'labels    {alertname="E2E",case="main",severity="warning"}' \
-  "annotation description: line one" \
-  "           line two" \
+  'annotation description: line one\x0aline two' \
   "annotation summary: alert end e2e" \
   "generator http://prometheus/graph"; do
   expect_contains "$batch" "$line" "replay --batch shows '$line'"

@@ -71,6 +71,30 @@ TEST_CASE("flightrec incidents fails naming a directory it cannot read", "[incid
   CHECK(out.str().empty());
 }
 
+TEST_CASE("flightrec incidents writes the directory's and the files' names as printable text",
+          "[incidents]") {
+  TempDir parent;
+  const auto dir = parent.path() / "in\x1b[1mcidents\xff";
+  std::filesystem::create_directory(dir);
+  write_bytes(dir / "20251130T050009.000Z-bad.flightrec", "garbage");
+  std::filesystem::create_symlink("/etc/passwd", dir / "20251130T050010.000Z-link.flightrec");
+  std::ostringstream out;
+  std::ostringstream err;
+  CHECK(list_incidents_command(dir, out, err) == 0);
+  const std::string shown = parent.path().string() + "/in\\x1b[1mcidents\\xff/";
+  CHECK_THAT(out.str(), Catch::Matchers::Contains("\ncorrupt: " + shown +
+                                                  "20251130T050009.000Z-bad.flightrec: "));
+  CHECK_THAT(out.str(), Catch::Matchers::Contains(
+                            "\nskipped: " + shown +
+                            "20251130T050010.000Z-link.flightrec: a symbolic link, not a regular "
+                            "file\n"));
+  CHECK(out.str().find('\x1b') == std::string::npos);
+  std::ostringstream missing_out;
+  std::ostringstream missing_err;
+  CHECK(list_incidents_command(dir / "missing", missing_out, missing_err) == 1);
+  CHECK_THAT(missing_err.str(), Catch::Matchers::StartsWith(shown + "missing: "));
+}
+
 namespace {
 
 // An Alertmanager alert as the receiver stores it (trigger/alert_receiver.cpp).

@@ -139,6 +139,61 @@ TEST_CASE("Start-up sweep removes only regular files named as the daemon names i
   CHECK(log.count("cannot remove") == 0);
 }
 
+TEST_CASE("Start-up scan follows no symbolic link and leaves what is not a regular file alone",
+          "[incidents]") {
+  TempDir dir;
+  const auto good = seed_valid_incident(dir.path(), "good", 0);
+  // A file that is no recording, outside the store; a link named like an incident points to it.
+  // Followed, it would be read as root and judged corrupt, and the link renamed to ".corrupt".
+  const fs::path outside = dir.path() / "elsewhere.txt";
+  write_bytes(outside, "somebody's data");
+  const fs::path link = dir.path() / "20251130T050003.000Z-link.flightrec";
+  fs::create_symlink(outside, link);
+  // A link to a good recording is not indexed either: it is no file the store wrote.
+  const fs::path good_link = dir.path() / "20251130T050004.000Z-goodlink.flightrec";
+  fs::create_symlink(good, good_link);
+  const fs::path a_directory = dir.path() / "20251130T050005.000Z-dir.flightrec";
+  fs::create_directory(a_directory);
+
+  StderrCapture log;
+  IncidentStore store(options_for(dir.path()));
+  REQUIRE(store.list().size() == 1);
+  CHECK(store.list()[0].id == good.stem().string());
+  CHECK(store.stats().quarantined == 0);
+  CHECK(fs::is_symlink(link));
+  CHECK_FALSE(fs::exists(link.string() + ".corrupt"));
+  CHECK(read_bytes(outside) == "somebody's data");
+  CHECK(fs::is_symlink(good_link));
+  CHECK(fs::is_directory(a_directory));
+  // Each named once, in at most two lines: the first at once, the rest counted.
+  const std::string text = log.text();
+  CHECK(log.count("skipping an entry named like an incident that is not a regular file") == 2);
+  for (const auto& entry : {link, good_link, a_directory}) {
+    CHECK_THAT(text, Catch::Matchers::Contains(entry.filename().string()));
+  }
+  CHECK_THAT(text, Catch::Matchers::Contains("a symbolic link, not a regular file"));
+  CHECK_THAT(text, Catch::Matchers::Contains("a directory, not a regular file"));
+  CHECK(log.count("quarantined a torn") == 0);
+
+  // The CLI's listing says the same.
+  const auto scan = scan_incident_directory(dir.path());
+  CHECK(scan.valid.size() == 1);
+  CHECK(scan.bad.empty());
+  CHECK(scan.skipped.size() == 3);
+}
+
+TEST_CASE("A symbolic link put in a listed file's place is not followed", "[incidents]") {
+  TempDir dir;
+  const auto file = seed_valid_incident(dir.path(), "swapped", 0);
+  const fs::path outside = dir.path() / "elsewhere.txt";
+  write_bytes(outside, "somebody's data");
+  fs::remove(file);
+  fs::create_symlink(outside, file);
+  const FileCheck check = check_incident_file(file);
+  CHECK(check.state == FileState::not_regular);
+  CHECK(check.error == "a symbolic link, not a regular file");
+}
+
 TEST_CASE("Directory scan only reads: the CLI can list while a daemon writes", "[incidents]") {
   TempDir dir;
   const auto good = seed_valid_incident(dir.path(), "good", 0);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "flightrec/common/utf8.h"
 #include "temp_dir.h"
 #include "test_recordings.h"
 
@@ -89,6 +90,28 @@ TEST_CASE("CSV output of a known recording: quoted header, empty cell for absent
   CHECK(convert(DumpFormat::csv) == kKnownCsv);
 }
 
+TEST_CASE("CSV writes hostile device names as printable UTF-8, quoted where RFC 4180 asks",
+          "[convert]") {
+  auto meta = known_metadata();
+  // The kernel lets an interface's name hold escape sequences, commas and bytes that are not
+  // UTF-8; a recording from elsewhere may hold anything, line breaks included.
+  meta.series[0].labels = {{"device", "eth\x1b[1m\xff,x"}};
+  meta.series[1].labels = {{"device", "sd\r\na\xc2\x85\xc3\xa9"}};
+  std::string out;
+  TextConverter converter(DumpFormat::csv, meta, {}, [&out](std::string_view bytes) {
+    out += bytes;
+    return true;
+  });
+  for (const auto& block : known_blocks()) converter.add(block);
+  converter.finish();
+  const std::string header = out.substr(0, out.find("\r\n") + 2);
+  CHECK(header ==
+        "time,\"cpu_seconds_total{device=\"\"eth\\x1b[1m\xef\xbf\xbd,x\"\"}\","
+        "\"load{device=\"\"sd\\x0d\\x0aa\\xc2\\x85\xc3\xa9\"\"}\"\r\n");
+  CHECK(flightrec::is_valid_utf8(out));
+  CHECK(out.substr(header.size()).starts_with("1700000000.000000,123.45,7\r\n"));
+}
+
 TEST_CASE("Converters keep only frames inside the time range", "[convert]") {
   const auto middle = kKnownStartNs + 1'000'000;
   CHECK(convert(DumpFormat::csv, {.from_real_ns = middle, .to_real_ns = middle}) ==
@@ -160,6 +183,6 @@ TEST_CASE("dump_file converts a recording file and refuses a damaged one", "[con
   SECTION("an unknown format is refused") {
     std::ostringstream bad_out, bad_err;
     CHECK(dump_file(path, "xml", bad_out, bad_err) == 1);
-    CHECK_THAT(bad_err.str(), Catch::Matchers::Contains("--format xml"));
+    CHECK_THAT(bad_err.str(), Catch::Matchers::Contains("--format \"xml\""));
   }
 }

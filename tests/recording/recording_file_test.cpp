@@ -134,6 +134,15 @@ TEST_CASE("Reading reports each kind of damage with its own error", "[recording]
     CHECK_THAT(read_error(bytes),
                Catch::Matchers::StartsWith("block 1 at offset " + std::to_string(second_block_at)));
   }
+  SECTION("a block's magic overwritten: one offset, the block's in the file") {
+    const auto meta_end = to_bytes(metadata_for(7), {}, false).size();
+    const auto first_block_size = random_blocks(3)[0]->bytes().size();
+    const size_t second_block_at = meta_end + 9 + first_block_size;
+    auto bytes = good;
+    bytes[second_block_at + 9] ^= 0x10;  // after the record's tag and length
+    CHECK(read_error(bytes) == "block 1 at offset " + std::to_string(second_block_at) +
+                                   ": block: no FRBK magic at the start of the block");
+  }
   SECTION("trailer missing at a block boundary") {
     const auto torn = good.substr(0, good.size() - 29);
     CHECK_THAT(read_error(torn), Catch::Matchers::StartsWith("torn: no trailer after block 4"));

@@ -125,6 +125,7 @@ model::IncidentDescription alert() {
                       {"alert.label.instance", "web-1"},
                       {"alert.label.severity", "critical"},
                       {"alert.annotation.description", "load 12.5\nsee the \x1b[2Jrunbook"},
+                      {"alert.annotation.no\nte", "named\r\nannotation forged"},
                       {"alert.annotation.summary", "CPU above 90% on web-1"}}};
 }
 
@@ -145,11 +146,14 @@ TEST_CASE("batchTextPrintsAnAlertsLabelsAnnotationsAndGeneratorUrl", "[replay][t
   CHECK_THAT(text,
              Catch::Contains(
                  "\nlabels    {alertname=\"HighLoad\",instance=\"web-1\",severity=\"critical\"}"
-                 "\nannotation description: load 12.5"
-                 "\n           see the ?[2Jrunbook"
+                 "\nannotation description: load 12.5\\x0asee the \\x1b[2Jrunbook"
+                 "\nannotation no\\x0ate: named\\x0d\\x0aannotation forged"
                  "\nannotation summary: CPU above 90% on web-1"
                  "\ngenerator http://prometheus:9090/graph?g0.expr=up\n"));
+  // One line each: no value starts a line of its own.
   CHECK(text.find('\x1b') == std::string::npos);
+  CHECK_THAT(text, !Catch::Contains("\nannotation forged"));
+  CHECK_THAT(text, !Catch::Contains("\nte: "));
   CHECK_THAT(render_batch(model_with(manual("deploy")), view, BatchFormat::text),
              !Catch::Contains("\nlabels "));
 }

@@ -195,7 +195,7 @@ TEST_CASE("Process block parse reports truncation, corruption and foreign bytes"
     CHECK(ProcessBlock::parse(bytes).error ==
           "process block: unsupported version 2 (this build reads 1)");
     CHECK(ProcessBlock::parse(std::vector<uint8_t>(100, 'x')).error ==
-          "process block: no FRPB magic at offset 0");
+          "process block: no FRPB magic at the start of the block");
     bytes = good;
     put_u32(bytes, kPayloadSizeAt, 60u << 20);
     fix_crc(bytes);

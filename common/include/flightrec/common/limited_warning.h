@@ -35,6 +35,9 @@ class LimitedWarning {
 
   // Any thread: one event; `name` says which (a rule, an alert).
   void note(std::string_view name, Clock::time_point now = Clock::now());
+  // Any thread: `events` events seen together, `name` saying one of them (a tick's failed reads,
+  // named by the last), so that the counts still add up to every event.
+  void note(std::string_view name, uint64_t events, Clock::time_point now = Clock::now());
   // Any thread: writes the events counted since the last line once `interval` has passed since
   // it. Returns when to call it again (nullopt: nothing is counted), for a thread that sleeps.
   std::optional<Clock::time_point> flush(Clock::time_point now = Clock::now());

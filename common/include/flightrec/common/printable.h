@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace flightrec {
 
@@ -48,10 +47,5 @@ enum class Newlines {
 // quoted, so that whatever it echoes reaches the reader as text. Printable text passes unchanged,
 // so parts already quoted with quote_for_error are not escaped twice.
 std::string escape_unprintable(std::string_view text, Newlines newlines = Newlines::keep);
-
-// `text` line by line, each made printable: the first after `lead`, the others after as many
-// spaces, so a value of several lines (an alert's description often is) stays in its column.
-std::vector<std::string> printable_lines(std::string_view lead, std::string_view text,
-                                         Charset charset = Charset::utf8);
 
 }  // namespace flightrec

@@ -13,21 +13,23 @@
 namespace flightrec::incidents {
 
 // What reading a stored file found. Only `corrupt` says anything about the file's content: a file
-// that could not be read (permissions, too many open files, an I/O error) is not judged, and one
-// removed before it was opened is simply gone.
-enum class FileState { valid, corrupt, unreadable, gone, cancelled };
+// that could not be read (permissions, too many open files, an I/O error) is not judged, one
+// removed before it was opened is simply gone, and what is not a regular file (a symbolic link, a
+// directory, a FIFO) is not an incident anyone wrote: it is neither followed nor read.
+enum class FileState { valid, corrupt, unreadable, gone, not_regular, cancelled };
 
 struct FileCheck {
   model::IncidentDescription incident;
   uint64_t bytes = 0;
   FileState state = FileState::valid;
   // Empty when valid; corrupt: the reader's error ("torn: ..."); unreadable and gone: what failed
-  // and the errno text ("cannot open: Permission denied").
+  // and the errno text ("cannot open: Permission denied"); not_regular: what it is instead.
   std::string error;
   [[nodiscard]] bool ok() const noexcept { return state == FileState::valid; }
 };
 
-// Reads the whole file a block at a time (memory stays at one block). A recording without incident
+// Reads the whole file a block at a time (memory stays at one block), opened without following a
+// symbolic link and read only when it is a regular file. A recording without incident
 // fields gets its window from its first and last frames. When `cancel` turns true the check stops
 // between blocks with state `cancelled` (the caller knows not to act on it).
 FileCheck check_incident_file(const std::filesystem::path& path,
@@ -52,7 +54,10 @@ struct DirectoryListing {
   // (atomic_temporary_target): "<id>.flightrec.tmp.XXXXXX". Nothing else, whatever its name.
   std::vector<std::filesystem::path> temporaries;
   std::vector<std::filesystem::path> ignored;  // "*.flightrec" whose name is not an id
-  std::string error;                           // the directory itself cannot be read
+  // "*.flightrec" that is not a regular file, the error saying what it is ("a symbolic link, not
+  // a regular file"): never followed, read, moved or deleted.
+  std::vector<BadFile> skipped;
+  std::string error;  // the directory itself cannot be read
 };
 
 DirectoryListing list_incident_directory(const std::filesystem::path& dir);
@@ -65,6 +70,7 @@ struct DirectoryScan {
   std::vector<std::filesystem::path> gone;         // listed, then removed before they were read
   std::vector<std::filesystem::path> temporaries;  // as in DirectoryListing
   std::vector<std::filesystem::path> ignored;      // "*.flightrec" whose name is not an id
+  std::vector<BadFile> skipped;                    // as in DirectoryListing
   std::string error;                               // the directory itself cannot be read
 };
 

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "flightrec/common/limited_warning.h"
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/config/config.h"
 #include "flightrec/network/process_exits.h"
@@ -89,7 +90,10 @@ class ProcessRecorder {
   ProcessRecorderStats stats_;
   network::TrafficReading reading_;
   std::string last_traffic_error_;
-  std::string last_read_error_;  // the sampler's last_error as last logged
+  // Failed process reads come by the hundred when they come (too many open files: every
+  // process, every tick, each naming its own file): one line per interval, counting them all and
+  // naming the last of each tick.
+  log::LimitedWarning read_failures_{"process reads failed"};
   std::string last_socket_error_;
   std::string last_refusal_;
   // Final totals of processes the backend saw exit, while /proc still lists them.
