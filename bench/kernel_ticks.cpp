@@ -8,8 +8,6 @@
 // (the kernel's BPF statistics, switched on for the run), and the whole machine's busy time from
 // /proc/stat, which also catches what neither counts (the timer interrupt around the program) but
 // moves with everything else running here. Needs root for the kernel mode.
-#include "flightrec/network/kernel_ticks.h"
-
 #include <sys/resource.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -27,7 +25,8 @@
 
 #include "bench_util.h"
 #include "flightrec/common/fd.h"
-#include "flightrec/network/bpf_run_stats.h"
+#include "flightrec/ebpf/bpf_run_stats.h"
+#include "flightrec/sampler/ebpf_kernel_ticks.h"
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/stat.h"
 

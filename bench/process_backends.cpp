@@ -18,9 +18,9 @@
 #include "bench_util.h"
 #include "default_config.h"
 #include "flightrec/config/config.h"
-#include "flightrec/network/task_iterator.h"
-#include "flightrec/sampler/process/process_sampler.h"
-#include "flightrec/sampler/process/task_counter_sampler.h"
+#include "flightrec/process/process_sampler.h"
+#include "flightrec/process/task_counter_sampler.h"
+#include "flightrec/process/task_iterator.h"
 #include "idle_children.h"
 
 using namespace flightrec;

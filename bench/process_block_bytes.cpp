@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench_util.h"
-#include "flightrec/sampler/process/process_sampler.h"
+#include "flightrec/process/process_sampler.h"
 #include "flightrec/store/process_block.h"
 #include "process_frames.h"
 

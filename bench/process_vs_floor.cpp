@@ -22,8 +22,8 @@
 #include "default_config.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/config/config.h"
-#include "flightrec/sampler/process/pid_lister.h"
-#include "flightrec/sampler/process/process_sampler.h"
+#include "flightrec/process/pid_lister.h"
+#include "flightrec/process/process_sampler.h"
 #include "idle_children.h"
 
 using namespace flightrec;

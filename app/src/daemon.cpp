@@ -39,6 +39,7 @@
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/sampler/sampler.h"
+#include "flightrec/sampler/sampler_backend.h"
 #include "flightrec/sampler/sources/system_sources.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
@@ -49,7 +50,6 @@
 #include "flightrec/trigger/routes.h"
 #include "flightrec/trigger/writer.h"
 #include "flightrec/viewer/routes.h"
-#include "sampler_backend.h"
 
 namespace flightrec::app {
 namespace {

@@ -10,8 +10,8 @@
 #include "flightrec/common/log.h"
 #include "flightrec/common/number_format.h"
 #include "flightrec/network/sock_diag_backend.h"
+#include "flightrec/process/process_backend.h"
 #include "flightrec/sampler/sampler.h"
-#include "process_backend.h"
 
 namespace flightrec::recorder {
 namespace {

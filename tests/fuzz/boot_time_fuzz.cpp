@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "flightrec/sampler/process/boot_time.h"
+#include "flightrec/process/boot_time.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

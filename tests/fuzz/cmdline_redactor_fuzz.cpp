@@ -8,8 +8,8 @@
 #include <string>
 
 #include "flightrec/config/config.h"
-#include "flightrec/sampler/process/cmdline.h"
-#include "flightrec/sampler/process/cmdline_redactor.h"
+#include "flightrec/process/cmdline.h"
+#include "flightrec/process/cmdline_redactor.h"
 #include "fuzz_check.h"
 
 namespace process = flightrec::sampler::process;

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "flightrec/sampler/process/pid_allocation_watch.h"
+#include "flightrec/process/pid_allocation_watch.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

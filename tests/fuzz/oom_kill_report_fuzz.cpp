@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/oom/oom_kill_report.h"
+#include "flightrec/trigger/oom/oom_kill_report.h"
 #include "fuzz_check.h"
 
 // Feeds the input as kernel log records, one per line, through one parser.

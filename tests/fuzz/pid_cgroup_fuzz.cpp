@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/process/pid_cgroup.h"
+#include "flightrec/process/pid_cgroup.h"
 
 namespace process = flightrec::sampler::process;
 

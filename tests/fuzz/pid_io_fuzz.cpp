@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/process/pid_io.h"
+#include "flightrec/process/pid_io.h"
 
 namespace process = flightrec::sampler::process;
 

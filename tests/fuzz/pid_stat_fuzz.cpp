@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/process/boot_time.h"
-#include "flightrec/sampler/process/cmdline.h"
-#include "flightrec/sampler/process/pid_stat.h"
-#include "flightrec/sampler/process/pid_status.h"
+#include "flightrec/process/boot_time.h"
+#include "flightrec/process/cmdline.h"
+#include "flightrec/process/pid_stat.h"
+#include "flightrec/process/pid_status.h"
 
 namespace process = flightrec::sampler::process;
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/process/pid_status.h"
+#include "flightrec/process/pid_status.h"
 #include "fuzz_check.h"
 
 namespace process = flightrec::sampler::process;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::store::testing {
 

@@ -14,7 +14,7 @@
 #include "flightrec/common/utf8.h"
 #include "flightrec/config/config.h"
 #include "flightrec/network/traffic_backend.h"
-#include "flightrec/sampler/process/process_sampler.h"
+#include "flightrec/process/process_sampler.h"
 
 namespace flightrec::app {
 namespace {

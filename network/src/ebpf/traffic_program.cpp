@@ -9,7 +9,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "libbpf_errors.h"
+#include "flightrec/ebpf/libbpf_errors.h"
 #include "traffic.skel.h"
 
 namespace flightrec::network::ebpf {

@@ -10,8 +10,8 @@
 
 #include "flightrec/app/cli.h"
 #include "flightrec/common/flags.h"
-#include "flightrec/sampler/process/process_frame.h"
-#include "flightrec/sampler/process/user_names.h"
+#include "flightrec/process/process_frame.h"
+#include "flightrec/process/user_names.h"
 
 namespace flightrec::app {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "flightrec/model/incident_description.h"
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::model {
 

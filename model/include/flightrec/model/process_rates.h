@@ -22,7 +22,7 @@
 #include <optional>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::model {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "flightrec/model/process_rates.h"
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::model {
 

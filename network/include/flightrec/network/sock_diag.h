@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "flightrec/common/fd.h"
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::network {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/process/process_frame.h"
 #include "flightrec/sampler/proc_root.h"
-#include "flightrec/sampler/process/process_frame.h"
 
 namespace flightrec::network {
 

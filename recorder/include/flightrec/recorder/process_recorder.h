@@ -14,13 +14,13 @@
 
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/config/config.h"
-#include "flightrec/network/process_exits.h"
 #include "flightrec/network/sock_diag_backend.h"
 #include "flightrec/network/socket_table.h"
 #include "flightrec/network/traffic_backend.h"
+#include "flightrec/process/process_exits.h"
+#include "flightrec/process/process_source.h"
 #include "flightrec/recorder/heap_trim.h"
 #include "flightrec/recorder/process_recorder_stats.h"
-#include "flightrec/sampler/process/process_source.h"
 #include "flightrec/store/process_ring.h"
 
 namespace flightrec::recorder {

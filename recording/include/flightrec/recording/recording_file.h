@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "flightrec/common/atomic_file.h"
+#include "flightrec/process/process_frame.h"
 #include "flightrec/recording/metadata.h"
-#include "flightrec/sampler/process/process_frame.h"
 #include "flightrec/store/block.h"
 #include "flightrec/store/process_block.h"
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "flightrec/model/incident_description.h"
+#include "flightrec/process/process_frame.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/sampler/process/process_frame.h"
 #include "flightrec/store/block.h"
 
 namespace flightrec::replay {

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "flightrec/process/process_table.h"
+#include "flightrec/process/user_names.h"
 #include "flightrec/sampler/proc_root.h"
-#include "flightrec/sampler/process/process_table.h"
-#include "flightrec/sampler/process/user_names.h"
 #include "flightrec/sampler/series.h"
 
 namespace flightrec::snapshot {

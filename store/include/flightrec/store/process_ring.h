@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 #include "flightrec/store/process_block.h"
 
 namespace flightrec::store {

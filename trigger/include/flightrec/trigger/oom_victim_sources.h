@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/network/process_exits.h"
+#include "flightrec/process/process_exits.h"
 #include "flightrec/recording/metadata.h"
-#include "flightrec/sampler/oom/oom_kill_report.h"
+#include "flightrec/trigger/oom/oom_kill_report.h"
 
 namespace flightrec::trigger {
 

@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include "flightrec/network/process_exits.h"
+#include "flightrec/process/process_exits.h"
 #include "flightrec/recording/metadata.h"
-#include "flightrec/sampler/oom/kernel_log.h"
 #include "flightrec/trigger/incident.h"
+#include "flightrec/trigger/oom/kernel_log.h"
 #include "flightrec/trigger/oom_memory_details.h"
 #include "flightrec/trigger/oom_victim_sources.h"
 

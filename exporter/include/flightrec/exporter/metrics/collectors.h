@@ -12,13 +12,13 @@
 #include <utility>
 #include <vector>
 
+#include "flightrec/ebpf/bpf_run_stats.h"
 #include "flightrec/exporter/exposition/format.h"
 #include "flightrec/exporter/metrics/collectable.h"
 #include "flightrec/exporter/metrics/process_metrics.h"
 #include "flightrec/exporter/metrics/thread_cpu.h"
 #include "flightrec/http/server_stats.h"
 #include "flightrec/incidents/incident_store.h"
-#include "flightrec/network/bpf_run_stats.h"
 #include "flightrec/recorder/process_recorder_stats.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler_stats.h"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "flightrec/exporter/exposition/serialize.h"
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::exporter::metrics {
 
