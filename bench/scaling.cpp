@@ -30,9 +30,9 @@
 #include "scaling_tree.h"
 
 using namespace flightrec;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessSampler;
-using sampler::process::ProcessSamplerOptions;
+using process::ProcessFrame;
+using process::ProcessSampler;
+using process::ProcessSamplerOptions;
 
 namespace {
 

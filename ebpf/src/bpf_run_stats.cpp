@@ -11,7 +11,7 @@
 #include <linux/bpf.h>
 #endif
 
-namespace flightrec::network {
+namespace flightrec::ebpf {
 
 namespace {
 
@@ -83,4 +83,4 @@ BpfStatsSwitch::BpfStatsSwitch() : why_not_(FLIGHTREC_EBPF_UNAVAILABLE) {}
 
 #endif
 
-}  // namespace flightrec::network
+}  // namespace flightrec::ebpf

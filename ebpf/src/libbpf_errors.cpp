@@ -9,7 +9,7 @@
 
 #include "flightrec/common/log.h"
 
-namespace flightrec::network::ebpf {
+namespace flightrec::ebpf {
 namespace {
 
 thread_local std::string last_libbpf_warning;
@@ -45,5 +45,5 @@ std::string describe_libbpf_failure(std::string_view step, int code) {
   return text;
 }
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::ebpf
 #endif

@@ -4,11 +4,9 @@
 
 #include "flightrec/process/process_exits.h"
 
-namespace flightrec::network {
+namespace flightrec::process {
 
-using sampler::process::ProcessRow;
-
-size_t attach_exits(sampler::process::ProcessFrame& frame, std::span<const ExitedProcess> exits) {
+size_t attach_exits(ProcessFrame& frame, std::span<const ExitedProcess> exits) {
   auto& rows = frame.processes;
   const size_t listed = rows.size();
   // At processes.max_count the frame holds only the lowest PIDs: an exit above its last row was a
@@ -56,4 +54,4 @@ size_t attach_exits(sampler::process::ProcessFrame& frame, std::span<const Exite
   return rows.size() - listed;
 }
 
-}  // namespace flightrec::network
+}  // namespace flightrec::process

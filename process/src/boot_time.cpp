@@ -2,7 +2,7 @@
 
 #include "numbers.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 std::optional<int64_t> parse_boot_time(std::string_view proc_stat) {
   constexpr std::string_view kKey = "btime ";
@@ -19,4 +19,4 @@ std::optional<int64_t> parse_boot_time(std::string_view proc_stat) {
   return std::nullopt;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -3,7 +3,7 @@
 // double an OOM victim's record.
 #include "flightrec/process/process_exits.h"
 
-namespace flightrec::network {
+namespace flightrec::process {
 
 std::string cgroup_ancestor_path(std::string_view path, uint32_t level) {
   if (level == 0) return path.empty() ? "" : "/";
@@ -18,4 +18,4 @@ std::string cgroup_ancestor_path(std::string_view path, uint32_t level) {
   return std::string(path.substr(0, end));
 }
 
-}  // namespace flightrec::network
+}  // namespace flightrec::process

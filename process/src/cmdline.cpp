@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 Cmdline join_cmdline(std::string_view bytes, size_t max_bytes) {
   // The last argument's NUL (and any padding a process left after rewriting its title) is not a
@@ -16,4 +16,4 @@ Cmdline join_cmdline(std::string_view bytes, size_t max_bytes) {
   return out;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 CmdlineRedactor::CmdlineRedactor(std::string regex) : pattern_(std::move(regex)) {
   if (pattern_.empty()) return;
@@ -32,4 +32,4 @@ std::string CmdlineRedactor::redact(std::string_view cmdline) const {
   return out;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-namespace flightrec::sampler::process::detail {
+namespace flightrec::process::detail {
 
 template <typename Int>
 std::optional<Int> parse_decimal(std::string_view token) {
@@ -22,4 +22,4 @@ inline std::string_view trim(std::string_view text) {
   return text.substr(first, last - first + 1);
 }
 
-}  // namespace flightrec::sampler::process::detail
+}  // namespace flightrec::process::detail

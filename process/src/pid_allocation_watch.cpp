@@ -7,7 +7,7 @@
 #include <charconv>
 #include <string>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 std::optional<int64_t> parse_loadavg_last_pid(std::string_view loadavg) {
   while (!loadavg.empty() && (loadavg.back() == '\n' || loadavg.back() == ' ')) {
@@ -51,4 +51,4 @@ bool PidAllocationWatch::maybe_new_pids() {
   return changed;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

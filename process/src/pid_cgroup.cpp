@@ -5,7 +5,7 @@
 
 #include "procfs_lines.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 namespace {
 
 constexpr size_t kContainerIdLength = 64;
@@ -98,4 +98,4 @@ ParseResult<PidCgroup> parse_pid_cgroup(std::string_view bytes) {
   return {std::move(out), {}};
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

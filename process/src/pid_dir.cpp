@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <charconv>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 int PidDir::open(int procfs_fd, int32_t pid) noexcept {
   char name[16] = {};
@@ -41,4 +41,4 @@ int PidDir::read(const char* name, std::string& out, size_t max_bytes) const {
   return 0;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -3,7 +3,7 @@
 #include "numbers.h"
 #include "procfs_lines.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 ParseResult<PidIo> parse_pid_io(std::string_view bytes) {
   PidIo io;
@@ -26,4 +26,4 @@ ParseResult<PidIo> parse_pid_io(std::string_view bytes) {
   return {io, {}};
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

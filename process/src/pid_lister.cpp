@@ -12,7 +12,7 @@
 
 #include "numbers.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 namespace {
 // Enough for ~1,300 /proc entries per getdents64 call.
 constexpr size_t kBufferBytes = 32 * 1024;
@@ -51,4 +51,4 @@ int PidLister::list(std::vector<int32_t>& out) {
   return 0;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

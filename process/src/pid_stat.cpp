@@ -7,7 +7,7 @@
 
 #include "numbers.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 namespace {
 
 using detail::parse_decimal;
@@ -109,4 +109,4 @@ ParseResult<PidStat> parse_pid_stat(std::string_view bytes) {
   return {std::move(stat), {}};
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

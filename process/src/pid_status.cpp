@@ -5,7 +5,7 @@
 #include "numbers.h"
 #include "procfs_lines.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 namespace {
 
 using detail::parse_decimal;
@@ -77,4 +77,4 @@ ParseResult<PidStatus> parse_pid_status(std::string_view bytes) {
   return {std::move(status), {}};
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -4,7 +4,7 @@
 
 #include "flightrec/process/pid_cgroup.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 IdentityRead read_process_identity(const ProcessTable& table, const PidDir& dir,
                                    const CmdlineRedactor& redactor, ProcessRow& row) {
@@ -35,4 +35,4 @@ IdentityRead read_process_identity(const ProcessTable& table, const PidDir& dir,
   return read;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

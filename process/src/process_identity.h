@@ -8,7 +8,7 @@
 #include "flightrec/process/process_frame.h"
 #include "flightrec/process/process_table.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 struct IdentityRead {
   ReadOutcome outcome = ReadOutcome::failed;
@@ -23,4 +23,4 @@ struct IdentityRead {
 IdentityRead read_process_identity(const ProcessTable& table, const PidDir& dir,
                                    const CmdlineRedactor& redactor, ProcessRow& row);
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

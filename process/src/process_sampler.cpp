@@ -15,7 +15,7 @@
 #include "flightrec/process/pid_io.h"
 #include "process_identity.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 namespace {
 
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
@@ -68,7 +68,7 @@ int pread_whole(int fd, std::vector<char>& buffer, std::string_view& out) {
 
 }  // namespace
 
-ProcessSampler::ProcessSampler(const ProcRoot& root, ProcessSamplerOptions options)
+ProcessSampler::ProcessSampler(const sampler::ProcRoot& root, ProcessSamplerOptions options)
     : table_(root, options.units),
       lister_(root.procfs),
       pid_watch_(root.procfs),
@@ -352,4 +352,4 @@ void ProcessSampler::fail(int32_t pid, std::string_view file, std::string_view w
   stats_.last_error = path.string() + ": " + std::string(why);
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -15,7 +15,7 @@
 #include "flightrec/sampler/file_reader.h"
 #include "numbers.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 namespace {
 
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
@@ -41,7 +41,7 @@ KernelUnits KernelUnits::from_sysconf() {
   return units;
 }
 
-ProcessTable::ProcessTable(ProcRoot root, KernelUnits units)
+ProcessTable::ProcessTable(sampler::ProcRoot root, KernelUnits units)
     : root_(std::move(root)), units_(units) {
   if (units_.user_hz <= 0 || units_.page_size <= 0) {
     throw std::invalid_argument("user_hz and page_size must be positive");
@@ -51,7 +51,7 @@ ProcessTable::ProcessTable(ProcRoot root, KernelUnits units)
     throw std::system_error(errno, std::generic_category(), "cannot open " + root_.procfs.string());
   }
   const std::filesystem::path stat_path = root_.proc("stat");
-  const std::optional<int64_t> boot_time = parse_boot_time(read_file(stat_path));
+  const std::optional<int64_t> boot_time = parse_boot_time(sampler::read_file(stat_path));
   if (!boot_time) throw std::runtime_error(stat_path.string() + ": no valid btime line");
   boot_time_unix_s_ = *boot_time;
 }
@@ -154,4 +154,4 @@ ProcessScan ProcessTable::scan() const {
   return scan;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace flightrec::sampler::process::detail {
+namespace flightrec::process::detail {
 
 class LineSplitter {
  public:
@@ -48,4 +48,4 @@ inline std::string malformed_value_error(size_t line_number, std::string_view ke
          std::string(value) + "'";
 }
 
-}  // namespace flightrec::sampler::process::detail
+}  // namespace flightrec::process::detail

@@ -10,14 +10,15 @@
 #include "flightrec/common/clock.h"
 #include "process_identity.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 namespace {
 
 bool by_pid(const TaskCounters& a, const TaskCounters& b) { return a.pid < b.pid; }
 
 }  // namespace
 
-TaskCounterSampler::TaskCounterSampler(const ProcRoot& root, const ProcessSamplerOptions& options,
+TaskCounterSampler::TaskCounterSampler(const sampler::ProcRoot& root,
+                                       const ProcessSamplerOptions& options,
                                        std::unique_ptr<TaskCounterReader> reader,
                                        std::string backend)
     : table_(root, options.units),
@@ -199,4 +200,4 @@ void TaskCounterSampler::emit(const ProcessRow& row, ProcessFrame& out) {
   ++rows_;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -4,7 +4,7 @@
 #include <bit>
 #include <cstring>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 namespace {
 
 constexpr uint64_t kNanosPerSecond = 1'000'000'000;
@@ -173,4 +173,4 @@ TaskCounters counters_from_procfs(const PidStat& stat, const PidIo& io, const Ke
   return c;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <vector>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 std::optional<std::string> lookup_user_name(uint32_t uid) {
   const long suggested = ::sysconf(_SC_GETPW_R_SIZE_MAX);
@@ -33,4 +33,4 @@ const std::string& UserNames::name(uint32_t uid) {
   return cache_.emplace(uid, found ? std::move(*found) : std::to_string(uid)).first->second;
 }
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -6,7 +6,7 @@
 #include "flightrec/common/log.h"
 #include "flightrec/sampler/ebpf_kernel_ticks.h"
 
-namespace flightrec::app {
+namespace flightrec::sampler {
 namespace {
 
 // The most CPUs `auto` takes the in-kernel tick for. Each firing reads every CPU's counters at
@@ -24,7 +24,7 @@ void choose_sampler_backend(sampler::Sampler& sampler, const config::Config& cfg
   if (choice != "procfs") {
     // The kernel's counters are the live machine's: a fixture tree must be read as files.
     auto ticks = sampler::is_own_procfs(root, why_not)
-                     ? network::make_kernel_ticks(sampler.rate(), root.procfs.string(), why_not)
+                     ? sampler::make_kernel_ticks(sampler.rate(), root.procfs.string(), why_not)
                      : nullptr;
     if (ticks && choice == "auto" && ticks->cpu_count() > kAutoMaxCpus) {
       why_not = std::to_string(ticks->cpu_count()) +
@@ -44,4 +44,4 @@ void choose_sampler_backend(sampler::Sampler& sampler, const config::Config& cfg
   log::info("sampler backend", {{"backend", "procfs"}, {"note", note}});
 }
 
-}  // namespace flightrec::app
+}  // namespace flightrec::sampler

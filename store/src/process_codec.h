@@ -11,7 +11,7 @@
 
 namespace flightrec::store::detail {
 
-using sampler::process::ProcessFrame;
+using process::ProcessFrame;
 
 class ProcessFrameEncoder {
  public:

@@ -15,7 +15,8 @@
 #include "fake_proc_tree.h"
 #include "flightrec/process/process_exits.h"
 
-using namespace flightrec::network;
+using namespace flightrec::ebpf;
+using flightrec::process::make_process_exit_watcher;
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include "flightrec/process/pid_cgroup.h"
 
-namespace process = flightrec::sampler::process;
+namespace process = flightrec::process;
 
 namespace {
 void check_id(std::string_view id, std::string_view input) {

@@ -11,7 +11,7 @@
 #include "flightrec/process/pid_stat.h"
 #include "flightrec/process/pid_status.h"
 
-namespace process = flightrec::sampler::process;
+namespace process = flightrec::process;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

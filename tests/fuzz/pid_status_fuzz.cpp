@@ -9,7 +9,7 @@
 #include "flightrec/process/pid_status.h"
 #include "fuzz_check.h"
 
-namespace process = flightrec::sampler::process;
+namespace process = flightrec::process;
 
 namespace {
 

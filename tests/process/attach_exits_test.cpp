@@ -3,9 +3,9 @@
 #include "flightrec/process/process_exits.h"
 
 using namespace flightrec;
-using network::ExitedProcess;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::ExitedProcess;
+using process::ProcessFrame;
+using process::ProcessRow;
 
 namespace {
 ProcessRow alive(int32_t pid) {
@@ -30,7 +30,7 @@ TEST_CASE("a process that lived between two ticks gets an exited row in pid orde
   ProcessFrame frame;
   frame.processes = {alive(1), alive(50)};
   const std::vector<ExitedProcess> exits{exit_of(70, "make", 30), exit_of(20, "cc1", 900)};
-  CHECK(network::attach_exits(frame, exits) == 2);
+  CHECK(process::attach_exits(frame, exits) == 2);
   REQUIRE(frame.processes.size() == 4);
   CHECK(frame.processes[1].pid == 20);
   CHECK(frame.processes[1].exited);
@@ -48,7 +48,7 @@ TEST_CASE("the sampler's own exited row takes the kernel's final totals; a live 
   gone.state = 'x';
   frame.processes = {gone, alive(40)};
   const std::vector<ExitedProcess> exits{exit_of(30, "job", 700), exit_of(40, "old", 999)};
-  CHECK(network::attach_exits(frame, exits) == 0);
+  CHECK(process::attach_exits(frame, exits) == 0);
   REQUIRE(frame.processes.size() == 2);
   CHECK(frame.processes[0].cpu_user_ns == 700);
   CHECK(frame.processes[0].rss_bytes == 4096);
@@ -60,7 +60,7 @@ TEST_CASE("the sampler's own exited row takes the kernel's final totals; a live 
 TEST_CASE("a pid reused between two ticks keeps its latest run", "[exits]") {
   ProcessFrame frame;
   const std::vector<ExitedProcess> exits{exit_of(9, "first", 1), exit_of(9, "second", 2)};
-  CHECK(network::attach_exits(frame, exits) == 1);
+  CHECK(process::attach_exits(frame, exits) == 1);
   REQUIRE(frame.processes.size() == 1);
   CHECK(frame.processes[0].comm == "second");
 }
@@ -70,7 +70,7 @@ TEST_CASE("exits above the processes.max_count cut are not added", "[exits]") {
   frame.processes = {alive(1), alive(50)};
   frame.processes_dropped = 3;
   const std::vector<ExitedProcess> exits{exit_of(70, "beyond", 1), exit_of(20, "below", 2)};
-  CHECK(network::attach_exits(frame, exits) == 1);
+  CHECK(process::attach_exits(frame, exits) == 1);
   REQUIRE(frame.processes.size() == 3);
   CHECK(frame.processes[1].comm == "below");
 }

@@ -4,7 +4,7 @@
 
 #include "temp_dir.h"
 
-using flightrec::sampler::process::parse_boot_time;
+using flightrec::process::parse_boot_time;
 using flightrec::testing::fixture_path;
 using flightrec::testing::read_file;
 

@@ -4,7 +4,7 @@
 
 #include "flightrec/process/process_exits.h"
 
-using flightrec::network::cgroup_ancestor_path;
+using flightrec::process::cgroup_ancestor_path;
 
 TEST_CASE("An ancestor's path is the first components of the cgroup's", "[network][exits]") {
   CHECK(cgroup_ancestor_path("/kubepods/burstable/pod1/ctr", 4) == "/kubepods/burstable/pod1/ctr");

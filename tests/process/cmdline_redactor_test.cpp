@@ -6,7 +6,7 @@
 
 #include "flightrec/config/config.h"
 
-using flightrec::sampler::process::CmdlineRedactor;
+using flightrec::process::CmdlineRedactor;
 
 namespace {
 CmdlineRedactor default_redactor() {

@@ -4,8 +4,8 @@
 
 #include "temp_dir.h"
 
-using flightrec::sampler::process::join_cmdline;
-using flightrec::sampler::process::kMaxCmdlineBytes;
+using flightrec::process::join_cmdline;
+using flightrec::process::kMaxCmdlineBytes;
 using flightrec::testing::fixture_path;
 using flightrec::testing::read_file;
 

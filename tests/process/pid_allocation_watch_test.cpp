@@ -9,7 +9,7 @@
 #include "flightrec/process/process_sampler.h"
 
 using namespace flightrec::sampler;
-using namespace flightrec::sampler::process;
+using namespace flightrec::process;
 
 TEST_CASE("the last field of loadavg is the last allocated pid", "[pid_watch]") {
   CHECK(parse_loadavg_last_pid("0.08 0.03 0.01 2/187 4711\n") == 4711);

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-using flightrec::sampler::process::container_id_from_cgroup;
-using flightrec::sampler::process::parse_pid_cgroup;
+using flightrec::process::container_id_from_cgroup;
+using flightrec::process::parse_pid_cgroup;
 
 namespace {
 const std::string kId = "4f6c2b1e9a8d7c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b";

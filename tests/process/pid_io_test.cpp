@@ -5,8 +5,8 @@
 
 #include "temp_dir.h"
 
-using flightrec::sampler::process::parse_pid_io;
-using flightrec::sampler::process::PidIo;
+using flightrec::process::parse_pid_io;
+using flightrec::process::PidIo;
 
 namespace {
 std::string tier_file(const std::string& relative) {

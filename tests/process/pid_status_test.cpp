@@ -5,8 +5,8 @@
 #include "flightrec/process/pid_stat.h"
 #include "temp_dir.h"
 
-using flightrec::sampler::process::parse_pid_stat;
-using flightrec::sampler::process::parse_pid_status;
+using flightrec::process::parse_pid_stat;
+using flightrec::process::parse_pid_status;
 using flightrec::testing::fixture_path;
 using flightrec::testing::read_file;
 

@@ -22,9 +22,9 @@
 
 namespace {
 
-using flightrec::network::ExitedProcess;
-using flightrec::network::make_process_exit_watcher;
-using flightrec::network::ProcessExitWatcher;
+using flightrec::process::ExitedProcess;
+using flightrec::process::make_process_exit_watcher;
+using flightrec::process::ProcessExitWatcher;
 
 std::unique_ptr<ProcessExitWatcher> watcher_or_skip() {
   const char* required = std::getenv("FLIGHTREC_REQUIRE_EBPF");

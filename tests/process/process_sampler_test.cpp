@@ -13,13 +13,13 @@
 #include "fake_proc_tree.h"
 #include "flightrec/config/config.h"
 
+using flightrec::process::CmdlineRedactor;
+using flightrec::process::KernelUnits;
+using flightrec::process::ProcessFrame;
+using flightrec::process::ProcessRow;
+using flightrec::process::ProcessSampler;
+using flightrec::process::ProcessSamplerOptions;
 using flightrec::sampler::ProcRoot;
-using flightrec::sampler::process::CmdlineRedactor;
-using flightrec::sampler::process::KernelUnits;
-using flightrec::sampler::process::ProcessFrame;
-using flightrec::sampler::process::ProcessRow;
-using flightrec::sampler::process::ProcessSampler;
-using flightrec::sampler::process::ProcessSamplerOptions;
 using flightrec::testing::FakeProcTree;
 using flightrec::testing::fixture_path;
 

@@ -11,13 +11,13 @@
 
 #include "fake_proc_tree.h"
 
+using flightrec::process::KernelUnits;
+using flightrec::process::PidDir;
+using flightrec::process::process_vanished;
+using flightrec::process::ProcessInfo;
+using flightrec::process::ProcessScan;
+using flightrec::process::ProcessTable;
 using flightrec::sampler::ProcRoot;
-using flightrec::sampler::process::KernelUnits;
-using flightrec::sampler::process::PidDir;
-using flightrec::sampler::process::process_vanished;
-using flightrec::sampler::process::ProcessInfo;
-using flightrec::sampler::process::ProcessScan;
-using flightrec::sampler::process::ProcessTable;
 using flightrec::testing::FakeProcTree;
 using flightrec::testing::fixture_path;
 
@@ -166,6 +166,6 @@ TEST_CASE("PidDir stops reading a process once it has exited, even if it was ope
   CHECK(process_vanished(error));
   ProcessInfo info;
   std::string message;
-  CHECK(table.read(dir, info, message) == flightrec::sampler::process::ReadOutcome::vanished);
+  CHECK(table.read(dir, info, message) == flightrec::process::ReadOutcome::vanished);
   CHECK(message.empty());
 }

@@ -13,15 +13,15 @@
 #include "fake_proc_tree.h"
 #include "flightrec/config/config.h"
 
+using flightrec::process::CmdlineRedactor;
+using flightrec::process::KernelUnits;
+using flightrec::process::ProcessFrame;
+using flightrec::process::ProcessRow;
+using flightrec::process::ProcessSamplerOptions;
+using flightrec::process::TaskCounterReader;
+using flightrec::process::TaskCounters;
+using flightrec::process::TaskCounterSampler;
 using flightrec::sampler::ProcRoot;
-using flightrec::sampler::process::CmdlineRedactor;
-using flightrec::sampler::process::KernelUnits;
-using flightrec::sampler::process::ProcessFrame;
-using flightrec::sampler::process::ProcessRow;
-using flightrec::sampler::process::ProcessSamplerOptions;
-using flightrec::sampler::process::TaskCounterReader;
-using flightrec::sampler::process::TaskCounters;
-using flightrec::sampler::process::TaskCounterSampler;
 using flightrec::testing::FakeProcTree;
 
 namespace {

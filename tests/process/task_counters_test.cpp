@@ -4,16 +4,16 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
-using flightrec::sampler::process::adjust_cpu_split;
-using flightrec::sampler::process::apply_task_counters;
-using flightrec::sampler::process::CpuSplit;
-using flightrec::sampler::process::encode_tty_nr;
-using flightrec::sampler::process::KernelUnits;
-using flightrec::sampler::process::ProcessRow;
-using flightrec::sampler::process::start_ticks;
-using flightrec::sampler::process::task_state_letter;
-using flightrec::sampler::process::TaskCounters;
-using flightrec::sampler::process::whole_ticks_ns;
+using flightrec::process::adjust_cpu_split;
+using flightrec::process::apply_task_counters;
+using flightrec::process::CpuSplit;
+using flightrec::process::encode_tty_nr;
+using flightrec::process::KernelUnits;
+using flightrec::process::ProcessRow;
+using flightrec::process::start_ticks;
+using flightrec::process::task_state_letter;
+using flightrec::process::TaskCounters;
+using flightrec::process::whole_ticks_ns;
 
 namespace {
 

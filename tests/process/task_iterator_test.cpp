@@ -25,12 +25,12 @@
 
 namespace {
 
+using flightrec::process::ProcessFrame;
+using flightrec::process::ProcessRow;
+using flightrec::process::ProcessSampler;
+using flightrec::process::TaskCounterReader;
+using flightrec::process::TaskCounterSampler;
 using flightrec::sampler::ProcRoot;
-using flightrec::sampler::process::ProcessFrame;
-using flightrec::sampler::process::ProcessRow;
-using flightrec::sampler::process::ProcessSampler;
-using flightrec::sampler::process::TaskCounterReader;
-using flightrec::sampler::process::TaskCounterSampler;
 
 constexpr int64_t kMs = 1'000'000;
 constexpr size_t kTouchedBytes = 48 << 20;
@@ -45,7 +45,7 @@ std::unique_ptr<TaskCounterReader> iterator_or_skip() {
     return nullptr;
   }
   std::string why_not;
-  auto reader = flightrec::network::make_task_iterator(why_not);
+  auto reader = flightrec::process::make_task_iterator(why_not);
   if (reader == nullptr) {
     if (must_run) FAIL("BPF task iterator did not load: " << why_not);
     WARN("SKIPPED: BPF task iterator did not load: " << why_not);

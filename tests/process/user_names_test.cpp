@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-using flightrec::sampler::process::lookup_user_name;
-using flightrec::sampler::process::UserNames;
+using flightrec::process::lookup_user_name;
+using flightrec::process::UserNames;
 
 TEST_CASE("UserNames looks each uid up once", "[user_names]") {
   std::map<uint32_t, int> calls;

@@ -1,3 +1,5 @@
+#include "flightrec/recorder/process_recorder.h"
+
 #include <netinet/in.h>
 #include <sys/socket.h>
 
@@ -8,7 +10,6 @@
 #include "flightrec/common/fd.h"
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/config/config.h"
-#include "flightrec/recorder/process_recorder.h"
 #include "flightrec/store/process_ring.h"
 
 using namespace std::chrono_literals;
@@ -37,7 +38,7 @@ TEST_CASE("The socket tables are read at processes.sockets_rate; frames in betwe
   uint64_t frames = 0;
   size_t first_sockets = 0;
   bool repeated = true;
-  recorder.set_frame_observer([&](const flightrec::sampler::process::ProcessFrame& frame) {
+  recorder.set_frame_observer([&](const flightrec::process::ProcessFrame& frame) {
     if (frames == 0) first_sockets = frame.sockets.size();
     // Within the first period no new dump happens: every frame shows the first table.
     if (frames > 0 && frames < 5 && frame.sockets.size() != first_sockets) repeated = false;

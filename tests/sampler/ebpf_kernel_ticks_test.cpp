@@ -48,7 +48,7 @@ std::unique_ptr<KernelTicks> ticks_or_skip(std::chrono::nanoseconds period = kPe
     return nullptr;
   }
   std::string why_not;
-  auto ticks = flightrec::network::make_kernel_ticks(period, "/proc", why_not);
+  auto ticks = flightrec::sampler::make_kernel_ticks(period, "/proc", why_not);
   if (ticks == nullptr) {
     if (must_run) FAIL("the in-kernel tick did not start: " << why_not);
     WARN("SKIPPED: the in-kernel tick did not start: " << why_not);
@@ -236,7 +236,7 @@ TEST_CASE("a /proc/stat that disagrees with the kernel tick refuses it", "[kerne
   root.write("stat", text);
 
   std::string why_not;
-  CHECK(flightrec::network::make_kernel_ticks(kPeriod, root.path().string(), why_not) == nullptr);
+  CHECK(flightrec::sampler::make_kernel_ticks(kPeriod, root.path().string(), why_not) == nullptr);
   CHECK_THAT(why_not, Catch::Matchers::Contains("disagrees with " + root.file("stat").string()));
   CHECK_THAT(why_not, Catch::Matchers::Contains("CPU 0 user"));
 }
@@ -244,7 +244,7 @@ TEST_CASE("a /proc/stat that disagrees with the kernel tick refuses it", "[kerne
 TEST_CASE("a proc root without stat refuses the kernel tick naming the file", "[kernel_ticks]") {
   std::string why_not;
   const auto ticks =
-      flightrec::network::make_kernel_ticks(kPeriod, "/nonexistent-proc-root", why_not);
+      flightrec::sampler::make_kernel_ticks(kPeriod, "/nonexistent-proc-root", why_not);
   CHECK(ticks == nullptr);
   if (why_not.starts_with("built without eBPF")) {
     if (ebpf_required()) FAIL("FLIGHTREC_REQUIRE_EBPF=1 but " << why_not);

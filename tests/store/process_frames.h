@@ -12,11 +12,11 @@
 
 namespace flightrec::store::testing {
 
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
-using sampler::process::SocketProtocol;
-using sampler::process::SocketRow;
+using process::NetCounters;
+using process::ProcessFrame;
+using process::ProcessRow;
+using process::SocketProtocol;
+using process::SocketRow;
 
 inline constexpr int64_t kProcessStartNs = 1'700'000'000'000'000'000;
 inline constexpr int64_t kProcessTickNs = 250'000'000;

@@ -8,8 +8,8 @@
 
 #include "temp_dir.h"
 
-using flightrec::sampler::oom::OomKillParser;
-using flightrec::sampler::oom::OomKillReport;
+using flightrec::trigger::oom::OomKillParser;
+using flightrec::trigger::oom::OomKillReport;
 
 namespace {
 

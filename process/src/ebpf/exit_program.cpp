@@ -13,14 +13,14 @@
 #include "exits.skel.h"
 #include "flightrec/ebpf/libbpf_errors.h"
 
-namespace flightrec::network::ebpf {
+namespace flightrec::process::detail {
 
 std::unique_ptr<ExitProgram> ExitProgram::open(std::string& error) {
-  capture_libbpf_messages();
+  ebpf::capture_libbpf_messages();
   std::unique_ptr<ExitProgram> program(new ExitProgram());
   program->skeleton_ = exits_bpf::open();
   if (program->skeleton_ == nullptr) {
-    error = describe_libbpf_failure("opening the BPF object exits.bpf.o", errno);
+    error = ebpf::describe_libbpf_failure("opening the BPF object exits.bpf.o", errno);
     return nullptr;
   }
   // The kernel's PAGE_COUNTER_MAX (include/linux/page_counter.h): what a cgroup without a memory
@@ -28,18 +28,18 @@ std::unique_ptr<ExitProgram> ExitProgram::open(std::string& error) {
   program->skeleton_->rodata->unlimited_pages =
       static_cast<uint64_t>(LONG_MAX) / static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   if (const int code = exits_bpf::load(program->skeleton_); code != 0) {
-    error = describe_libbpf_failure("loading the BPF program of exits.bpf.o", code);
+    error = ebpf::describe_libbpf_failure("loading the BPF program of exits.bpf.o", code);
     return nullptr;
   }
   if (const int code = exits_bpf::attach(program->skeleton_); code != 0) {
-    error = describe_libbpf_failure(
+    error = ebpf::describe_libbpf_failure(
         "attaching BPF program process_exited (tp_btf/sched_process_exit)", code);
     return nullptr;
   }
   program->ring_ = ring_buffer__new(bpf_map__fd(program->skeleton_->maps.events), on_event,
                                     program.get(), nullptr);
   if (program->ring_ == nullptr) {
-    error = describe_libbpf_failure("opening BPF ring buffer events", errno);
+    error = ebpf::describe_libbpf_failure("opening BPF ring buffer events", errno);
     return nullptr;
   }
   return program;
@@ -73,7 +73,7 @@ bool ExitProgram::consume(std::vector<ExitRecord>& out, std::string& error) {
   const int result = ring_buffer__consume(ring_);
   sink_ = nullptr;
   if (result < 0) {
-    error = describe_libbpf_failure("reading BPF ring buffer events", result);
+    error = ebpf::describe_libbpf_failure("reading BPF ring buffer events", result);
     return false;
   }
   return true;
@@ -84,5 +84,5 @@ uint64_t ExitProgram::dropped() const noexcept {
   return __atomic_load_n(&skeleton_->bss->dropped, __ATOMIC_RELAXED);
 }
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::process::detail
 #endif

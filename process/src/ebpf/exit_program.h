@@ -13,7 +13,7 @@
 
 struct exits_bpf;
 
-namespace flightrec::network::ebpf {
+namespace flightrec::process::detail {
 
 // One event as read from the ring buffer.
 struct ExitRecord {
@@ -47,4 +47,4 @@ class ExitProgram {
   std::vector<ExitRecord>* sink_ = nullptr;  // set during consume()
 };
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::process::detail

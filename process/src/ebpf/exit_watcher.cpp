@@ -12,7 +12,7 @@
 #include "flightrec/common/log.h"
 #endif
 
-namespace flightrec::network {
+namespace flightrec::process {
 
 #if FLIGHTREC_HAVE_EBPF
 namespace {
@@ -46,7 +46,7 @@ CpuSplit split_runtime(const flightrec_exit_event& event) {
   return split;
 }
 
-ExitedProcess to_exited_process(const ebpf::ExitRecord& record, int64_t boot_to_unix,
+ExitedProcess to_exited_process(const detail::ExitRecord& record, int64_t boot_to_unix,
                                 uint64_t page_bytes) {
   const flightrec_exit_event& event = record.event;
   ExitedProcess process;
@@ -71,7 +71,7 @@ ExitedProcess to_exited_process(const ebpf::ExitRecord& record, int64_t boot_to_
 
 class EbpfProcessExitWatcher final : public ProcessExitWatcher {
  public:
-  explicit EbpfProcessExitWatcher(std::unique_ptr<ebpf::ExitProgram> program)
+  explicit EbpfProcessExitWatcher(std::unique_ptr<detail::ExitProgram> program)
       : program_(std::move(program)), page_bytes_(static_cast<uint64_t>(sysconf(_SC_PAGESIZE))) {}
 
   void drain(std::vector<ExitedProcess>& out) override {
@@ -80,22 +80,22 @@ class EbpfProcessExitWatcher final : public ProcessExitWatcher {
     // Events read before a failure are still returned; the rest stay for the next drain.
     if (!program_->consume(events_, error)) log::warn("process exit watcher", {{"error", error}});
     const int64_t boot_to_unix = boot_to_unix_ns();
-    for (const ebpf::ExitRecord& record : events_)
+    for (const detail::ExitRecord& record : events_)
       out.push_back(to_exited_process(record, boot_to_unix, page_bytes_));
   }
 
   [[nodiscard]] uint64_t dropped() const override { return program_->dropped(); }
 
  private:
-  std::unique_ptr<ebpf::ExitProgram> program_;
+  std::unique_ptr<detail::ExitProgram> program_;
   uint64_t page_bytes_;
-  std::vector<ebpf::ExitRecord> events_;  // reused between drains
+  std::vector<detail::ExitRecord> events_;  // reused between drains
 };
 
 }  // namespace
 
 std::unique_ptr<ProcessExitWatcher> make_process_exit_watcher(std::string& why_not) {
-  auto program = ebpf::ExitProgram::open(why_not);
+  auto program = detail::ExitProgram::open(why_not);
   if (program == nullptr) return nullptr;
   return std::make_unique<EbpfProcessExitWatcher>(std::move(program));
 }
@@ -109,4 +109,4 @@ std::unique_ptr<ProcessExitWatcher> make_process_exit_watcher(std::string& why_n
 
 #endif
 
-}  // namespace flightrec::network
+}  // namespace flightrec::process

@@ -22,12 +22,10 @@
 #include "tasks.skel.h"
 #endif
 
-namespace flightrec::network {
+namespace flightrec::process {
 
 #if FLIGHTREC_HAVE_EBPF
 namespace {
-
-using sampler::process::TaskCounters;
 
 // PROC_PID_INIT_INO: the initial PID namespace's inode number, fixed by the kernel.
 constexpr std::string_view kInitialPidNamespace = "pid:[4026531836]";
@@ -75,7 +73,7 @@ TaskCounters to_counters(const flightrec_task_record& record) {
   return c;
 }
 
-class TaskIterator final : public sampler::process::TaskCounterReader {
+class TaskIterator final : public TaskCounterReader {
  public:
   TaskIterator(tasks_bpf* skeleton, bpf_link* link) : skeleton_(skeleton), link_(link) {}
   TaskIterator(const TaskIterator&) = delete;
@@ -154,7 +152,7 @@ class TaskIterator final : public sampler::process::TaskCounterReader {
 
 }  // namespace
 
-std::unique_ptr<sampler::process::TaskCounterReader> make_task_iterator(std::string& why_not) {
+std::unique_ptr<TaskCounterReader> make_task_iterator(std::string& why_not) {
   if (!in_initial_pid_namespace()) {
     why_not = "not in the initial PID namespace (the task iterator numbers processes as it does)";
     return nullptr;
@@ -182,11 +180,11 @@ std::unique_ptr<sampler::process::TaskCounterReader> make_task_iterator(std::str
 
 #else
 
-std::unique_ptr<sampler::process::TaskCounterReader> make_task_iterator(std::string& why_not) {
+std::unique_ptr<TaskCounterReader> make_task_iterator(std::string& why_not) {
   why_not = FLIGHTREC_EBPF_UNAVAILABLE;
   return nullptr;
 }
 
 #endif
 
-}  // namespace flightrec::network
+}  // namespace flightrec::process

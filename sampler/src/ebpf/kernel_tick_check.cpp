@@ -6,7 +6,7 @@
 
 #include "flightrec/sampler/sources/stat.h"
 
-namespace flightrec::network::ebpf {
+namespace flightrec::sampler::detail {
 namespace {
 
 // /proc/stat's columns by their own names (the series names call the guest columns user and nice).
@@ -56,4 +56,4 @@ std::string disagreement_with_proc_stat(std::string_view stat_text,
   return {};
 }
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::sampler::detail

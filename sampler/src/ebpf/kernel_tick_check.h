@@ -9,7 +9,7 @@
 
 #include "flightrec/sampler/kernel_ticks.h"
 
-namespace flightrec::network::ebpf {
+namespace flightrec::sampler::detail {
 
 // Empty when every CPU line of `stat_text` (a /proc/stat) is of a CPU online in `cpus` (one tick,
 // by CPU id) and agrees with it in every column, else what disagreed. /proc/stat counts in
@@ -19,4 +19,4 @@ std::string disagreement_with_proc_stat(std::string_view stat_text,
                                         std::span<const sampler::KernelCpuTimes> cpus,
                                         int64_t elapsed_ns, int64_t ns_per_user_hz);
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::sampler::detail

@@ -34,7 +34,7 @@
 #include "percpu_offsets.h"
 #endif
 
-namespace flightrec::network {
+namespace flightrec::sampler {
 
 #if FLIGHTREC_HAVE_EBPF
 namespace {
@@ -149,7 +149,7 @@ class CpuTickProgram final : public sampler::KernelTicks {
   }
 
   // Loads the program for `layout` and `offsets`, attaches it to its timer and opens its ring.
-  bool start(const CpuLayout& layout, const ebpf::PerCpuOffsets& offsets, std::string& error) {
+  bool start(const CpuLayout& layout, const detail::PerCpuOffsets& offsets, std::string& error) {
     ebpf::capture_libbpf_messages();
     skeleton_ = cpu_ticks_bpf::open();
     if (skeleton_ == nullptr) {
@@ -212,7 +212,7 @@ class CpuTickProgram final : public sampler::KernelTicks {
       return false;
     }
     const size_t newest = pending_.heads.size() - 1;
-    const std::string disagreement = ebpf::disagreement_with_proc_stat(
+    const std::string disagreement = detail::disagreement_with_proc_stat(
         text, pending_.cpus_of(newest), clock_ns(CLOCK_MONOTONIC) - pending_.heads[newest].mono_ns,
         1'000'000'000 / ::sysconf(_SC_CLK_TCK));
     if (!disagreement.empty()) {
@@ -337,8 +337,8 @@ std::unique_ptr<sampler::KernelTicks> make_kernel_ticks(std::chrono::nanoseconds
     return nullptr;
   }
   CpuLayout layout;
-  ebpf::PerCpuOffsets offsets;
-  if (!read_cpu_layout(layout, why_not) || !ebpf::find_percpu_offsets(offsets, why_not)) {
+  detail::PerCpuOffsets offsets;
+  if (!read_cpu_layout(layout, why_not) || !detail::find_percpu_offsets(offsets, why_not)) {
     return nullptr;
   }
   auto ticks = std::make_unique<CpuTickProgram>(period, layout.count);
@@ -359,4 +359,4 @@ std::unique_ptr<sampler::KernelTicks> make_kernel_ticks(std::chrono::nanoseconds
 
 #endif
 
-}  // namespace flightrec::network
+}  // namespace flightrec::sampler

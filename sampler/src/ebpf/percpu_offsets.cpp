@@ -11,7 +11,7 @@
 
 #include "flightrec/ebpf/libbpf_errors.h"
 
-namespace flightrec::network::ebpf {
+namespace flightrec::sampler::detail {
 namespace {
 
 // The DATASEC pahole writes for the kernel's per-CPU variables.
@@ -26,7 +26,7 @@ struct BtfFree {
 bool find_percpu_offsets(PerCpuOffsets& out, std::string& error) {
   const std::unique_ptr<btf, BtfFree> vmlinux(btf__load_vmlinux_btf());
   if (vmlinux == nullptr) {
-    error = describe_libbpf_failure("loading the kernel's BTF", errno);
+    error = ebpf::describe_libbpf_failure("loading the kernel's BTF", errno);
     return false;
   }
   const int section = btf__find_by_name_kind(vmlinux.get(), kPerCpuSection, BTF_KIND_DATASEC);
@@ -60,5 +60,5 @@ bool find_percpu_offsets(PerCpuOffsets& out, std::string& error) {
   return true;
 }
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::sampler::detail
 #endif

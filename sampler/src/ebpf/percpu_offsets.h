@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace flightrec::network::ebpf {
+namespace flightrec::sampler::detail {
 
 struct PerCpuOffsets {
   uint64_t runqueues = 0;       // struct rq
@@ -16,4 +16,4 @@ struct PerCpuOffsets {
 // False with `error` naming what is missing when the kernel's BTF does not give all three.
 bool find_percpu_offsets(PerCpuOffsets& out, std::string& error);
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::sampler::detail

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace flightrec::sampler::oom {
+namespace flightrec::trigger::oom {
 namespace {
 
 // One kmsg record is at most about 8 KiB (the kernel's CONSOLE_EXT_LOG_MAX).
@@ -59,4 +59,4 @@ std::vector<OomKillReport> KernelLog::new_kills() {
   return kills;
 }
 
-}  // namespace flightrec::sampler::oom
+}  // namespace flightrec::trigger::oom

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <system_error>
 
-namespace flightrec::sampler::oom {
+namespace flightrec::trigger::oom {
 namespace {
 
 template <typename Number>
@@ -134,4 +134,4 @@ std::optional<OomKillReport> OomKillParser::feed(std::string_view record) {
   return kill;
 }
 
-}  // namespace flightrec::sampler::oom
+}  // namespace flightrec::trigger::oom

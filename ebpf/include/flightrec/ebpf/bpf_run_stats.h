@@ -13,7 +13,7 @@
 
 #include "flightrec/common/fd.h"
 
-namespace flightrec::network {
+namespace flightrec::ebpf {
 
 struct BpfProgramRun {
   uint32_t id = 0;
@@ -62,4 +62,4 @@ class BpfStatsSwitch {
   std::string why_not_;
 };
 
-}  // namespace flightrec::network
+}  // namespace flightrec::ebpf

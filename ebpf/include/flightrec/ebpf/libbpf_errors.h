@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace flightrec::network::ebpf {
+namespace flightrec::ebpf {
 
 // Routes libbpf's messages to the debug log (never raw to stderr) and forgets the last warning;
 // call before opening a skeleton.
@@ -14,4 +14,4 @@ void capture_libbpf_messages();
 // "<step>: <strerror(code)> (libbpf: <its last warning>)", the warning part only when there is one.
 std::string describe_libbpf_failure(std::string_view step, int code);
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::ebpf

@@ -5,9 +5,9 @@
 #include <optional>
 #include <string_view>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 // Seconds since the Unix epoch, or nullopt when the text has no well-formed btime line.
 std::optional<int64_t> parse_boot_time(std::string_view proc_stat);
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 // A command line can be megabytes long; nothing downstream needs more than this.
 inline constexpr size_t kMaxCmdlineBytes = 4096;
@@ -18,4 +18,4 @@ struct Cmdline {
 // `max_bytes` bytes of the result (a multi-byte character may be cut; renderers cope with that).
 Cmdline join_cmdline(std::string_view bytes, size_t max_bytes = kMaxCmdlineBytes);
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

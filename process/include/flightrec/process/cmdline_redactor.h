@@ -9,7 +9,7 @@
 
 #include "flightrec/common/regex.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 inline constexpr std::string_view kRedacted = "<redacted>";
 
@@ -53,4 +53,4 @@ class RedactorUpdate {
   std::optional<CmdlineRedactor> pending_;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 template <typename T>
 struct ParseResult {
@@ -16,4 +16,4 @@ struct ParseResult {
   [[nodiscard]] bool ok() const noexcept { return value.has_value(); }
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -10,7 +10,7 @@
 
 #include "flightrec/common/fd.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 // The last field of /proc/loadavg ("0.08 0.03 0.01 2/187 4711": 4711), nullopt when malformed.
 std::optional<int64_t> parse_loadavg_last_pid(std::string_view loadavg);
@@ -33,4 +33,4 @@ class PidAllocationWatch {
   std::optional<int64_t> last_pid_;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

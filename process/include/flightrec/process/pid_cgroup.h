@@ -7,7 +7,7 @@
 
 #include "flightrec/process/parse_result.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 struct PidCgroup {
   // The v2 path; without a "0::" line the v1 "name=systemd" path, which names the same unit;
@@ -28,4 +28,4 @@ ParseResult<PidCgroup> parse_pid_cgroup(std::string_view bytes);
 // The innermost match wins (systemd inside a container: /docker/<id>/init.scope).
 std::string container_id_from_cgroup(std::string_view path);
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -11,7 +11,7 @@
 
 #include "flightrec/common/fd.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 // True for the errors a process that exited between listing and reading produces.
 [[nodiscard]] inline bool process_vanished(int error) noexcept {
@@ -37,4 +37,4 @@ class PidDir {
   int32_t pid_ = 0;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -8,7 +8,7 @@
 
 #include "flightrec/process/parse_result.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 struct PidIo {
   // Empty when the key is absent (a kernel without CONFIG_TASK_IO_ACCOUNTING prints none).
@@ -20,4 +20,4 @@ struct PidIo {
 // A key whose value is not a decimal number is an error naming its line.
 ParseResult<PidIo> parse_pid_io(std::string_view bytes);
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

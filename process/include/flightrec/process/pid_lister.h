@@ -8,7 +8,7 @@
 
 #include "flightrec/common/fd.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 class PidLister {
  public:
@@ -24,4 +24,4 @@ class PidLister {
   std::vector<char> buffer_;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

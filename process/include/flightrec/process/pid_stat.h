@@ -8,7 +8,7 @@
 
 #include "flightrec/process/parse_result.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 struct PidStat {
   int32_t pid = 0;
@@ -37,4 +37,4 @@ struct PidStat {
 // Parses the contents of /proc/<pid>/stat (fields 1 to 24; later fields are ignored).
 ParseResult<PidStat> parse_pid_stat(std::string_view bytes);
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -9,7 +9,7 @@
 
 #include "flightrec/process/parse_result.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 struct PidStatus {
   std::string name;  // "Name:", with the kernel's escaping of '\n' and '\\'
@@ -23,4 +23,4 @@ struct PidStatus {
 
 ParseResult<PidStatus> parse_pid_status(std::string_view bytes);
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

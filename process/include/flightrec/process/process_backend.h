@@ -7,11 +7,11 @@
 #include "flightrec/process/process_source.h"
 #include "flightrec/sampler/proc_root.h"
 
-namespace flightrec::recorder {
+namespace flightrec::process {
 
 // Logs which backend runs and, when eBPF was wanted and is not used, why. Throws when
 // processes.backend is `ebpf` and the iterator cannot run, or when /proc cannot be read.
-std::unique_ptr<sampler::process::ProcessSource> open_process_source(const config::Config& config,
-                                                                     const sampler::ProcRoot& root);
+std::unique_ptr<ProcessSource> open_process_source(const config::Config& config,
+                                                   const sampler::ProcRoot& root);
 
-}  // namespace flightrec::recorder
+}  // namespace flightrec::process

@@ -12,7 +12,7 @@
 
 #include "flightrec/process/process_frame.h"
 
-namespace flightrec::network {
+namespace flightrec::process {
 
 // A process (thread group) as the kernel knew it when its last thread exited.
 struct ExitedProcess {
@@ -63,6 +63,6 @@ std::unique_ptr<ProcessExitWatcher> make_process_exit_watcher(std::string& why_n
 // already marked exited takes the kernel's final CPU and peak RSS (the sampler's are from its last
 // read); a live row with the same pid is a newer process that reused it and is left alone.
 // Returns the number of rows added.
-size_t attach_exits(sampler::process::ProcessFrame& frame, std::span<const ExitedProcess> exits);
+size_t attach_exits(ProcessFrame& frame, std::span<const ExitedProcess> exits);
 
-}  // namespace flightrec::network
+}  // namespace flightrec::process

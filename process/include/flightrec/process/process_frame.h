@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 // Cumulative traffic of one process (or of the unattributed bucket) since flightrec started
 // watching it. Bytes are socket payload bytes (what send/recv moved), packets are IP packets.
@@ -92,4 +92,4 @@ struct ProcessFrame {
   bool operator==(const ProcessFrame&) const = default;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

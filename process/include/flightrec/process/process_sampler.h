@@ -31,7 +31,7 @@
 #include "flightrec/process/process_table.h"
 #include "flightrec/sampler/proc_root.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 struct ProcessSamplerOptions {
   std::string redact_cmdline;  // processes.redact_cmdline; "" redacts nothing
@@ -49,7 +49,7 @@ class ProcessSampler final : public ProcessSource {
  public:
   // Opens <procfs>, reads the boot time, compiles the redaction regex and raises RLIMIT_NOFILE's
   // soft limit to the hard limit. Throws (naming the path or config key) when any of that fails.
-  ProcessSampler(const ProcRoot& root, ProcessSamplerOptions options);
+  ProcessSampler(const sampler::ProcRoot& root, ProcessSamplerOptions options);
 
   // Fills the /proc part of `out`: time_unix_ns (CLOCK_REALTIME at the start), processes in
   // ascending PID order and processes_dropped; clears sockets and unattributed for the network
@@ -108,4 +108,4 @@ class ProcessSampler final : public ProcessSource {
   ProcessSamplerStats stats_;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -9,7 +9,7 @@
 #include "flightrec/process/cmdline_redactor.h"
 #include "flightrec/process/process_frame.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 struct ProcessSamplerStats {
   uint32_t processes = 0;          // rows in the last frame, exited ones included
@@ -49,4 +49,4 @@ class ProcessSource {
   RedactorUpdate redactor_update_;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

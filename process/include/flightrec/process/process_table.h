@@ -13,7 +13,7 @@
 #include "flightrec/process/pid_status.h"
 #include "flightrec/sampler/proc_root.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 // The units procfs reports process times and sizes in.
 struct KernelUnits {
@@ -44,7 +44,7 @@ class ProcessTable {
  public:
   // Opens <procfs> and reads the boot time from <procfs>/stat. Throws std::system_error (or
   // std::runtime_error for a stat without btime) naming the path: without them nothing works.
-  explicit ProcessTable(ProcRoot root, KernelUnits units = KernelUnits::from_sysconf());
+  explicit ProcessTable(sampler::ProcRoot root, KernelUnits units = KernelUnits::from_sysconf());
 
   // Lists and reads every process once.
   [[nodiscard]] ProcessScan scan() const;
@@ -61,15 +61,15 @@ class ProcessTable {
   // Reads one process through its open directory. On `failed`, `error` names the file and why.
   ReadOutcome read(const PidDir& dir, ProcessInfo& out, std::string& error) const;
 
-  [[nodiscard]] const ProcRoot& root() const noexcept { return root_; }
+  [[nodiscard]] const sampler::ProcRoot& root() const noexcept { return root_; }
   [[nodiscard]] const KernelUnits& units() const noexcept { return units_; }
   [[nodiscard]] int64_t boot_time_unix_s() const noexcept { return boot_time_unix_s_; }
 
  private:
-  ProcRoot root_;
+  sampler::ProcRoot root_;
   KernelUnits units_;
   Fd procfs_;
   int64_t boot_time_unix_s_ = 0;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -25,13 +25,13 @@
 #include "flightrec/process/task_counters.h"
 #include "flightrec/sampler/proc_root.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 class TaskCounterSampler final : public ProcessSource {
  public:
   // `backend` names the reader ("ebpf"). Uses redact_cmdline, max_count and units of `options`.
   // Throws like ProcessTable when <procfs> cannot be read.
-  TaskCounterSampler(const ProcRoot& root, const ProcessSamplerOptions& options,
+  TaskCounterSampler(const sampler::ProcRoot& root, const ProcessSamplerOptions& options,
                      std::unique_ptr<TaskCounterReader> reader, std::string backend);
 
   void sample(ProcessFrame& out) override;
@@ -72,4 +72,4 @@ class TaskCounterSampler final : public ProcessSource {
   ProcessSamplerStats stats_;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -15,7 +15,7 @@
 #include "flightrec/process/process_frame.h"
 #include "flightrec/process/process_table.h"
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 // One process (thread group) as the kernel holds it; what /proc/<pid>/stat and io are made of.
 struct TaskCounters {
@@ -88,4 +88,4 @@ void apply_task_counters(const TaskCounters& counters, CpuSplit& reported, const
 // apply_task_counters gives what /proc says (the task iterator of some kernels skips PID 1).
 TaskCounters counters_from_procfs(const PidStat& stat, const PidIo& io, const KernelUnits& units);
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -7,12 +7,12 @@
 
 #include "flightrec/process/task_counters.h"
 
-namespace flightrec::network {
+namespace flightrec::process {
 
 // Loads the program and creates its iterator link. Null with `why_not` saying why when it cannot
 // run here: built without eBPF, not permitted (needs CAP_BPF and CAP_PERFMON, or root), no
 // kernel BTF, or not in the initial PID namespace (the program numbers processes as that
 // namespace does).
-std::unique_ptr<sampler::process::TaskCounterReader> make_task_iterator(std::string& why_not);
+std::unique_ptr<TaskCounterReader> make_task_iterator(std::string& why_not);
 
-}  // namespace flightrec::network
+}  // namespace flightrec::process

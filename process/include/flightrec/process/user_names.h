@@ -7,7 +7,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace flightrec::sampler::process {
+namespace flightrec::process {
 
 // The system's user database via getpwuid_r; nullopt when the uid has no entry.
 std::optional<std::string> lookup_user_name(uint32_t uid);
@@ -27,4 +27,4 @@ class UserNames {
   std::unordered_map<uint32_t, std::string> cache_;
 };
 
-}  // namespace flightrec::sampler::process
+}  // namespace flightrec::process

@@ -136,7 +136,7 @@ struct Recording {
   Metadata meta;
   std::vector<std::shared_ptr<const store::Block>> blocks;
   // Every frame of the process blocks, decoded, in ascending time (empty for version 1 files).
-  std::vector<sampler::process::ProcessFrame> process_frames;
+  std::vector<process::ProcessFrame> process_frames;
 };
 
 struct ReadResult {

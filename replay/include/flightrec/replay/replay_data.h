@@ -17,8 +17,8 @@ namespace flightrec::replay {
 
 struct ReplayData {
   recording::Metadata meta;
-  std::vector<std::shared_ptr<const store::Block>> blocks;     // ascending time
-  std::vector<sampler::process::ProcessFrame> process_frames;  // ascending time
+  std::vector<std::shared_ptr<const store::Block>> blocks;  // ascending time
+  std::vector<process::ProcessFrame> process_frames;        // ascending time
 };
 
 ReplayData from_recording(recording::Recording&& recording);

@@ -8,7 +8,7 @@
 
 #include "flightrec/sampler/kernel_ticks.h"
 
-namespace flightrec::network {
+namespace flightrec::sampler {
 
 // Loads the program, checks that it finds every CPU's counters (and that they agree with
 // /proc/stat under `proc_root`), and starts its timer at `period`. Null with `why_not` saying why
@@ -20,4 +20,4 @@ std::unique_ptr<sampler::KernelTicks> make_kernel_ticks(std::chrono::nanoseconds
                                                         const std::string& proc_root,
                                                         std::string& why_not);
 
-}  // namespace flightrec::network
+}  // namespace flightrec::sampler

@@ -5,11 +5,11 @@
 #include "flightrec/sampler/proc_root.h"
 #include "flightrec/sampler/sampler.h"
 
-namespace flightrec::app {
+namespace flightrec::sampler {
 
 // `auto` falls back to procfs with a log line naming why; `ebpf` throws std::runtime_error with
 // the reason instead (a start-up error); `procfs` leaves the sampler on its own timer.
 void choose_sampler_backend(sampler::Sampler& sampler, const config::Config& cfg,
                             const sampler::ProcRoot& root);
 
-}  // namespace flightrec::app
+}  // namespace flightrec::sampler

@@ -35,7 +35,7 @@ struct ProcessRingStats {
 
 class ProcessRing {
  public:
-  using Frame = sampler::process::ProcessFrame;
+  using Frame = process::ProcessFrame;
   using Blocks = std::vector<std::shared_ptr<const ProcessBlock>>;
 
   // Throws std::invalid_argument for frames_per_block out of 1..kMaxProcessBlockFrames.

@@ -23,14 +23,14 @@ namespace flightrec::trigger {
 // A kill the kernel log reported, with its time on the Unix clock.
 struct LoggedKill {
   int64_t unix_ns = 0;
-  sampler::oom::OomKillReport report;
+  oom::OomKillReport report;
 };
 
 struct OomVictim {
   // The kill's time from the log; the victim's exit when only the exit report named it.
   int64_t killed_at_ns = 0;
-  std::optional<sampler::oom::OomKillReport> logged;
-  std::optional<network::ExitedProcess> exited;  // an exit with oom_victim set
+  std::optional<oom::OomKillReport> logged;
+  std::optional<process::ExitedProcess> exited;  // an exit with oom_victim set
   // Whichever source named it: both give the same pid when they pair.
   [[nodiscard]] int32_t pid() const { return logged ? logged->pid : exited->pid; }
 };
@@ -39,7 +39,7 @@ struct OomVictim {
 // a while to die: stuck in the kernel, or unmapping gigabytes); what has no partner stands alone.
 // Both spans oldest first; the result is ordered by killed_at_ns.
 std::vector<OomVictim> pair_oom_victims(std::span<const LoggedKill> logged,
-                                        std::span<const network::ExitedProcess> exited);
+                                        std::span<const process::ExitedProcess> exited);
 
 // The incident details naming `victim` (model::incident_details, "oom.*"): the kernel log's
 // fields where it has them, the exit report's pid, command, uid and cgroup where it does not, the

@@ -163,7 +163,7 @@ class SelfCostCollector final : public Collectable {
  public:
   struct Settings {
     std::filesystem::path procfs = "/proc";
-    network::BpfProgramReader bpf_reader = network::read_bpf_program;
+    ebpf::BpfProgramReader bpf_reader = ebpf::read_bpf_program;
     bool enable_bpf_stats = true;  // tests leave the host's setting alone
   };
   explicit SelfCostCollector(Settings settings);
@@ -175,8 +175,8 @@ class SelfCostCollector final : public Collectable {
 
   Settings settings_;
   mutable ThreadCpuReader threads_;
-  network::OwnBpfPrograms bpf_programs_;
-  std::unique_ptr<network::BpfStatsSwitch> bpf_stats_;  // null when not asked or no programs
+  ebpf::OwnBpfPrograms bpf_programs_;
+  std::unique_ptr<ebpf::BpfStatsSwitch> bpf_stats_;  // null when not asked or no programs
 };
 
 // The web server: responses by route and status, connections the gate accepted and closed (by

@@ -11,7 +11,7 @@
 #include "flightrec/common/fd.h"
 #include "flightrec/trigger/oom/oom_kill_report.h"
 
-namespace flightrec::sampler::oom {
+namespace flightrec::trigger::oom {
 
 class KernelLog {
  public:
@@ -36,4 +36,4 @@ class KernelLog {
   std::string unread_;  // the start of a line whose end has not been read yet
 };
 
-}  // namespace flightrec::sampler::oom
+}  // namespace flightrec::trigger::oom

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace flightrec::sampler::oom {
+namespace flightrec::trigger::oom {
 
 struct OomKillReport {
   int64_t kernel_time_us = 0;  // the record's timestamp: µs since boot on the kernel log clock
@@ -46,4 +46,4 @@ class OomKillParser {
   std::optional<OomKillReport> summary_;  // the last "oom-kill:" line, until its kill line
 };
 
-}  // namespace flightrec::sampler::oom
+}  // namespace flightrec::trigger::oom
