@@ -1,5 +1,5 @@
-/* The record network/bpf/exits.bpf.c puts into its ring buffer for every process (thread group)
- * that ended, read by network/src/ebpf/exit_program.cpp: shared by the BPF program (built against
+/* The record process/bpf/exits.bpf.c puts into its ring buffer for every process (thread group)
+ * that ended, read by process/src/ebpf/exit_program.cpp: shared by the BPF program (built against
  * vmlinux.h) and the C++ reader (built against <linux/types.h>). */
 #ifndef FLIGHTREC_NETWORK_BPF_EXIT_EVENT_H
 #define FLIGHTREC_NETWORK_BPF_EXIT_EVENT_H

@@ -1,5 +1,5 @@
-/* The record network/bpf/tasks.bpf.c writes to its iterator for every process (thread group),
- * read by network/src/ebpf/task_iterator.cpp: shared by the BPF program (built against
+/* The record process/bpf/tasks.bpf.c writes to its iterator for every process (thread group),
+ * read by process/src/ebpf/task_iterator.cpp: shared by the BPF program (built against
  * vmlinux.h) and the C++ reader (built against <linux/types.h>). The values are the kernel's own,
  * before procfs's conversions (docs/PROCESS_TIER.md, "Backends"). */
 #ifndef FLIGHTREC_NETWORK_BPF_TASK_RECORD_H

@@ -1,5 +1,5 @@
-/* The record network/bpf/cpu_ticks.bpf.c writes to its ring buffer at every firing of its timer,
- * read by network/src/ebpf/kernel_ticks.cpp: shared by the BPF program (built against vmlinux.h)
+/* The record sampler/bpf/cpu_ticks.bpf.c writes to its ring buffer at every firing of its timer,
+ * read by sampler/src/ebpf/kernel_ticks.cpp: shared by the BPF program (built against vmlinux.h)
  * and the C++ reader (built against <linux/types.h>). A record is the head followed by one
  * flightrec_tick_cpu per possible CPU id (the loader says how many), not the whole array. */
 #ifndef FLIGHTREC_NETWORK_BPF_CPU_TICK_RECORD_H

@@ -1,7 +1,7 @@
 // The process tier over a bulk counter reader, on a fixture proc tree: counters come from the
 // reader, identity (command line, cgroup, procfs's comm, start time) from the tree, once per
 // process. The reader here plays back what a test sets; the real one (the BPF task iterator) is
-// compared with /proc in tests/network/task_iterator_test.cpp.
+// compared with /proc in tests/process/task_iterator_test.cpp.
 #include "flightrec/process/task_counter_sampler.h"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The sampler's in-kernel tick (network/bpf/cpu_ticks.bpf.c) against the live kernel: ticks at
+// The sampler's in-kernel tick (sampler/bpf/cpu_ticks.bpf.c) against the live kernel: ticks at
 // its period, per-CPU times and context switches that agree with /proc/stat read right after, a
 // CPU kept busy seen busy, and ticks left undrained past the ring's span counted as lost. Needs
 // root and a kernel that loads the program; elsewhere the tests are skipped with a warning,

@@ -1,4 +1,4 @@
-// Loads network/bpf/exits.bpf.c from the skeleton embedded at build time, attaches it and reads
+// Loads process/bpf/exits.bpf.c from the skeleton embedded at build time, attaches it and reads
 // its ring buffer.
 #if FLIGHTREC_HAVE_EBPF
 #include "exit_program.h"

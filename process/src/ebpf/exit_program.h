@@ -1,5 +1,5 @@
 #pragma once
-// The loaded and attached process exit program (network/bpf/exits.bpf.c): owns the skeleton, the
+// The loaded and attached process exit program (process/bpf/exits.bpf.c): owns the skeleton, the
 // link keeping it attached and the reader of its ring buffer. Detaches everything when destroyed.
 #include <bpf/libbpf.h>
 #include <linux/types.h>

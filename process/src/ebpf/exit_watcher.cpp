@@ -1,4 +1,4 @@
-// The process exit watcher: turns the events of network/bpf/exits.bpf.c into ExitedProcess rows.
+// The process exit watcher: turns the events of process/bpf/exits.bpf.c into ExitedProcess rows.
 #include "flightrec/process/process_exits.h"
 
 #if FLIGHTREC_HAVE_EBPF

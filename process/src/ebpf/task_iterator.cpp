@@ -1,4 +1,4 @@
-// Loads network/bpf/tasks.bpf.c from the skeleton embedded at build time, attaches it as an
+// Loads process/bpf/tasks.bpf.c from the skeleton embedded at build time, attaches it as an
 // iterator once and, per read, instantiates the iterator and reads it to its end.
 #include "flightrec/process/task_iterator.h"
 

@@ -1,4 +1,4 @@
-// Loads network/bpf/cpu_ticks.bpf.c from the skeleton embedded at build time, puts it on a perf
+// Loads sampler/bpf/cpu_ticks.bpf.c from the skeleton embedded at build time, puts it on a perf
 // cpu-clock timer of the first online CPU, checks its first record against /proc/stat and hands
 // the sampler its records.
 #include <exception>

@@ -1,6 +1,6 @@
 #pragma once
 // Where the kernel's per-CPU variables sit inside its per-CPU section, from the vmlinux BTF: what
-// network/bpf/cpu_ticks.bpf.c needs to reach them on a kernel that cannot resolve per-CPU ksyms
+// sampler/bpf/cpu_ticks.bpf.c needs to reach them on a kernel that cannot resolve per-CPU ksyms
 // (one built without CONFIG_KALLSYMS_ALL).
 #include <cstdint>
 #include <string>

@@ -45,7 +45,7 @@ struct TopContext {
   uint32_t limit = 0;            // rows; 0 = all
 };
 
-// One screen: the change from `before` to `now`, by the rule of sampler/process/process_rates.h
+// One screen: the change from `before` to `now`, by the rule of model/process_rates.h
 // (a process started since `before` counts from zero). `before` null: no rates, nothing moved.
 std::string render_top(const process::ProcessFrame* before, const process::ProcessFrame& now,
                        bool net, const TopContext& context, process::UserNames& users);

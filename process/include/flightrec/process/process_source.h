@@ -1,7 +1,7 @@
 #pragma once
 // What the process tier reads every process through: the /proc reader (ProcessSampler) or a bulk
-// counter reader (TaskCounterSampler over the BPF task iterator). The recorder picks one at
-// start-up (processes.backend) and sees only this.
+// counter reader (TaskCounterSampler over the BPF task iterator). open_process_source
+// (process_backend.h) picks one at start-up (processes.backend); the recorder sees only this.
 #include <cstdint>
 #include <string>
 #include <string_view>

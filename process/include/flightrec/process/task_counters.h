@@ -1,6 +1,6 @@
 #pragma once
 // The process tier's bulk backend: every process's counters from one reader (the BPF task
-// iterator, network/bpf/tasks.bpf.c) instead of two /proc reads per process. A reader gives the
+// iterator, process/bpf/tasks.bpf.c) instead of two /proc reads per process. A reader gives the
 // kernel's raw values; the functions here apply the conversions procfs applies, so a row holds
 // the same values, in the same units, whichever backend read it (docs/PROCESS_TIER.md,
 // "Backends").

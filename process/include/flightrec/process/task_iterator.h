@@ -1,7 +1,7 @@
 #pragma once
-// The process tier's eBPF backend: a BPF task iterator (network/bpf/tasks.bpf.c) whose one read
-// gives every process's counters (docs/PROCESS_TIER.md, "Backends"). It lives here, beside the
-// other BPF programs and their build, and serves the sampler through its TaskCounterReader.
+// The process tier's eBPF backend: a BPF task iterator (process/bpf/tasks.bpf.c) whose one read
+// gives every process's counters (docs/PROCESS_TIER.md, "Backends"), read through its
+// TaskCounterReader by TaskCounterSampler.
 #include <memory>
 #include <string>
 

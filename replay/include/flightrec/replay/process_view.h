@@ -1,6 +1,6 @@
 #pragma once
 // The processes at the cursor: the newest process frame at or before it, each row with its rates
-// over the interval to an earlier frame, by the rule of sampler/process/process_rates.h (matched
+// over the interval to an earlier frame, by the rule of model/process_rates.h (matched
 // by pid and start time, so a reused pid never yields a rate; a process born since counts from
 // zero).
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
-// The sampler's in-kernel tick (sampler.backend: ebpf): network/bpf/cpu_ticks.bpf.c on a kernel
+// The sampler's in-kernel tick (sampler.backend: ebpf): sampler/bpf/cpu_ticks.bpf.c on a kernel
 // timer records the CPU counters at the sampler's rate into a ring buffer that the sampler drains
-// (sampler/kernel_ticks.h). It lives here, beside the other BPF programs and their build.
+// (sampler/kernel_ticks.h).
 #include <chrono>
 #include <memory>
 #include <string>

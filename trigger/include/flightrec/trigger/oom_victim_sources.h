@@ -1,9 +1,9 @@
 #pragma once
 // An OOM victim as the two sources that can name it report it, paired up:
-// - the kernel log's report of the kill (sampler/oom/kernel_log.h): the kill's time, the victim's
+// - the kernel log's report of the kill (oom/kernel_log.h): the kill's time, the victim's
 //   size split when killed, the constraint, the cgroup whose limit was hit and that limit. Reading
 //   it needs CAP_SYSLOG (or CAP_SYS_ADMIN), which the shipped deployments do not grant;
-// - the eBPF exit report of a process the OOM killer chose (network/process_exits.h, the process
+// - the eBPF exit report of a process the OOM killer chose (process/process_exits.h, the process
 //   tier's exit watcher, CAP_BPF and CAP_PERFMON): pid, command, uid, memory cgroup and the peak
 //   resident set, and the nearest memory limit at or above that cgroup, reported when its last
 //   thread exits, a moment after the kill.

@@ -36,7 +36,7 @@ struct TopProcesses {
 };
 
 // `frames` in time order. Empty rows when there is no frame. Rates follow
-// sampler/process/process_rates.h: a process is matched across the two frames by pid and start
+// model/process_rates.h: a process is matched across the two frames by pid and start
 // time; one that started after the first frame is measured from zero.
 TopProcesses top_processes(std::span<const process::ProcessFrame> frames, int64_t at_ns,
                            size_t limit);
