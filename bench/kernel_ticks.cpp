@@ -1,4 +1,4 @@
-// The sampler's CPU tick from user space vs taken in the kernel (network::make_kernel_ticks), in
+// The sampler's CPU tick from user space vs taken in the kernel (sampler::make_kernel_ticks), in
 // one run: rounds alternate between
 //   floor   a bare timerfd loop at 4 ms that reads nothing;
 //   procfs  the same loop reading and parsing /proc/stat and the root cgroup's cpu.stat at each
@@ -8,8 +8,6 @@
 // (the kernel's BPF statistics, switched on for the run), and the whole machine's busy time from
 // /proc/stat, which also catches what neither counts (the timer interrupt around the program) but
 // moves with everything else running here. Needs root for the kernel mode.
-#include "flightrec/network/kernel_ticks.h"
-
 #include <sys/resource.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -27,7 +25,8 @@
 
 #include "bench_util.h"
 #include "flightrec/common/fd.h"
-#include "flightrec/network/bpf_run_stats.h"
+#include "flightrec/ebpf/bpf_run_stats.h"
+#include "flightrec/sampler/ebpf_kernel_ticks.h"
 #include "flightrec/sampler/file_reader.h"
 #include "flightrec/sampler/sources/stat.h"
 
@@ -134,9 +133,9 @@ Cost procfs_round(std::chrono::nanoseconds duration) {
 
 Cost kernel_round(std::chrono::nanoseconds duration, size_t& ticks_seen) {
   std::string why_not;
-  auto ticks = network::make_kernel_ticks(kTick, "/proc", why_not);
+  auto ticks = sampler::make_kernel_ticks(kTick, "/proc", why_not);
   if (ticks == nullptr) throw std::runtime_error("the kernel tick did not start: " + why_not);
-  const network::OwnBpfPrograms programs("/proc/self/fd", network::read_bpf_program);
+  const ebpf::OwnBpfPrograms programs("/proc/self/fd", ebpf::read_bpf_program);
   const auto bpf_before = programs.read();
   sampler::KernelTickBatch batch;
   ticks->drain(batch);
@@ -182,7 +181,7 @@ int run(int argc, char** argv) {
       throw std::runtime_error("unknown flag " + flag + " (--rounds N, --seconds S)");
     }
   }
-  const network::BpfStatsSwitch stats;
+  const ebpf::BpfStatsSwitch stats;
   if (!stats.on()) std::printf("BPF run statistics off: %s\n", stats.why_not().c_str());
   const auto duration =
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(seconds));

@@ -18,15 +18,15 @@
 #include "bench_util.h"
 #include "default_config.h"
 #include "flightrec/config/config.h"
-#include "flightrec/network/task_iterator.h"
-#include "flightrec/sampler/process/process_sampler.h"
-#include "flightrec/sampler/process/task_counter_sampler.h"
+#include "flightrec/process/process_sampler.h"
+#include "flightrec/process/task_counter_sampler.h"
+#include "flightrec/process/task_iterator.h"
 #include "idle_children.h"
 
 using namespace flightrec;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessSamplerOptions;
-using sampler::process::ProcessSource;
+using process::ProcessFrame;
+using process::ProcessSamplerOptions;
+using process::ProcessSource;
 
 namespace {
 
@@ -111,10 +111,10 @@ int run(const Options& options) {
   sampler_options.max_count = static_cast<uint32_t>(options.processes) + 8192;
   std::vector<Backend> backends;
   backends.push_back(
-      {std::make_unique<sampler::process::ProcessSampler>(sampler::ProcRoot{}, sampler_options)});
+      {std::make_unique<process::ProcessSampler>(sampler::ProcRoot{}, sampler_options)});
   std::string why_not;
-  if (auto reader = network::make_task_iterator(why_not)) {
-    backends.push_back({std::make_unique<sampler::process::TaskCounterSampler>(
+  if (auto reader = process::make_task_iterator(why_not)) {
+    backends.push_back({std::make_unique<process::TaskCounterSampler>(
         sampler::ProcRoot{}, sampler_options, std::move(reader), "ebpf")});
   } else {
     std::printf("ebpf backend unavailable: %s\n", why_not.c_str());

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "bench_util.h"
-#include "flightrec/sampler/process/process_sampler.h"
+#include "flightrec/process/process_sampler.h"
 #include "flightrec/store/process_block.h"
 #include "process_frames.h"
 
 using namespace flightrec;
-using sampler::process::ProcessFrame;
+using process::ProcessFrame;
 
 namespace {
 
@@ -63,7 +63,7 @@ void report(const char* name, const std::vector<ProcessFrame>& frames) {
 int main(int argc, char** argv) {
   const size_t count = argc > 1 ? std::stoul(argv[1]) : 40;
 
-  sampler::process::ProcessSampler process_sampler(sampler::ProcRoot{}, {});
+  process::ProcessSampler process_sampler(sampler::ProcRoot{}, {});
   std::vector<ProcessFrame> real(count);
   for (auto& frame : real) {
     process_sampler.sample(frame);

@@ -22,14 +22,14 @@
 #include "default_config.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/config/config.h"
-#include "flightrec/sampler/process/pid_lister.h"
-#include "flightrec/sampler/process/process_sampler.h"
+#include "flightrec/process/pid_lister.h"
+#include "flightrec/process/process_sampler.h"
 #include "idle_children.h"
 
 using namespace flightrec;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessSampler;
-using sampler::process::ProcessSamplerOptions;
+using process::ProcessFrame;
+using process::ProcessSampler;
+using process::ProcessSamplerOptions;
 
 namespace {
 
@@ -133,7 +133,7 @@ Medians measure(const Options& options, ProcessSamplerOptions sampler_options,
   }
   Floor floor(frame);
   // Listing /proc is work the floor does not do but a process tier must (new PIDs): shown apart.
-  sampler::process::PidLister lister("/proc");
+  process::PidLister lister("/proc");
   std::vector<int32_t> pids;
 
   const uint64_t skipped_before = process_sampler.stats().listings_skipped_total;

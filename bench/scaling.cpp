@@ -22,17 +22,17 @@
 #include "flightrec/config/config.h"
 #include "flightrec/exporter/exposition/serialize.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/process/process_sampler.h"
 #include "flightrec/recorder/recorder.h"
-#include "flightrec/sampler/process/process_sampler.h"
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/sampler/sources/system_sources.h"
 #include "flightrec/store/ring.h"
 #include "scaling_tree.h"
 
 using namespace flightrec;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessSampler;
-using sampler::process::ProcessSamplerOptions;
+using process::ProcessFrame;
+using process::ProcessSampler;
+using process::ProcessSamplerOptions;
 
 namespace {
 

@@ -40,6 +40,7 @@
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/sampler/sampler.h"
+#include "flightrec/sampler/sampler_backend.h"
 #include "flightrec/sampler/sources/system_sources.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
@@ -50,7 +51,6 @@
 #include "flightrec/trigger/routes.h"
 #include "flightrec/trigger/writer.h"
 #include "flightrec/viewer/routes.h"
-#include "sampler_backend.h"
 
 namespace flightrec::app {
 namespace {
@@ -222,7 +222,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       collectables_(start_real_ns_),
       max_dump_bytes_(cfg_.web.max_dump_bytes),
       running_(*setup.config) {
-  choose_sampler_backend(sampler_, cfg_, proc_root_of(command));
+  sampler::choose_sampler_backend(sampler_, cfg_, proc_root_of(command));
   if (cfg_.processes.enabled) start_process_tier(command);
   capturer_.add_requests(alert_receiver_);
   alert_receiver_.hand_revisions_to([this](trigger::IncidentRevision revision) {
@@ -276,7 +276,7 @@ void Daemon::start_process_tier(const Command& command) {
   process_metrics_ = std::make_unique<exporter::metrics::ProcessMetrics>(
       cfg_.export_.window, cfg_.export_.top_processes, process_tier_->backend_name());
   process_tier_->set_frame_observer(
-      [&metrics = *process_metrics_](const sampler::process::ProcessFrame& frame) {
+      [&metrics = *process_metrics_](const process::ProcessFrame& frame) {
         metrics.observe(frame);
       });
 }
@@ -290,7 +290,7 @@ void Daemon::watch_oom_victims() {
   oom_victim_namer_.set_exit_reports_missing(exits_missing);
   if (process_tier_) {
     process_tier_->set_oom_victim_observer(
-        [this](const network::ExitedProcess& exited) { oom_victim_namer_.victim_exited(exited); });
+        [this](const process::ExitedProcess& exited) { oom_victim_namer_.victim_exited(exited); });
   }
   if (!cfg_.incidents.capture_oom_kills || kernel_log_.error().empty()) return;
   if (exits_missing.empty()) {

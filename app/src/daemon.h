@@ -84,7 +84,7 @@ class Daemon {
   std::unique_ptr<recorder::ProcessRecorder> process_tier_;  // null when processes are off
   std::unique_ptr<exporter::metrics::ProcessMetrics> process_metrics_;
   incidents::IncidentFileSink incident_sink_;
-  sampler::oom::KernelLog kernel_log_;  // names OOM victims (trigger/oom_victims.h)
+  trigger::oom::KernelLog kernel_log_;  // names OOM victims (trigger/oom_victims.h)
   trigger::OomVictimNamer oom_victim_namer_;
   // Before incident_writer_, whose destructor writes the incidents and makes the revisions still
   // queued and tells the receiver their outcomes; before capturer_, which takes its requests.

@@ -33,7 +33,7 @@ Number positive_or_zero(std::string_view text) {
 
 }  // namespace
 
-bool OomMemoryScan::add(const sampler::process::ProcessFrame& frame) {
+bool OomMemoryScan::add(const process::ProcessFrame& frame) {
   if (frame.time_unix_ns > killed_at_ns_) return false;
   // The kernel may have taken the victim's memory already on the frame that found it gone (an
   // exited row): only a row with a resident set is a sample of it.

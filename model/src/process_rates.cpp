@@ -4,9 +4,9 @@
 
 namespace flightrec::model {
 
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::NetCounters;
+using process::ProcessFrame;
+using process::ProcessRow;
 namespace {
 
 // The network backend keeps no start time: its rows for processes gone from /proc carry 0.

@@ -6,7 +6,7 @@ namespace flightrec::model {
 namespace {
 
 // Largest `n` by value; ties by pid.
-void keep_top(std::vector<Ranked>& ranked, const sampler::process::ProcessFrame& frame, size_t n) {
+void keep_top(std::vector<Ranked>& ranked, const process::ProcessFrame& frame, size_t n) {
   const auto order = [&](const Ranked& a, const Ranked& b) {
     if (a.value != b.value) return a.value > b.value;
     return frame.processes[a.row].pid < frame.processes[b.row].pid;
@@ -22,8 +22,7 @@ void keep_top(std::vector<Ranked>& ranked, const sampler::process::ProcessFrame&
 
 }  // namespace
 
-Rankings rank_processes(const sampler::process::ProcessFrame& frame, const FrameRates& rates,
-                        size_t top_n) {
+Rankings rank_processes(const process::ProcessFrame& frame, const FrameRates& rates, size_t top_n) {
   Rankings rankings;
   for (size_t i = 0; i < frame.processes.size(); ++i) {
     const auto rss = frame.processes[i].rss_bytes;

@@ -6,9 +6,9 @@
 
 namespace flightrec::network {
 
-using sampler::process::ProcessRow;
+using process::ProcessRow;
 
-void attach_traffic(sampler::process::ProcessFrame& frame, const TrafficReading& reading) {
+void attach_traffic(process::ProcessFrame& frame, const TrafficReading& reading) {
   auto& rows = frame.processes;
   const auto by_pid = [](const ProcessRow& row, int32_t pid) { return row.pid < pid; };
   const size_t listed = rows.size();  // rows appended below are not searched again

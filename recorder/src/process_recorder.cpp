@@ -10,8 +10,8 @@
 #include "flightrec/common/log.h"
 #include "flightrec/common/number_format.h"
 #include "flightrec/network/sock_diag_backend.h"
+#include "flightrec/process/process_backend.h"
 #include "flightrec/sampler/sampler.h"
-#include "process_backend.h"
 
 namespace flightrec::recorder {
 namespace {
@@ -56,14 +56,14 @@ int64_t monotonic_ns() {
 ProcessRecorder::ProcessRecorder(const config::Config& config, const sampler::ProcRoot& root,
                                  store::ProcessRing& ring)
     : period_(config.sampler.process_rate),
-      sampler_(open_process_source(config, root)),
+      sampler_(process::open_process_source(config, root)),
       backend_(open_backend(config.network.backend, root, backend_name_)),
       socket_ticks_(
           sampler::whole_ticks(config.processes.sockets_rate, config.sampler.process_rate)),
       ring_(ring),
       heap_trim_(frame_holds(config, ring)) {
   if (config.processes.short_lived) {
-    exits_ = network::make_process_exit_watcher(exits_missing_);
+    exits_ = process::make_process_exit_watcher(exits_missing_);
     if (!exits_) log::info("short-lived processes not recorded", {{"reason", exits_missing_}});
   } else {
     exits_missing_ = "processes.short_lived is off";
@@ -91,7 +91,7 @@ void ProcessRecorder::run(const StopSignal& stop) {
     throw std::system_error(errno, std::generic_category(), "timerfd_settime");
   }
 
-  sampler::process::ProcessFrame frame;
+  process::ProcessFrame frame;
   pollfd fds[2] = {{timer.get(), POLLIN, 0}, {stop.fd(), POLLIN, 0}};
   while (!stop.requested()) {
     tick(frame);
@@ -110,7 +110,7 @@ void ProcessRecorder::run(const StopSignal& stop) {
   ring_.seal();
 }
 
-void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
+void ProcessRecorder::tick(process::ProcessFrame& frame) {
   const int64_t started = monotonic_ns();
   sampler_->sample(frame);
   if (exits_) {
@@ -121,7 +121,7 @@ void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
         if (exited.oom_victim) oom_victim_observer_(exited);
       }
     }
-    stats_.short_lived_total.fetch_add(network::attach_exits(frame, exited_),
+    stats_.short_lived_total.fetch_add(process::attach_exits(frame, exited_),
                                        std::memory_order_relaxed);
     stats_.exits_lost_total.store(exits_->dropped(), std::memory_order_relaxed);
   }
@@ -174,7 +174,7 @@ void ProcessRecorder::tick(sampler::process::ProcessFrame& frame) {
 // The memory a burst of processes made the tier allocate goes back to the kernel once the tier
 // has shrunk (heap_trim.h): first the capacity this thread's own buffers kept, then every free
 // page of the allocator's arenas.
-void ProcessRecorder::trim_heap_after_shrink(sampler::process::ProcessFrame& frame) {
+void ProcessRecorder::trim_heap_after_shrink(process::ProcessFrame& frame) {
   const std::string_view why =
       heap_trim_.due(frame.processes.size() + frame.sockets.size(), HeapTrim::Clock::now());
   if (why.empty()) return;
@@ -189,7 +189,7 @@ void ProcessRecorder::trim_heap_after_shrink(sampler::process::ProcessFrame& fra
             {{"after", std::string(why)}, {"seconds", number_text(seconds)}});
 }
 
-void ProcessRecorder::read_socket_table(sampler::process::ProcessFrame& frame) {
+void ProcessRecorder::read_socket_table(process::ProcessFrame& frame) {
   if (ticks_++ % socket_ticks_ != 0) {
     frame.sockets = last_sockets_;
     return;
@@ -204,7 +204,7 @@ void ProcessRecorder::read_socket_table(sampler::process::ProcessFrame& frame) {
   last_sockets_ = frame.sockets;
 }
 
-void ProcessRecorder::keep_exited_traffic(sampler::process::ProcessFrame& frame) {
+void ProcessRecorder::keep_exited_traffic(process::ProcessFrame& frame) {
   // The backend reports a process's totals once, when it sees it exit; /proc may still show it
   // for a few ticks (a zombie not yet reaped): those rows keep the final totals.
   for (const auto& traffic : reading_.processes) {

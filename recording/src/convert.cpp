@@ -87,7 +87,7 @@ void append_seconds(std::string& out, uint64_t ns) {
   append_number(out, static_cast<double>(ns) / 1e9);
 }
 
-void append_net_object(std::string& out, const sampler::process::NetCounters& net) {
+void append_net_object(std::string& out, const process::NetCounters& net) {
   out += "{\"tx_bytes\":";
   append_number(out, net.tx_bytes);
   out += ",\"rx_bytes\":";
@@ -99,7 +99,7 @@ void append_net_object(std::string& out, const sampler::process::NetCounters& ne
   out += '}';
 }
 
-void append_process_row(std::string& out, const sampler::process::ProcessRow& row) {
+void append_process_row(std::string& out, const process::ProcessRow& row) {
   out += '[';
   for (const int64_t id : {int64_t{row.pid}, int64_t{row.ppid}, int64_t{row.pgrp},
                            int64_t{row.session}, int64_t{row.tty_nr}, int64_t{row.uid}}) {
@@ -130,10 +130,10 @@ void append_process_row(std::string& out, const sampler::process::ProcessRow& ro
   append_optional(out, row.io_read_bytes);
   out += ',';
   append_optional(out, row.io_write_bytes);
-  const auto counter = [&row](uint64_t sampler::process::NetCounters::*member) {
+  const auto counter = [&row](uint64_t process::NetCounters::*member) {
     return row.net ? std::optional<uint64_t>((*row.net).*member) : std::nullopt;
   };
-  using Net = sampler::process::NetCounters;
+  using Net = process::NetCounters;
   for (const auto member : {&Net::tx_bytes, &Net::rx_bytes, &Net::tx_packets, &Net::rx_packets}) {
     out += ',';
     append_optional(out, counter(member));
@@ -143,8 +143,8 @@ void append_process_row(std::string& out, const sampler::process::ProcessRow& ro
   out += ']';
 }
 
-void append_socket_row(std::string& out, const sampler::process::SocketRow& socket) {
-  out += socket.protocol == sampler::process::SocketProtocol::udp ? "[\"udp\"," : "[\"tcp\",";
+void append_socket_row(std::string& out, const process::SocketRow& socket) {
+  out += socket.protocol == process::SocketProtocol::udp ? "[\"udp\"," : "[\"tcp\",";
   append_number(out, socket.family);
   out += ',';
   append_number(out, socket.state);
@@ -341,7 +341,7 @@ bool TextConverter::add_process_block(const store::ProcessBlock& block) {
   if (block.last_time_ns() < range_.from_real_ns || block.first_time_ns() > range_.to_real_ns) {
     return ok_;
   }
-  block.for_each_frame([this](const sampler::process::ProcessFrame& frame) {
+  block.for_each_frame([this](const process::ProcessFrame& frame) {
     if (range_.contains(frame.time_unix_ns)) write_process_frame(frame);
     if (out_.size() >= kFlushBytes) flush();
     return ok_ && frame.time_unix_ns <= range_.to_real_ns;
@@ -349,7 +349,7 @@ bool TextConverter::add_process_block(const store::ProcessBlock& block) {
   return ok_;
 }
 
-void TextConverter::write_process_frame(const sampler::process::ProcessFrame& frame) {
+void TextConverter::write_process_frame(const process::ProcessFrame& frame) {
   out_ += first_process_frame_ ? "\n{\"time\":" : ",\n{\"time\":";
   first_process_frame_ = false;
   out_ += format_unix_seconds(frame.time_unix_ns);

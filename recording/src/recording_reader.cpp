@@ -220,7 +220,7 @@ class SpanBuf : public std::streambuf {
 
 // Decodes every process frame once the whole file checked out: a torn file costs no decoding.
 std::string decode_process_frames(const ProcessBlockList& blocks, uint64_t max_rows,
-                                  std::vector<sampler::process::ProcessFrame>& out) {
+                                  std::vector<process::ProcessFrame>& out) {
   uint64_t rows = 0;
   uint64_t frames = 0;
   for (const auto& block : blocks) {
@@ -233,7 +233,7 @@ std::string decode_process_frames(const ProcessBlockList& blocks, uint64_t max_r
   }
   out.reserve(frames);
   for (const auto& block : blocks) {
-    block->for_each_frame([&out](const sampler::process::ProcessFrame& frame) {
+    block->for_each_frame([&out](const process::ProcessFrame& frame) {
       out.push_back(frame);
       return true;
     });

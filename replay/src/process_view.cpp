@@ -6,7 +6,7 @@
 
 namespace flightrec::replay {
 
-using sampler::process::ProcessFrame;
+using process::ProcessFrame;
 
 ProcessesAt processes_at(const std::vector<ProcessFrame>& frames, int64_t time_ns,
                          int64_t interval_ns, std::optional<double> mem_total_bytes) {

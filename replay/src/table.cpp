@@ -16,9 +16,9 @@
 namespace flightrec::replay {
 namespace {
 
-using sampler::process::ProcessRow;
-using sampler::process::SocketProtocol;
-using sampler::process::SocketRow;
+using process::ProcessRow;
+using process::SocketProtocol;
+using process::SocketRow;
 
 // The widest address a socket row holds: "[ffff:...:ffff]:65535".
 constexpr size_t kAddressWidth = 47;
@@ -158,7 +158,7 @@ Table network_table(const ProcessesAt& at) {
               {},
               7};
   const auto add = [&](int32_t pid, const std::string& uid, const std::string& device,
-                       const sampler::process::NetCounters& net, std::optional<double> tx_bps,
+                       const process::NetCounters& net, std::optional<double> tx_bps,
                        std::optional<double> rx_bps, const std::string& command) {
     Row row;
     row.pid = pid;

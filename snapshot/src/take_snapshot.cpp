@@ -8,9 +8,9 @@
 namespace flightrec::snapshot {
 namespace {
 
-using sampler::process::ProcessInfo;
-using sampler::process::ProcessTable;
-using sampler::process::UserNames;
+using process::ProcessInfo;
+using process::ProcessTable;
+using process::UserNames;
 
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
 
@@ -92,7 +92,7 @@ Snapshot take_snapshot(const ProcessTable& table, UserNames& users, const sample
   snapshot.kernel_release = read_line(root.proc("sys/kernel/osrelease"), snapshot.errors);
   snapshot.boot_time_unix_ns = table.boot_time_unix_s() * kNanosPerSecond;
 
-  sampler::process::ProcessScan scan = table.scan();
+  process::ProcessScan scan = table.scan();
   snapshot.processes_listed = scan.listed;
   snapshot.processes_vanished = scan.vanished;
   snapshot.processes.reserve(scan.processes.size());

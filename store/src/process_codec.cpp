@@ -14,10 +14,10 @@ namespace flightrec::store::detail {
 
 namespace {
 
-using sampler::process::NetCounters;
-using sampler::process::ProcessRow;
-using sampler::process::SocketProtocol;
-using sampler::process::SocketRow;
+using process::NetCounters;
+using process::ProcessRow;
+using process::SocketProtocol;
+using process::SocketRow;
 
 // The coded fields of each record, in mask-bit order: the ones that change most often first, so
 // a typical mask fits in one varint byte. A field added to the data model must be added here

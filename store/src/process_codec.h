@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::store::detail {
 
-using sampler::process::ProcessFrame;
+using process::ProcessFrame;
 
 class ProcessFrameEncoder {
  public:

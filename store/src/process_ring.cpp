@@ -6,13 +6,13 @@ namespace flightrec::store {
 
 namespace {
 
-uint64_t rows_of(const sampler::process::ProcessFrame& frame) {
+uint64_t rows_of(const process::ProcessFrame& frame) {
   return frame.processes.size() + frame.sockets.size();
 }
 
 // An upper bound on what a frame adds to a block's uncompressed payload when coded whole (a
 // keyframe; later frames code only changes): fixed fields plus every string.
-uint64_t payload_bound(const sampler::process::ProcessFrame& frame) {
+uint64_t payload_bound(const process::ProcessFrame& frame) {
   constexpr uint64_t kFixedRowBytes =
       256;  // every numeric field as a 10-byte varint, flags, lengths
   uint64_t bytes = 64 + rows_of(frame) * kFixedRowBytes;

@@ -9,9 +9,9 @@ using namespace flightrec;
 using app::parse_top_args;
 using app::render_top;
 using app::TopContext;
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::NetCounters;
+using process::ProcessFrame;
+using process::ProcessRow;
 
 namespace {
 
@@ -27,8 +27,8 @@ ProcessRow row(int32_t pid, const char* comm, uint64_t cpu_ns,
   return r;
 }
 
-sampler::process::UserNames fixed_users() {
-  return sampler::process::UserNames([](uint32_t uid) -> std::optional<std::string> {
+process::UserNames fixed_users() {
+  return process::UserNames([](uint32_t uid) -> std::optional<std::string> {
     return uid == 0 ? std::optional<std::string>("root") : std::nullopt;
   });
 }
@@ -155,8 +155,8 @@ TEST_CASE("top shows names, users and devices printable, one row per process", "
   hostile.net_device = "e\x1b[2J";
   before.processes = {row(7, "ux\xff", 0, NetCounters{0, 0, 0, 0})};
   now.processes = {hostile};
-  auto users = sampler::process::UserNames(
-      [](uint32_t) -> std::optional<std::string> { return "u\x1b[1m"; });
+  auto users =
+      process::UserNames([](uint32_t) -> std::optional<std::string> { return "u\x1b[1m"; });
   for (const bool net : {false, true}) {
     const std::string screen = render_top(&before, now, net, {}, users);
     INFO(screen);

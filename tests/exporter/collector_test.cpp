@@ -63,8 +63,8 @@ struct World {
 
   [[nodiscard]] SelfCostCollector::Settings self_cost() const {
     return {.procfs = proc.root(),
-            .bpf_reader = [](int /*fd*/) -> std::optional<network::BpfProgramRun> {
-              return network::BpfProgramRun{
+            .bpf_reader = [](int /*fd*/) -> std::optional<ebpf::BpfProgramRun> {
+              return ebpf::BpfProgramRun{
                   .id = 1, .name = "exits", .run_time_ns = 500, .run_count = 10};
             },
             .enable_bpf_stats = false};

@@ -4,11 +4,12 @@
 #include <map>
 #include <string>
 
-using namespace flightrec;
+// No `using namespace flightrec`: its namespace `process` would clash with the helper process().
+namespace exporter = flightrec::exporter;
 using exporter::metrics::ProcessMetrics;
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using flightrec::process::NetCounters;
+using flightrec::process::ProcessFrame;
+using flightrec::process::ProcessRow;
 
 namespace {
 

@@ -47,13 +47,13 @@ const prometheus::MetricFamily* family(const std::vector<prometheus::MetricFamil
   return nullptr;
 }
 
-network::BpfProgramReader fake_programs() {
+ebpf::BpfProgramReader fake_programs() {
   // fd 3 and 4 hold the same program (skeleton and link); fd 5 another of the same name.
-  return [](int fd) -> std::optional<network::BpfProgramRun> {
+  return [](int fd) -> std::optional<ebpf::BpfProgramRun> {
     if (fd == 5)
-      return network::BpfProgramRun{
+      return ebpf::BpfProgramRun{
           .id = 8, .name = "on_send", .run_time_ns = 1'000'000'000, .run_count = 7};
-    return network::BpfProgramRun{
+    return ebpf::BpfProgramRun{
         .id = 2, .name = "on_send", .run_time_ns = 500'000'000, .run_count = 3};
   };
 }

@@ -6,12 +6,12 @@
 #include <string>
 #include <string_view>
 
-#include "flightrec/sampler/process/boot_time.h"
+#include "flightrec/process/boot_time.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes = flightrec::fuzz::as_text(data, size);
-  const auto boot_time = flightrec::sampler::process::parse_boot_time(bytes);
+  const auto boot_time = flightrec::process::parse_boot_time(bytes);
   if (!boot_time) return 0;
   const bool on_first_line = bytes.starts_with("btime ");
   if (!on_first_line && bytes.find("\nbtime ") == std::string_view::npos) __builtin_trap();

@@ -8,11 +8,11 @@
 #include <string>
 
 #include "flightrec/config/config.h"
-#include "flightrec/sampler/process/cmdline.h"
-#include "flightrec/sampler/process/cmdline_redactor.h"
+#include "flightrec/process/cmdline.h"
+#include "flightrec/process/cmdline_redactor.h"
 #include "fuzz_check.h"
 
-namespace process = flightrec::sampler::process;
+namespace process = flightrec::process;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string pattern = flightrec::config::Config{}.processes.redact_cmdline;

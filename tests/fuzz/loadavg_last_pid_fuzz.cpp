@@ -6,12 +6,12 @@
 #include <string>
 #include <string_view>
 
-#include "flightrec/sampler/process/pid_allocation_watch.h"
+#include "flightrec/process/pid_allocation_watch.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view bytes = flightrec::fuzz::as_text(data, size);
-  const auto last_pid = flightrec::sampler::process::parse_loadavg_last_pid(bytes);
+  const auto last_pid = flightrec::process::parse_loadavg_last_pid(bytes);
   if (!last_pid) return 0;
   if (*last_pid < 0 || bytes.find('/') == std::string_view::npos) __builtin_trap();
   const size_t end = bytes.find_last_not_of("\n ");

@@ -2,12 +2,12 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/oom/oom_kill_report.h"
+#include "flightrec/trigger/oom/oom_kill_report.h"
 #include "fuzz_check.h"
 
 // Feeds the input as kernel log records, one per line, through one parser.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  flightrec::sampler::oom::OomKillParser parser;
+  flightrec::trigger::oom::OomKillParser parser;
   std::string_view text = flightrec::fuzz::as_text(data, size);
   while (!text.empty()) {
     const size_t end = text.find('\n');

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/process/pid_cgroup.h"
+#include "flightrec/process/pid_cgroup.h"
 
-namespace process = flightrec::sampler::process;
+namespace process = flightrec::process;
 
 namespace {
 void check_id(std::string_view id, std::string_view input) {

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/process/pid_io.h"
+#include "flightrec/process/pid_io.h"
 
-namespace process = flightrec::sampler::process;
+namespace process = flightrec::process;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/process/boot_time.h"
-#include "flightrec/sampler/process/cmdline.h"
-#include "flightrec/sampler/process/pid_stat.h"
-#include "flightrec/sampler/process/pid_status.h"
+#include "flightrec/process/boot_time.h"
+#include "flightrec/process/cmdline.h"
+#include "flightrec/process/pid_stat.h"
+#include "flightrec/process/pid_status.h"
 
-namespace process = flightrec::sampler::process;
+namespace process = flightrec::process;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

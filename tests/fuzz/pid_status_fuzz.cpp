@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flightrec/sampler/process/pid_status.h"
+#include "flightrec/process/pid_status.h"
 #include "fuzz_check.h"
 
-namespace process = flightrec::sampler::process;
+namespace process = flightrec::process;
 
 namespace {
 

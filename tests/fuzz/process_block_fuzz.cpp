@@ -14,7 +14,7 @@
 
 namespace {
 
-using flightrec::sampler::process::ProcessFrame;
+using flightrec::process::ProcessFrame;
 using flightrec::store::ProcessBlock;
 
 // Frames materialised at once, so a tiny input cannot make the fuzzer run out of memory.

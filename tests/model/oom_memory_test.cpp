@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 
 using namespace flightrec;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::ProcessFrame;
+using process::ProcessRow;
 
 namespace {
 

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 using flightrec::model::process_rates;
-using flightrec::sampler::process::NetCounters;
-using flightrec::sampler::process::ProcessFrame;
-using flightrec::sampler::process::ProcessRow;
+using flightrec::process::NetCounters;
+using flightrec::process::ProcessFrame;
+using flightrec::process::ProcessRow;
 
 namespace {
 

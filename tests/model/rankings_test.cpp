@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 using namespace flightrec;
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::NetCounters;
+using process::ProcessFrame;
+using process::ProcessRow;
 
 namespace {
 

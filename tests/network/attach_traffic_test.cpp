@@ -3,8 +3,8 @@
 #include "flightrec/network/traffic_backend.h"
 
 using namespace flightrec;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::ProcessFrame;
+using process::ProcessRow;
 
 namespace {
 ProcessRow row(int32_t pid, const char* comm) {

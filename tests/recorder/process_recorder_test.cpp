@@ -42,7 +42,7 @@ TEST_CASE("The socket tables are read at processes.sockets_rate; frames in betwe
   uint64_t frames = 0;
   size_t first_sockets = 0;
   bool repeated = true;
-  recorder.set_frame_observer([&](const flightrec::sampler::process::ProcessFrame& frame) {
+  recorder.set_frame_observer([&](const flightrec::process::ProcessFrame& frame) {
     if (frames == 0) first_sockets = frame.sockets.size();
     // Within the first period no new dump happens: every frame shows the first table.
     if (frames > 0 && frames < 5 && frame.sockets.size() != first_sockets) repeated = false;

@@ -16,7 +16,7 @@ namespace flightrec::recording::testing {
 
 using BlockList = std::vector<std::shared_ptr<const store::Block>>;
 using ProcessBlockList = std::vector<std::shared_ptr<const store::ProcessBlock>>;
-using sampler::process::ProcessFrame;
+using process::ProcessFrame;
 
 inline Metadata metadata_for(uint32_t series, int64_t rate_ns = store::testing::kRateNs) {
   Metadata meta{.rate_ns = rate_ns, .host = "testhost", .flightrec_version = "0.1.0"};
@@ -110,7 +110,7 @@ inline BlockList known_blocks() {
 // traffic and a socket) and pid 42 (a kernel thread that exits on the second frame).
 inline std::vector<ProcessFrame> known_process_frames() {
   ProcessFrame first{.time_unix_ns = kKnownStartNs,
-                     .unattributed = sampler::process::NetCounters{10, 20, 1, 2},
+                     .unattributed = process::NetCounters{10, 20, 1, 2},
                      .processes_dropped = 0};
   first.processes = {{.pid = 1,
                       .uid = 1000,
@@ -127,7 +127,7 @@ inline std::vector<ProcessFrame> known_process_frames() {
                       .minor_faults = 7,
                       .io_read_bytes = 100,
                       .io_write_bytes = 0,
-                      .net = sampler::process::NetCounters{500, 600, 5, 6},
+                      .net = process::NetCounters{500, 600, 5, 6},
                       .net_device = "lo"},
                      {.pid = 42,
                       .ppid = 2,
@@ -151,7 +151,7 @@ inline std::vector<ProcessFrame> known_process_frames() {
   second.processes[0].cpu_user_ns = 130'000'000;
   second.processes[1].exited = true;
   second.processes[1].state = 'x';
-  second.sockets[0].protocol = sampler::process::SocketProtocol::udp;
+  second.sockets[0].protocol = process::SocketProtocol::udp;
   second.sockets[0].tx_bytes.reset();
   second.sockets[0].rx_bytes.reset();
   return {first, second};

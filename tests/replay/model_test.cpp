@@ -172,7 +172,7 @@ TEST_CASE("aProcessBornBetweenTheFramesCountsFromZero", "[replay][processes]") {
   ReplayData data = fixture();
   const int64_t previous_ns = data.process_frames[data.process_frames.size() - 2].time_unix_ns;
   auto& last = data.process_frames.back().processes;
-  flightrec::sampler::process::ProcessRow born;
+  flightrec::process::ProcessRow born;
   born.pid = 250;
   born.comm = "make";
   born.start_time_unix_ns = previous_ns + kProcessPeriodNs / 2;

@@ -10,12 +10,12 @@
 namespace flightrec::replay::testing {
 namespace {
 
+using process::NetCounters;
+using process::ProcessFrame;
+using process::ProcessRow;
+using process::SocketProtocol;
+using process::SocketRow;
 using sampler::SeriesKind;
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
-using sampler::process::SocketProtocol;
-using sampler::process::SocketRow;
 
 recording::SeriesInfo counter(std::string name, recording::Labels labels, double scale) {
   return {std::move(name), std::move(labels), "", SeriesKind::counter, scale, "fixture"};

@@ -1,7 +1,7 @@
 // The sampler's loop on an in-kernel tick (Sampler::use_kernel_ticks): frames come from the
 // kernel's ticks, their numbers from the ticks' times, file sources are read at the wake-ups.
 // The kernel's timer is played here by the clock (ClockTicks), so that gaps can be scripted; the
-// real program is tested in tests/network/kernel_ticks_test.cpp and end to end.
+// real program is tested in tests/sampler/ebpf_kernel_ticks_test.cpp and end to end.
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>

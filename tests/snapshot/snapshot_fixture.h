@@ -73,8 +73,8 @@ class FixtureSnapshot {
   [[nodiscard]] snapshot::Snapshot take() const {
     sampler::ProcRoot root;
     root.procfs = std::filesystem::path(FLIGHTREC_FIXTURES) / "procs-debian12";
-    const sampler::process::ProcessTable table(root, sampler::process::KernelUnits{100, 4096});
-    sampler::process::UserNames users([](uint32_t uid) -> std::optional<std::string> {
+    const process::ProcessTable table(root, process::KernelUnits{100, 4096});
+    process::UserNames users([](uint32_t uid) -> std::optional<std::string> {
       if (uid == 0) return "root";
       if (uid == 65534) return "nobody";
       return std::nullopt;

@@ -8,15 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::store::testing {
 
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
-using sampler::process::SocketProtocol;
-using sampler::process::SocketRow;
+using process::NetCounters;
+using process::ProcessFrame;
+using process::ProcessRow;
+using process::SocketProtocol;
+using process::SocketRow;
 
 inline constexpr int64_t kProcessStartNs = 1'700'000'000'000'000'000;
 inline constexpr int64_t kProcessTickNs = 250'000'000;

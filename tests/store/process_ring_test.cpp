@@ -141,7 +141,7 @@ ProcessFrame wide_frame(int64_t time_ns, int32_t processes, size_t cmdline_bytes
   ProcessFrame frame;
   frame.time_unix_ns = time_ns;
   for (int32_t pid = 1; pid <= processes; ++pid) {
-    sampler::process::ProcessRow row;
+    process::ProcessRow row;
     row.pid = pid;
     row.cmdline.assign(cmdline_bytes, 'a');
     frame.processes.push_back(std::move(row));

@@ -8,8 +8,8 @@
 #include <vector>
 
 using namespace flightrec::trigger;
-using flightrec::network::ExitedProcess;
-using flightrec::sampler::oom::OomKillReport;
+using flightrec::process::ExitedProcess;
+using flightrec::trigger::oom::OomKillReport;
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include "temp_dir.h"
 
 using namespace flightrec::trigger;
-using flightrec::sampler::oom::KernelLog;
+using flightrec::trigger::oom::KernelLog;
 
 namespace {
 
@@ -61,8 +61,8 @@ void append_fixture(const std::filesystem::path& log) {
   std::ofstream(log, std::ios::app) << records.str();
 }
 
-using flightrec::sampler::process::ProcessFrame;
-using flightrec::sampler::process::ProcessRow;
+using flightrec::process::ProcessFrame;
+using flightrec::process::ProcessRow;
 
 ProcessFrame process_frame(int64_t at_ns, std::vector<std::pair<int32_t, uint64_t>> pid_rss) {
   ProcessFrame frame;
@@ -208,7 +208,7 @@ TEST_CASE("Other incidents pass untouched; an unreadable log is named", "[trigge
 namespace {
 
 // The exit report of the fixture's victim (pid 468), `after_ns` after its kill.
-flightrec::network::ExitedProcess victim_exit(int64_t after_ns) {
+flightrec::process::ExitedProcess victim_exit(int64_t after_ns) {
   return {.pid = 468,
           .ppid = 1,
           .uid = 0,

@@ -8,9 +8,9 @@
 namespace flightrec::viewer {
 namespace {
 
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::NetCounters;
+using process::ProcessFrame;
+using process::ProcessRow;
 
 constexpr int64_t kSecond = 1'000'000'000;
 

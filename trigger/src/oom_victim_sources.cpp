@@ -18,7 +18,7 @@ constexpr int64_t kExitAfterKillNs = 30'000'000'000;
 // moments: an exit may seem to come a little before its kill.
 constexpr int64_t kClockSlackNs = 1'000'000'000;
 
-bool pairs(const LoggedKill& kill, const network::ExitedProcess& exit) {
+bool pairs(const LoggedKill& kill, const process::ExitedProcess& exit) {
   return exit.pid == kill.report.pid && exit.exit_time_unix_ns >= kill.unix_ns - kClockSlackNs &&
          exit.exit_time_unix_ns <= kill.unix_ns + kExitAfterKillNs;
 }
@@ -26,8 +26,7 @@ bool pairs(const LoggedKill& kill, const network::ExitedProcess& exit) {
 // "command: kernel log python3, exit report python; cgroup: ..." for what the two name
 // differently, "" when they agree. The log names the task it chose, the exit report the
 // group's leader: a thread renamed with prctl differs without being another process.
-std::string disagreement(const sampler::oom::OomKillReport& logged,
-                         const network::ExitedProcess& exited) {
+std::string disagreement(const oom::OomKillReport& logged, const process::ExitedProcess& exited) {
   std::string text;
   const auto compare = [&](std::string_view what, const std::string& log_value,
                            const std::string& exit_value) {
@@ -55,7 +54,7 @@ std::string_view source_name(const OomVictim& victim) {
 
 // The exit report's nearest memory limit, for a log that cannot be read or says no more; both are
 // given when both have one (they agree, or oom.sources_disagree says otherwise).
-void add_exit_limit(const network::ExitedProcess& exited, recording::Labels& details) {
+void add_exit_limit(const process::ExitedProcess& exited, recording::Labels& details) {
   if (exited.memory_limit_bytes == 0) return;
   details.emplace_back("oom.victim_limit_bytes", std::to_string(exited.memory_limit_bytes));
   if (!exited.memory_limit_cgroup.empty()) {
@@ -64,7 +63,7 @@ void add_exit_limit(const network::ExitedProcess& exited, recording::Labels& det
 }
 
 // The kernel log report's fields.
-recording::Labels log_details(const sampler::oom::OomKillReport& kill) {
+recording::Labels log_details(const oom::OomKillReport& kill) {
   recording::Labels details{{std::string(keys::kOomVictimPid), std::to_string(kill.pid)},
                             {std::string(keys::kOomVictimCommand), kill.command}};
   if (kill.uid) details.emplace_back("oom.victim_uid", std::to_string(*kill.uid));
@@ -81,7 +80,7 @@ recording::Labels log_details(const sampler::oom::OomKillReport& kill) {
 }
 
 // pid, command, uid and cgroup from the exit report, for a victim the log did not report.
-recording::Labels exit_identity(const network::ExitedProcess& exited) {
+recording::Labels exit_identity(const process::ExitedProcess& exited) {
   recording::Labels details{{std::string(keys::kOomVictimPid), std::to_string(exited.pid)},
                             {std::string(keys::kOomVictimCommand), exited.comm},
                             {"oom.victim_uid", std::to_string(exited.uid)}};
@@ -94,7 +93,7 @@ recording::Labels exit_identity(const network::ExitedProcess& exited) {
 }  // namespace
 
 std::vector<OomVictim> pair_oom_victims(std::span<const LoggedKill> logged,
-                                        std::span<const network::ExitedProcess> exited) {
+                                        std::span<const process::ExitedProcess> exited) {
   std::vector<OomVictim> victims;
   std::vector<bool> paired(exited.size(), false);
   for (const LoggedKill& kill : logged) {

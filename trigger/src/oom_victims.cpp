@@ -46,7 +46,7 @@ void OomVictimNamer::read_log() {
   }
 }
 
-void OomVictimNamer::victim_exited(const network::ExitedProcess& process) {
+void OomVictimNamer::victim_exited(const process::ExitedProcess& process) {
   const std::lock_guard lock(exits_mutex_);
   exited_.push_back(process);
   if (exited_.size() > kRecentKills) exited_.pop_front();
@@ -59,7 +59,7 @@ void OomVictimNamer::set_exit_reports_missing(std::string why) {
 
 std::vector<OomVictim> OomVictimNamer::victims() const {
   const std::vector<LoggedKill> logged(logged_.begin(), logged_.end());
-  std::vector<network::ExitedProcess> exited;
+  std::vector<process::ExitedProcess> exited;
   {
     const std::lock_guard lock(exits_mutex_);
     exited.assign(exited_.begin(), exited_.end());

@@ -8,8 +8,8 @@
 namespace flightrec::viewer {
 namespace {
 
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::ProcessFrame;
+using process::ProcessRow;
 
 // The two frames to compare: the last at or before `at_ns` and the one after it, clamped to the
 // recording's ends.

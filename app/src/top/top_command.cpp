@@ -14,7 +14,7 @@
 #include "flightrec/common/utf8.h"
 #include "flightrec/config/config.h"
 #include "flightrec/network/traffic_backend.h"
-#include "flightrec/sampler/process/process_sampler.h"
+#include "flightrec/process/process_sampler.h"
 
 namespace flightrec::app {
 namespace {
@@ -91,7 +91,7 @@ int run_top(const TopOptions& options, const Command& global) {
   ::signal(SIGINT, on_interrupt);
   ::signal(SIGTERM, on_interrupt);
   const sampler::ProcRoot root = proc_root_of(command);
-  sampler::process::ProcessSampler sampler(
+  process::ProcessSampler sampler(
       root, {.redact_cmdline = cfg.processes.redact_cmdline, .max_count = cfg.processes.max_count});
 
   TopContext context;
@@ -109,10 +109,10 @@ int run_top(const TopOptions& options, const Command& global) {
     context.backend = std::string(backend->name());
   }
 
-  sampler::process::UserNames users;
+  process::UserNames users;
   network::TrafficReading reading;
   std::string error;
-  const auto take = [&](sampler::process::ProcessFrame& frame) {
+  const auto take = [&](process::ProcessFrame& frame) {
     sampler.sample(frame);
     if (!backend) return;
     if (backend->read(reading, error)) {
@@ -122,7 +122,7 @@ int run_top(const TopOptions& options, const Command& global) {
     }
   };
 
-  sampler::process::ProcessFrame before, now;
+  process::ProcessFrame before, now;
   take(before);
   for (uint32_t screen = 0; options.iterations == 0 || screen < options.iterations; ++screen) {
     pause_for(options.delay);

@@ -15,9 +15,9 @@
 namespace flightrec::app {
 namespace {
 
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::NetCounters;
+using process::ProcessFrame;
+using process::ProcessRow;
 
 std::string clock_of(int64_t unix_ns) {
   const time_t seconds = static_cast<time_t>(unix_ns / 1'000'000'000);
@@ -62,7 +62,7 @@ std::string command_of(const ProcessRow& row) {
 std::string column_text(std::string_view text) { return printable(text, Charset::ascii); }
 
 std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
-                       const TopContext& context, sampler::process::UserNames& users) {
+                       const TopContext& context, process::UserNames& users) {
   std::map<char, uint32_t> states;
   for (const auto& row : now.processes) {
     if (!row.exited) ++states[row.state];
@@ -178,7 +178,7 @@ std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
 }  // namespace
 
 std::string render_top(const ProcessFrame* before, const ProcessFrame& now, bool net,
-                       const TopContext& context, sampler::process::UserNames& users) {
+                       const TopContext& context, process::UserNames& users) {
   return net ? net_screen(before, now, context) : cpu_screen(before, now, context, users);
 }
 

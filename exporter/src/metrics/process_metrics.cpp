@@ -10,9 +10,9 @@
 namespace flightrec::exporter::metrics {
 namespace {
 
-using sampler::process::NetCounters;
-using sampler::process::ProcessFrame;
-using sampler::process::ProcessRow;
+using process::NetCounters;
+using process::ProcessFrame;
+using process::ProcessRow;
 
 struct Identity {
   int32_t pid;

@@ -11,7 +11,7 @@ SelfCostCollector::SelfCostCollector(Settings settings)
       threads_(settings_.procfs),
       bpf_programs_(settings_.procfs / "self" / "fd", settings_.bpf_reader) {
   if (bpf_programs_.empty() || !settings_.enable_bpf_stats) return;
-  bpf_stats_ = std::make_unique<network::BpfStatsSwitch>();
+  bpf_stats_ = std::make_unique<ebpf::BpfStatsSwitch>();
   if (bpf_stats_->on()) {
     log::info("BPF run statistics enabled");
   } else if (!bpf_stats_on()) {

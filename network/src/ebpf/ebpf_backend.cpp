@@ -46,7 +46,7 @@ NetCounters unattributed_traffic(const flightrec_traffic_totals& sum) {
 
 class EbpfBackend final : public TrafficBackend {
  public:
-  explicit EbpfBackend(std::unique_ptr<ebpf::TrafficProgram> program)
+  explicit EbpfBackend(std::unique_ptr<detail::TrafficProgram> program)
       : program_(std::move(program)) {}
 
   [[nodiscard]] std::string_view name() const noexcept override { return "ebpf"; }
@@ -170,7 +170,7 @@ class EbpfBackend final : public TrafficBackend {
     return floor_;
   }
 
-  std::unique_ptr<ebpf::TrafficProgram> program_;
+  std::unique_ptr<detail::TrafficProgram> program_;
   NetCounters floor_;
   uint64_t next_map_full_warning_ = 1;
 };
@@ -195,7 +195,7 @@ std::string cgroup2_root(const std::filesystem::path& cgroupfs) {
       return candidate.string();
     }
   }
-  return ebpf::find_cgroup2_mount(read_mountinfo());
+  return detail::find_cgroup2_mount(read_mountinfo());
 }
 
 }  // namespace
@@ -209,7 +209,7 @@ std::unique_ptr<TrafficBackend> make_ebpf_backend(const std::filesystem::path& c
     return nullptr;
   }
   std::string error;
-  auto program = ebpf::TrafficProgram::open(cgroup_root, error);
+  auto program = detail::TrafficProgram::open(cgroup_root, error);
   if (program == nullptr) {
     why_not = error;
     return nullptr;

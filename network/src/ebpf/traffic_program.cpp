@@ -9,10 +9,10 @@
 #include <cstring>
 #include <sstream>
 
-#include "libbpf_errors.h"
+#include "flightrec/ebpf/libbpf_errors.h"
 #include "traffic.skel.h"
 
-namespace flightrec::network::ebpf {
+namespace flightrec::network::detail {
 namespace {
 
 bool is_cgroup_program(const bpf_program* program) {
@@ -40,15 +40,15 @@ std::string find_cgroup2_mount(const std::string& mountinfo) {
 
 std::unique_ptr<TrafficProgram> TrafficProgram::open(const std::string& cgroup_root,
                                                      std::string& error) {
-  capture_libbpf_messages();
+  ebpf::capture_libbpf_messages();
   std::unique_ptr<TrafficProgram> program(new TrafficProgram());
   program->skeleton_ = traffic_bpf::open();
   if (program->skeleton_ == nullptr) {
-    error = describe_libbpf_failure("opening the BPF object traffic.bpf.o", errno);
+    error = ebpf::describe_libbpf_failure("opening the BPF object traffic.bpf.o", errno);
     return nullptr;
   }
   if (const int code = traffic_bpf::load(program->skeleton_); code != 0) {
-    error = describe_libbpf_failure("loading the BPF programs of traffic.bpf.o", code);
+    error = ebpf::describe_libbpf_failure("loading the BPF programs of traffic.bpf.o", code);
     return nullptr;
   }
   program->cgroup_ = Fd(::open(cgroup_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -63,12 +63,12 @@ std::unique_ptr<TrafficProgram> TrafficProgram::open(const std::string& cgroup_r
 bool TrafficProgram::attach(std::string& error) {
   bpf_program* program = nullptr;
   bpf_object__for_each_program(program, skeleton_->obj) {
-    capture_libbpf_messages();  // forget warnings of earlier programs
+    ebpf::capture_libbpf_messages();  // forget warnings of earlier programs
     bpf_link* link = is_cgroup_program(program) ? bpf_program__attach_cgroup(program, cgroup_.get())
                                                 : bpf_program__attach(program);
     if (link == nullptr) {
       const int code = errno;
-      error = describe_libbpf_failure(
+      error = ebpf::describe_libbpf_failure(
           std::string("attaching BPF program ") + bpf_program__name(program), code);
       return false;
     }
@@ -86,5 +86,5 @@ int TrafficProgram::processes_fd() const noexcept { return bpf_map__fd(skeleton_
 
 int TrafficProgram::totals_fd() const noexcept { return bpf_map__fd(skeleton_->maps.totals); }
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::network::detail
 #endif

@@ -11,7 +11,7 @@
 
 struct traffic_bpf;
 
-namespace flightrec::network::ebpf {
+namespace flightrec::network::detail {
 
 class TrafficProgram {
  public:
@@ -42,4 +42,4 @@ class TrafficProgram {
 // The mount point of the cgroup v2 hierarchy from /proc/self/mountinfo text; "" when none.
 std::string find_cgroup2_mount(const std::string& mountinfo);
 
-}  // namespace flightrec::network::ebpf
+}  // namespace flightrec::network::detail

@@ -10,8 +10,8 @@
 
 #include "flightrec/app/cli.h"
 #include "flightrec/common/flags.h"
-#include "flightrec/sampler/process/process_frame.h"
-#include "flightrec/sampler/process/user_names.h"
+#include "flightrec/process/process_frame.h"
+#include "flightrec/process/user_names.h"
 
 namespace flightrec::app {
 
@@ -45,11 +45,10 @@ struct TopContext {
   uint32_t limit = 0;            // rows; 0 = all
 };
 
-// One screen: the change from `before` to `now`, by the rule of sampler/process/process_rates.h
+// One screen: the change from `before` to `now`, by the rule of model/process_rates.h
 // (a process started since `before` counts from zero). `before` null: no rates, nothing moved.
-std::string render_top(const sampler::process::ProcessFrame* before,
-                       const sampler::process::ProcessFrame& now, bool net,
-                       const TopContext& context, sampler::process::UserNames& users);
+std::string render_top(const process::ProcessFrame* before, const process::ProcessFrame& now,
+                       bool net, const TopContext& context, process::UserNames& users);
 
 // `global` carries the global flags (--config.file, --path.procfs): the config's
 // processes.redact_cmdline, processes.max_count and network.backend apply to top as to the daemon.

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "flightrec/model/incident_description.h"
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::model {
 
@@ -60,7 +60,7 @@ class OomMemoryScan {
       : killed_at_ns_(killed_at_ns), victim_pid_(victim_pid), top_n_(top_n) {}
 
   // False once a frame after the kill has been seen (the rest cannot matter).
-  bool add(const sampler::process::ProcessFrame& frame);
+  bool add(const process::ProcessFrame& frame);
 
   // The largest resident sets on the last frame at or before the kill (exited rows left out:
   // they no longer held memory then), largest first, ties to the lower pid; empty before any.

@@ -22,7 +22,7 @@
 #include <optional>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::model {
 
@@ -48,7 +48,6 @@ struct FrameRates {
 
 // `earlier` may be null (or not earlier than `later`): then every rate is empty.
 // `earlier->processes` must ascend by pid, as ProcessFrame promises.
-FrameRates process_rates(const sampler::process::ProcessFrame* earlier,
-                         const sampler::process::ProcessFrame& later);
+FrameRates process_rates(const process::ProcessFrame* earlier, const process::ProcessFrame& later);
 
 }  // namespace flightrec::model

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "flightrec/model/process_rates.h"
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::model {
 
@@ -23,7 +23,6 @@ struct Rankings {
 };
 
 // At most `top_n` of each, largest first. `rates` are the rates of `frame` (process_rates).
-Rankings rank_processes(const sampler::process::ProcessFrame& frame, const FrameRates& rates,
-                        size_t top_n);
+Rankings rank_processes(const process::ProcessFrame& frame, const FrameRates& rates, size_t top_n);
 
 }  // namespace flightrec::model

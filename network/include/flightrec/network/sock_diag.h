@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "flightrec/common/fd.h"
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::network {
 
-using sampler::process::SocketProtocol;
-using sampler::process::SocketRow;
+using process::SocketProtocol;
+using process::SocketRow;
 
 // The kernel's TCP state numbers (include/net/tcp_states.h) that the tables test for. UDP sockets
 // report kTcpClose when unconnected and kTcpEstablished once connect()ed.

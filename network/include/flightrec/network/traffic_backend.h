@@ -10,12 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/process/process_frame.h"
 #include "flightrec/sampler/proc_root.h"
-#include "flightrec/sampler/process/process_frame.h"
 
 namespace flightrec::network {
 
-using sampler::process::NetCounters;
+using process::NetCounters;
 
 // Cumulative traffic of one process since the backend started.
 struct ProcessTraffic {
@@ -52,6 +52,6 @@ std::unique_ptr<TrafficBackend> make_traffic_backend(std::string_view choice,
 // Copies each process's counters and device into its row of `frame` (matched by pid) and adds a
 // row marked `exited` for each process the reading has but the frame lacks; sets
 // frame.unattributed.
-void attach_traffic(sampler::process::ProcessFrame& frame, const TrafficReading& reading);
+void attach_traffic(process::ProcessFrame& frame, const TrafficReading& reading);
 
 }  // namespace flightrec::network

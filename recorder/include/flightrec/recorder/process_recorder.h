@@ -15,13 +15,13 @@
 #include "flightrec/common/limited_warning.h"
 #include "flightrec/common/stop_signal.h"
 #include "flightrec/config/config.h"
-#include "flightrec/network/process_exits.h"
 #include "flightrec/network/sock_diag_backend.h"
 #include "flightrec/network/socket_table.h"
 #include "flightrec/network/traffic_backend.h"
+#include "flightrec/process/process_exits.h"
+#include "flightrec/process/process_source.h"
 #include "flightrec/recorder/heap_trim.h"
 #include "flightrec/recorder/process_recorder_stats.h"
-#include "flightrec/sampler/process/process_source.h"
 #include "flightrec/store/process_ring.h"
 
 namespace flightrec::recorder {
@@ -35,12 +35,12 @@ class ProcessRecorder {
                   store::ProcessRing& ring);
 
   // Called on the recorder's thread with every frame, before the ring stores it. Set before run().
-  using FrameObserver = std::function<void(const sampler::process::ProcessFrame&)>;
+  using FrameObserver = std::function<void(const process::ProcessFrame&)>;
   void set_frame_observer(FrameObserver observer) { observer_ = std::move(observer); }
 
   // Called on the recorder's thread with every exit the kernel reported as an OOM victim's (the
   // OOM victim namer's eBPF source). Set before run().
-  using OomVictimObserver = std::function<void(const network::ExitedProcess&)>;
+  using OomVictimObserver = std::function<void(const process::ExitedProcess&)>;
   void set_oom_victim_observer(OomVictimObserver observer) {
     oom_victim_observer_ = std::move(observer);
   }
@@ -60,23 +60,23 @@ class ProcessRecorder {
   // redacted with `pattern` (processes.redact_cmdline), every process's read again. Throws
   // std::invalid_argument for a pattern that does not compile.
   void set_redaction(std::string pattern) {
-    sampler_->offer_redactor(sampler::process::CmdlineRedactor(std::move(pattern)));
+    sampler_->offer_redactor(process::CmdlineRedactor(std::move(pattern)));
   }
 
  private:
-  void tick(sampler::process::ProcessFrame& frame);
-  void read_socket_table(sampler::process::ProcessFrame& frame);
-  void keep_exited_traffic(sampler::process::ProcessFrame& frame);
-  void trim_heap_after_shrink(sampler::process::ProcessFrame& frame);
+  void tick(process::ProcessFrame& frame);
+  void read_socket_table(process::ProcessFrame& frame);
+  void keep_exited_traffic(process::ProcessFrame& frame);
+  void trim_heap_after_shrink(process::ProcessFrame& frame);
 
   std::chrono::nanoseconds period_;
-  std::unique_ptr<sampler::process::ProcessSource> sampler_;
+  std::unique_ptr<process::ProcessSource> sampler_;
   std::string backend_name_;  // before backend_: opening the backend sets it
   std::unique_ptr<network::TrafficBackend> backend_;
   network::SockDiagBackend* sock_diag_ = nullptr;       // backend_ when it is sock_diag's
   std::unique_ptr<network::SocketTable> sockets_;       // null when the backend gives its own table
-  std::unique_ptr<network::ProcessExitWatcher> exits_;  // null without eBPF
-  std::vector<network::ExitedProcess> exited_;
+  std::unique_ptr<process::ProcessExitWatcher> exits_;  // null without eBPF
+  std::vector<process::ExitedProcess> exited_;
   std::string exits_missing_;
   OomVictimObserver oom_victim_observer_;
   // The socket table is dumped every `socket_ticks_` ticks (processes.sockets_rate): the dump walks
@@ -84,7 +84,7 @@ class ProcessRecorder {
   // Frames in between repeat the last table.
   uint64_t socket_ticks_ = 1;
   uint64_t ticks_ = 0;
-  std::vector<sampler::process::SocketRow> last_sockets_;
+  std::vector<process::SocketRow> last_sockets_;
   store::ProcessRing& ring_;
   FrameObserver observer_;
   ProcessRecorderStats stats_;

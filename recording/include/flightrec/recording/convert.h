@@ -41,7 +41,7 @@ class TextConverter {
 
  private:
   void begin_processes();
-  void write_process_frame(const sampler::process::ProcessFrame& frame);
+  void write_process_frame(const process::ProcessFrame& frame);
   void write_json_header();
   void write_csv_header();
   void write_row(int64_t real_ns);

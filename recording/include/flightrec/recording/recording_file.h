@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "flightrec/common/atomic_file.h"
+#include "flightrec/process/process_frame.h"
 #include "flightrec/recording/metadata.h"
-#include "flightrec/sampler/process/process_frame.h"
 #include "flightrec/store/block.h"
 #include "flightrec/store/process_block.h"
 
@@ -136,7 +136,7 @@ struct Recording {
   Metadata meta;
   std::vector<std::shared_ptr<const store::Block>> blocks;
   // Every frame of the process blocks, decoded, in ascending time (empty for version 1 files).
-  std::vector<sampler::process::ProcessFrame> process_frames;
+  std::vector<process::ProcessFrame> process_frames;
 };
 
 struct ReadResult {

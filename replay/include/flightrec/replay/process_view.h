@@ -1,18 +1,18 @@
 #pragma once
 // The processes at the cursor: the newest process frame at or before it, each row with its rates
-// over the interval to an earlier frame, by the rule of sampler/process/process_rates.h (matched
+// over the interval to an earlier frame, by the rule of model/process_rates.h (matched
 // by pid and start time, so a reused pid never yields a rate; a process born since counts from
 // zero).
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::replay {
 
 struct ProcessRates {
-  const sampler::process::ProcessRow* row = nullptr;
+  const process::ProcessRow* row = nullptr;
   std::optional<double> cpu;  // CPU time per second: 1.0 = one core busy (htop's 100%)
   std::optional<double> mem;  // rss / MemTotal, 0..1
   std::optional<double> read_bps, write_bps;
@@ -20,15 +20,15 @@ struct ProcessRates {
 };
 
 struct ProcessesAt {
-  const sampler::process::ProcessFrame* frame = nullptr;     // none before the first frame
-  const sampler::process::ProcessFrame* previous = nullptr;  // what the rates start from
-  std::vector<ProcessRates> rows;                            // frame->processes' order
+  const process::ProcessFrame* frame = nullptr;     // none before the first frame
+  const process::ProcessFrame* previous = nullptr;  // what the rates start from
+  std::vector<ProcessRates> rows;                   // frame->processes' order
   std::optional<double> unattributed_tx_bps, unattributed_rx_bps;
 };
 
 // `frames` ascending in time. The rates start from the newest frame at least interval_ns before
 // the cursor's frame (the frame just before it when frames are further apart than that).
-ProcessesAt processes_at(const std::vector<sampler::process::ProcessFrame>& frames, int64_t time_ns,
+ProcessesAt processes_at(const std::vector<process::ProcessFrame>& frames, int64_t time_ns,
                          int64_t interval_ns, std::optional<double> mem_total_bytes);
 
 }  // namespace flightrec::replay

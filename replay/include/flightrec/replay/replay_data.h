@@ -8,17 +8,17 @@
 #include <vector>
 
 #include "flightrec/model/incident_description.h"
+#include "flightrec/process/process_frame.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/sampler/process/process_frame.h"
 #include "flightrec/store/block.h"
 
 namespace flightrec::replay {
 
 struct ReplayData {
   recording::Metadata meta;
-  std::vector<std::shared_ptr<const store::Block>> blocks;     // ascending time
-  std::vector<sampler::process::ProcessFrame> process_frames;  // ascending time
+  std::vector<std::shared_ptr<const store::Block>> blocks;  // ascending time
+  std::vector<process::ProcessFrame> process_frames;        // ascending time
 };
 
 ReplayData from_recording(recording::Recording&& recording);

@@ -1,6 +1,6 @@
 #pragma once
 // The kernel's CPU lists (/sys/devices/system/cpu/possible, online: "0-3,6,8-9"), as the in-kernel
-// tick (network::make_kernel_ticks) reads them.
+// tick (sampler::make_kernel_ticks) reads them.
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -4,8 +4,8 @@
 // counters /proc/stat and the root cgroup's cpu.stat would show at that instant. The sampler
 // thread drains the records in batches, so it wakes a few times less often than the tick, reads
 // neither file on the tick, and a thread kept off its CPU by a busy machine loses no tick: the
-// records wait in the kernel's buffer. The implementation is network::make_kernel_ticks, beside
-// the other BPF programs.
+// records wait in the kernel's buffer. The implementation is sampler::make_kernel_ticks
+// (ebpf_kernel_ticks.h).
 #include <array>
 #include <chrono>
 #include <cstddef>

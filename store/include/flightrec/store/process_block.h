@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::store {
 
@@ -38,7 +38,7 @@ struct ParsedProcessBlock {
 
 class ProcessBlock {
  public:
-  using Frame = sampler::process::ProcessFrame;
+  using Frame = process::ProcessFrame;
 
   // Encodes 1..kMaxProcessBlockFrames frames whose times do not go backwards and whose processes
   // are in strictly ascending pid order, within the per-frame bounds above. Throws

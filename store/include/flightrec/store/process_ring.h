@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 #include "flightrec/store/process_block.h"
 
 namespace flightrec::store {
@@ -35,7 +35,7 @@ struct ProcessRingStats {
 
 class ProcessRing {
  public:
-  using Frame = sampler::process::ProcessFrame;
+  using Frame = process::ProcessFrame;
   using Blocks = std::vector<std::shared_ptr<const ProcessBlock>>;
 
   // Throws std::invalid_argument for frames_per_block out of 1..kMaxProcessBlockFrames.

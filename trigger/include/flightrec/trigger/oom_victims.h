@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include "flightrec/network/process_exits.h"
+#include "flightrec/process/process_exits.h"
 #include "flightrec/recording/metadata.h"
-#include "flightrec/sampler/oom/kernel_log.h"
 #include "flightrec/trigger/incident.h"
+#include "flightrec/trigger/oom/kernel_log.h"
 #include "flightrec/trigger/oom_memory_details.h"
 #include "flightrec/trigger/oom_victim_sources.h"
 
@@ -25,14 +25,13 @@ namespace flightrec::trigger {
 
 class OomVictimNamer final : public IncidentSink {
  public:
-  OomVictimNamer(IncidentSink& next, sampler::oom::KernelLog& log,
-                 ProcessBlocksSource process_blocks = {})
+  OomVictimNamer(IncidentSink& next, oom::KernelLog& log, ProcessBlocksSource process_blocks = {})
       : next_(next), log_(log), process_blocks_(std::move(process_blocks)) {}
 
   WriteOutcome write(const IncidentCapture& incident, store::Snapshot blocks) override;
 
   // Any thread (the process tier's): an exit the kernel reported as an OOM victim's.
-  void victim_exited(const network::ExitedProcess& process);
+  void victim_exited(const process::ExitedProcess& process);
   // Why no exit reports come, for an incident that can name no victim ("" once they do). Until
   // told, the namer assumes none come.
   void set_exit_reports_missing(std::string why);
@@ -45,11 +44,11 @@ class OomVictimNamer final : public IncidentSink {
                   int32_t victim_pid, recording::Labels& details) const;
 
   IncidentSink& next_;
-  sampler::oom::KernelLog& log_;
+  oom::KernelLog& log_;
   ProcessBlocksSource process_blocks_;
   std::deque<LoggedKill> logged_;  // the last kills read from the log, oldest first (bounded)
   mutable std::mutex exits_mutex_;
-  std::deque<network::ExitedProcess> exited_;  // the last victims' exits, oldest first (bounded)
+  std::deque<process::ExitedProcess> exited_;  // the last victims' exits, oldest first (bounded)
   std::string exits_missing_ = "no exit watcher";
 };
 

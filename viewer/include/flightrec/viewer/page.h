@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "flightrec/process/process_frame.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/recording/recording_file.h"
-#include "flightrec/sampler/process/process_frame.h"
 #include "flightrec/store/block.h"
 #include "flightrec/store/cursor.h"
 #include "flightrec/viewer/key_signals.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 #include "flightrec/store/process_block.h"
 
 namespace flightrec::viewer {
@@ -36,15 +36,15 @@ struct TopProcesses {
 };
 
 // `frames` in time order. Empty rows when there is no frame. Rates follow
-// sampler/process/process_rates.h: a process is matched across the two frames by pid and start
+// model/process_rates.h: a process is matched across the two frames by pid and start
 // time; one that started after the first frame is measured from zero.
-TopProcesses top_processes(std::span<const sampler::process::ProcessFrame> frames, int64_t at_ns,
+TopProcesses top_processes(std::span<const process::ProcessFrame> frames, int64_t at_ns,
                            size_t limit);
 
 // The frames of `blocks` near `at_ns`: those within the narrowest of +-1 s, 2 s, ... 128 s that
 // holds at least two, decoding only the blocks that overlap it. A page needs the two frames
 // around one moment; decoding a whole ring or incident for them could take gigabytes.
-std::vector<sampler::process::ProcessFrame> frames_near(
+std::vector<process::ProcessFrame> frames_near(
     std::span<const std::shared_ptr<const store::ProcessBlock>> blocks, int64_t at_ns);
 
 }  // namespace flightrec::viewer

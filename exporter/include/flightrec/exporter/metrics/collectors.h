@@ -12,13 +12,13 @@
 #include <utility>
 #include <vector>
 
+#include "flightrec/ebpf/bpf_run_stats.h"
 #include "flightrec/exporter/exposition/format.h"
 #include "flightrec/exporter/metrics/collectable.h"
 #include "flightrec/exporter/metrics/process_metrics.h"
 #include "flightrec/exporter/metrics/thread_cpu.h"
 #include "flightrec/http/server_stats.h"
 #include "flightrec/incidents/incident_store.h"
-#include "flightrec/network/bpf_run_stats.h"
 #include "flightrec/recorder/process_recorder_stats.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler_stats.h"
@@ -163,7 +163,7 @@ class SelfCostCollector final : public Collectable {
  public:
   struct Settings {
     std::filesystem::path procfs = "/proc";
-    network::BpfProgramReader bpf_reader = network::read_bpf_program;
+    ebpf::BpfProgramReader bpf_reader = ebpf::read_bpf_program;
     bool enable_bpf_stats = true;  // tests leave the host's setting alone
   };
   explicit SelfCostCollector(Settings settings);
@@ -175,8 +175,8 @@ class SelfCostCollector final : public Collectable {
 
   Settings settings_;
   mutable ThreadCpuReader threads_;
-  network::OwnBpfPrograms bpf_programs_;
-  std::unique_ptr<network::BpfStatsSwitch> bpf_stats_;  // null when not asked or no programs
+  ebpf::OwnBpfPrograms bpf_programs_;
+  std::unique_ptr<ebpf::BpfStatsSwitch> bpf_stats_;  // null when not asked or no programs
 };
 
 // The web server: responses by route and status, connections the gate accepted and closed (by

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "flightrec/exporter/exposition/serialize.h"
-#include "flightrec/sampler/process/process_frame.h"
+#include "flightrec/process/process_frame.h"
 
 namespace flightrec::exporter::metrics {
 
@@ -29,7 +29,7 @@ class ProcessMetrics {
   ProcessMetrics(std::chrono::nanoseconds window, uint32_t top_n, std::string backend);
 
   // Each process-tier frame, in time order (process-tier thread).
-  void observe(const sampler::process::ProcessFrame& frame);
+  void observe(const process::ProcessFrame& frame);
 
   // Any thread (a configuration reload): processes per ranking from the next scrape on.
   void set_top_n(uint32_t top_n) { top_n_.store(top_n, std::memory_order_relaxed); }
@@ -49,8 +49,8 @@ class ProcessMetrics {
     uint64_t first_cpu = 0;
     uint64_t last_cpu = 0;
     uint64_t max_rss = 0;
-    std::optional<sampler::process::NetCounters> first_net;
-    std::optional<sampler::process::NetCounters> last_net;
+    std::optional<process::NetCounters> first_net;
+    std::optional<process::NetCounters> last_net;
     std::string comm;  // fits std::string's inline buffer
   };
   struct Bucket {
@@ -64,16 +64,15 @@ class ProcessMetrics {
     std::vector<std::pair<char, uint32_t>> states;  // of the newest frame
     // Attributed traffic accumulated from per-process increases, so it keeps counting up when
     // processes exit and their rows go away.
-    sampler::process::NetCounters attributed;
-    std::optional<sampler::process::NetCounters> unattributed;
+    process::NetCounters attributed;
+    std::optional<process::NetCounters> unattributed;
     bool saw_traffic = false;
   };
 
-  void merge_into(Bucket& bucket, const sampler::process::ProcessFrame& frame) const;
+  void merge_into(Bucket& bucket, const process::ProcessFrame& frame) const;
   // The window as two frames for model::process_rates; mutex_ held.
-  [[nodiscard]] std::pair<sampler::process::ProcessFrame, sampler::process::ProcessFrame>
-  window_held() const;
-  void add_attributed(const sampler::process::ProcessFrame& frame);
+  [[nodiscard]] std::pair<process::ProcessFrame, process::ProcessFrame> window_held() const;
+  void add_attributed(const process::ProcessFrame& frame);
 
   std::atomic<uint32_t> top_n_;
   const std::string backend_;
@@ -82,7 +81,7 @@ class ProcessMetrics {
   int64_t bucket_ns_;
   std::deque<Bucket> buckets_;  // oldest first; the oldest may start before the window
   Counts counts_;
-  std::unordered_map<int32_t, std::pair<int64_t, sampler::process::NetCounters>> last_net_;
+  std::unordered_map<int32_t, std::pair<int64_t, process::NetCounters>> last_net_;
 };
 
 }  // namespace flightrec::exporter::metrics

@@ -1,0 +1,19 @@
+#pragma once
+// Where the kernel's per-CPU variables sit inside its per-CPU section, from the vmlinux BTF: what
+// sampler/bpf/cpu_ticks.bpf.c needs to reach them on a kernel that cannot resolve per-CPU ksyms
+// (one built without CONFIG_KALLSYMS_ALL).
+#include <cstdint>
+#include <string>
+
+namespace flightrec::sampler::detail {
+
+struct PerCpuOffsets {
+  uint64_t runqueues = 0;       // struct rq
+  uint64_t kernel_cpustat = 0;  // struct kernel_cpustat
+  uint64_t tick_cpu_sched = 0;  // struct tick_sched
+};
+
+// False with `error` naming what is missing when the kernel's BTF does not give all three.
+bool find_percpu_offsets(PerCpuOffsets& out, std::string& error);
+
+}  // namespace flightrec::sampler::detail

@@ -1,0 +1,47 @@
+#include "flightrec/sampler/sampler_backend.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "flightrec/common/log.h"
+#include "flightrec/sampler/ebpf_kernel_ticks.h"
+
+namespace flightrec::sampler {
+namespace {
+
+// The most CPUs `auto` takes the in-kernel tick for. Each firing reads every CPU's counters at
+// ~2.3 us a CPU (plus ~3.7 us), measured on this 2-vCPU VM (docs/PERFORMANCE.md "The sampler's
+// CPU tick taken in the kernel"): at 16 CPUs ~40 us a tick, 1 % of a core at 4 ms, about what the
+// thread's own timer and reads cost; beyond, the timer is cheaper. `ebpf` takes it at any count.
+constexpr size_t kAutoMaxCpus = 16;
+
+}  // namespace
+
+void choose_sampler_backend(sampler::Sampler& sampler, const config::Config& cfg,
+                            const sampler::ProcRoot& root) {
+  const std::string& choice = cfg.sampler.backend;
+  std::string why_not;
+  if (choice != "procfs") {
+    // The kernel's counters are the live machine's: a fixture tree must be read as files.
+    auto ticks = sampler::is_own_procfs(root, why_not)
+                     ? sampler::make_kernel_ticks(sampler.rate(), root.procfs.string(), why_not)
+                     : nullptr;
+    if (ticks && choice == "auto" && ticks->cpu_count() > kAutoMaxCpus) {
+      why_not = std::to_string(ticks->cpu_count()) +
+                " CPUs: reading every CPU at every tick costs " +
+                "more than the procfs timer above " + std::to_string(kAutoMaxCpus) +
+                " (set sampler.backend: ebpf to take it anyway)";
+      ticks.reset();
+    }
+    if (ticks) {
+      sampler.use_kernel_ticks(std::move(ticks));
+      log::info("sampler backend", {{"backend", "ebpf"}});
+      return;
+    }
+    if (choice == "ebpf") throw std::runtime_error("sampler.backend is ebpf: " + why_not);
+  }
+  const std::string note = choice == "auto" ? "eBPF not used (" + why_not + ")" : "";
+  log::info("sampler backend", {{"backend", "procfs"}, {"note", note}});
+}
+
+}  // namespace flightrec::sampler
