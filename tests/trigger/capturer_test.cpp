@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "engine_fixture.h"
+#include "flightrec/trigger/builtin_rules.h"
 #include "flightrec/trigger/writer.h"
 
 using namespace flightrec;
@@ -96,6 +97,7 @@ TEST_CASE("an incident completes once T + post is recorded, with its window", "[
   REQUIRE(rig.handed.size() == 1);
   const model::IncidentDescription& c = rig.handed[0].capture.description;
   CHECK(c.rule == "cpu_hot");
+  CHECK(c.kind == model::IncidentKind::rule);
   CHECK(c.condition == "cpu_busy_ratio > 0.8");
   CHECK(c.series == "cpu_busy_ratio{cpu=\"total\"}");
   CHECK(c.reason.empty());
@@ -158,6 +160,7 @@ TEST_CASE("a manual request captures the whole buffer and manual_post after", "[
   REQUIRE(rig.handed.size() == 1);
   const model::IncidentDescription& c = rig.handed[0].capture.description;
   CHECK(c.rule == "manual");
+  CHECK(c.kind == model::IncidentKind::manual);
   CHECK(c.reason == "checking a deploy");
   CHECK(c.condition.empty());
   CHECK(c.series.empty());
@@ -165,6 +168,15 @@ TEST_CASE("a manual request captures the whole buffer and manual_post after", "[
   CHECK(rig.handed[0].capture.tick == 3);
   CHECK(c.window_from_ns == c.fired_at_ns - 60'000'000'000);
   CHECK(c.window_to_ns == c.fired_at_ns + 5'000'000);
+}
+
+TEST_CASE("the oom_kill rule's incidents are of kind oom_kill", "[capture]") {
+  auto r = rule(std::string(kOomKillRule), "cpu_busy_ratio", Comparison::greater, 0.8);
+  r.post = 0ms;
+  Rig rig({r});
+  rig.run(0.9, 1);
+  REQUIRE(rig.handed.size() == 1);
+  CHECK(rig.handed[0].capture.description.kind == model::IncidentKind::oom_kill);
 }
 
 TEST_CASE("the writer thread hands every incident to the sink, in order", "[writer]") {

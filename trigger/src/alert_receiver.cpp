@@ -111,7 +111,7 @@ std::string episode_key(AlertSource source, std::string_view fingerprint, int64_
 }
 
 std::string episode_key(const model::IncidentDescription& incident) {
-  if (incident.rule != kAlertRule) return {};
+  if (incident.kind != model::IncidentKind::alert) return {};
   const std::string_view source = value_of(incident.details, alert_details::kSource);
   return episode_key(source == "grafana" ? AlertSource::grafana : AlertSource::alertmanager,
                      value_of(incident.details, alert_details::kFingerprint), incident.fired_at_ns);
@@ -256,6 +256,7 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
                                           const Alert& alert) const {
   IncidentCapture capture;
   model::IncidentDescription& incident = capture.description;
+  incident.kind = model::IncidentKind::alert;
   incident.rule = kAlertRule;
   incident.series = series_of(alert);
   incident.condition = std::string(source_name(notification.source)) + " alert";

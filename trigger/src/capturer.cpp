@@ -5,6 +5,7 @@
 
 #include "flightrec/common/number_format.h"
 #include "flightrec/config/trigger_rules.h"
+#include "flightrec/trigger/builtin_rules.h"
 
 namespace flightrec::trigger {
 IncidentCapturer::IncidentCapturer(TriggerEngine& engine, const store::Ring& ring,
@@ -37,10 +38,12 @@ void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& h
   std::chrono::nanoseconds pre = options_.buffer_duration;
   std::chrono::nanoseconds post = options_.manual_post;
   if (firing.rule == Firing::kManual) {
+    incident.kind = model::IncidentKind::manual;
     incident.rule = model::kManualRule;
     incident.reason = std::string(engine_.manual_reason(firing.match));
   } else {
     const config::TriggerRule& rule = engine_.rules()[firing.rule];
+    incident.kind = incident_kind_of(rule);
     incident.rule = rule.name;
     incident.condition = rule.signal + " " + std::string(config::comparison_text(rule.op)) + " " +
                          number_text(rule.value);
