@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <condition_variable>
+#include <iterator>
 #include <mutex>
 
 #include "engine_fixture.h"
@@ -82,6 +83,37 @@ class RecordingSink : public IncidentSink {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<Handed> written_;
+};
+
+// A source of requests with their windows chosen, as the alert receiver is: what it was asked to
+// capture, and which of its requests it was asked to complete.
+class FakeRequests final : public CaptureRequests {
+ public:
+  explicit FakeRequests(std::string name) : name_(std::move(name)) {}
+  // A request for [fired - 2 ms, fired + post_ms], asked on the next frame.
+  void ask(int64_t fired_at_ns, int64_t post_ms) {
+    IncidentCapture capture;
+    capture.description = {.kind = model::IncidentKind::alert,
+                           .rule = name_,
+                           .fired_at_ns = fired_at_ns,
+                           .window_from_ns = fired_at_ns - 2'000'000,
+                           .window_to_ns = fired_at_ns + post_ms * 1'000'000};
+    waiting_.push_back(std::move(capture));
+  }
+  [[nodiscard]] bool waiting() const noexcept override { return !waiting_.empty(); }
+  void take(std::vector<IncidentCapture>& out) override {
+    std::move(waiting_.begin(), waiting_.end(), std::back_inserter(out));
+    waiting_.clear();
+  }
+  void complete(IncidentCapture& capture, const store::Snapshot&) override {
+    completed.push_back(capture.description.rule);
+    capture.description.details.emplace_back("completed_by", name_);
+  }
+  std::vector<std::string> completed;
+
+ private:
+  std::string name_;
+  std::vector<IncidentCapture> waiting_;
 };
 
 }  // namespace
@@ -177,6 +209,35 @@ TEST_CASE("the oom_kill rule's incidents are of kind oom_kill", "[capture]") {
   rig.run(0.9, 1);
   REQUIRE(rig.handed.size() == 1);
   CHECK(rig.handed[0].capture.description.kind == model::IncidentKind::oom_kill);
+}
+
+TEST_CASE("requests from several sources are each captured and completed by their source",
+          "[capture]") {
+  FakeRequests first("first");
+  FakeRequests second("second");
+  Rig rig({});
+  rig.capturer.add_requests(first);
+  rig.capturer.add_requests(second);
+  rig.run(0.1, 2);
+  first.ask(kStartReal + 1'000'000, 5);   // ends at tick 6
+  second.ask(kStartReal + 2'000'000, 2);  // ends at tick 4
+  rig.run(0.1, 1);                        // tick 2 takes both
+  CHECK_FALSE(first.waiting());
+  CHECK_FALSE(second.waiting());
+  CHECK(rig.capturer.pending() == 2);
+  rig.run(0.1, 2);  // ticks 3, 4
+  REQUIRE(rig.handed.size() == 1);
+  CHECK(rig.handed[0].capture.description.rule == "second");
+  CHECK(rig.handed[0].handed_at_tick == 4);
+  rig.run(0.1, 2);  // ticks 5, 6
+  REQUIRE(rig.handed.size() == 2);
+  CHECK(rig.handed[1].capture.description.rule == "first");
+  CHECK(rig.handed[1].handed_at_tick == 6);
+  // Each source completes only its own requests, just before they are handed over.
+  CHECK(first.completed == std::vector<std::string>{"first"});
+  CHECK(second.completed == std::vector<std::string>{"second"});
+  CHECK(rig.handed[0].capture.description.details == recording::Labels{{"completed_by", "second"}});
+  CHECK(rig.handed[1].capture.description.details == recording::Labels{{"completed_by", "first"}});
 }
 
 TEST_CASE("the writer thread hands every incident to the sink, in order", "[writer]") {

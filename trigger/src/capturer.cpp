@@ -17,7 +17,9 @@ IncidentCapturer::IncidentCapturer(TriggerEngine& engine, const store::Ring& rin
 void IncidentCapturer::on_frame(const sampler::FrameHeader& header, std::span<const int64_t> raw,
                                 std::span<const double> derived) {
   for (const Firing& firing : engine_.evaluate(header, raw, derived)) start(firing, header);
-  if (requests_ != nullptr && requests_->waiting()) take_requests(header);
+  for (CaptureRequests* requests : requests_) {
+    if (requests->waiting()) take_requests(*requests, header);
+  }
   // Complete in firing order; erase only when something completed, so a quiet tick costs a scan.
   bool any_complete = false;
   for (Pending& pending : pending_) {
@@ -63,14 +65,15 @@ uint64_t IncidentCapturer::ticks_covering(int64_t ns) const {
   return static_cast<uint64_t>((ns + rate - 1) / rate);
 }
 
-void IncidentCapturer::take_requests(const sampler::FrameHeader& header) {
-  requests_->take(taken_);
+void IncidentCapturer::take_requests(CaptureRequests& requests,
+                                     const sampler::FrameHeader& header) {
+  requests.take(taken_);
   for (IncidentCapture& capture : taken_) {
     // The window's end in ticks from now; a window that has already ended completes at once.
     const int64_t wait_ns = std::max<int64_t>(0, capture.description.window_to_ns - header.real_ns);
     const uint64_t wait_ticks = ticks_covering(wait_ns);
     capture.tick = header.tick;
-    pending_.push_back(Pending{std::move(capture), header.tick + wait_ticks, requests_});
+    pending_.push_back(Pending{std::move(capture), header.tick + wait_ticks, &requests});
   }
   taken_.clear();
 }

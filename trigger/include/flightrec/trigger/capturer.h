@@ -18,7 +18,9 @@
 namespace flightrec::trigger {
 
 // Requests that arrive with their window already chosen (alert notifications: the window is
-// centred on when the alert began, trigger/alert_receiver.h), taken on the recorder thread.
+// centred on when the alert began, trigger/alert_receiver.h), taken on the recorder thread. Each
+// source of such requests implements it and is added with IncidentCapturer::add_requests; the
+// capturer asks them in the order added (docs/ARCHITECTURE.md, "A trigger source").
 class CaptureRequests {
  public:
   virtual ~CaptureRequests() = default;
@@ -53,8 +55,9 @@ class IncidentCapturer {
 
   [[nodiscard]] size_t pending() const noexcept { return pending_.size(); }
 
-  // Before the recorder starts: also capture what `requests` asks for (it must outlive this).
-  void add_requests(CaptureRequests& requests) { requests_ = &requests; }
+  // Before the recorder starts: also capture what `requests` asks for (it must outlive this),
+  // besides what the sources added before it ask for.
+  void add_requests(CaptureRequests& requests) { requests_.push_back(&requests); }
 
  private:
   struct Pending {
@@ -63,7 +66,7 @@ class IncidentCapturer {
     CaptureRequests* requested_by = nullptr;  // null for a rule or manual firing
   };
   void start(const Firing& firing, const sampler::FrameHeader& header);
-  void take_requests(const sampler::FrameHeader& header);
+  void take_requests(CaptureRequests& requests, const sampler::FrameHeader& header);
   // Ticks until `ns` from now have been recorded, rounded up. Ticks, not wall time: the realtime
   // clock may jump, the tick index does not.
   [[nodiscard]] uint64_t ticks_covering(int64_t ns) const;
@@ -73,7 +76,7 @@ class IncidentCapturer {
   CaptureOptions options_;
   Handoff handoff_;
   std::vector<Pending> pending_;
-  CaptureRequests* requests_ = nullptr;
+  std::vector<CaptureRequests*> requests_;
   std::vector<IncidentCapture> taken_;  // reused: allocates only when requests arrive
 };
 
