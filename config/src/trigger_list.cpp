@@ -71,9 +71,14 @@ std::optional<std::string> apply_rule_key(const std::string& name, const std::st
     if (!is_rule_name(text)) {
       return quote(text) + " is not a rule name (allowed: one or more of a-z, 0-9, _ and -)";
     }
-    // Incidents of manual requests carry this name; retention tells the two apart by it.
+    // Manual and alert incidents carry these rule names: a rule of the same name would be listed
+    // as if it were one of them. (A rule named oom_kill replaces the built-in one: not reserved.)
     if (text == "manual")
       return quote(text) + " is reserved for manual incidents (POST /-/trigger)";
+    if (text == "alert") {
+      return quote(text) +
+             " is reserved for alert incidents (POST /-/trigger/alertmanager, /-/trigger/grafana)";
+    }
   } else if (name == "signal") {
     auto selector = parse_signal_selector(text);
     if (!selector) {

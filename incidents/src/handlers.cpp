@@ -111,6 +111,7 @@ std::string incidents_json(const std::vector<IncidentEntry>& entries) {
       continue;
     }
     const model::IncidentDescription& incident = entry.incident;
+    json.key("kind").string(model::kind_name(incident.kind));
     json.key("rule").string(incident.rule);
     json.key("condition").string(incident.condition);
     json.key("series").string(incident.series);

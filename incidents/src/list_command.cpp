@@ -22,8 +22,8 @@ std::string shown(const std::string& text) {
 // The last column: a rule's condition, a manual request's reason, an alert as its receiver would
 // name it (alertname, severity, summary), or an OOM kill's condition and victim.
 std::string detail_of(const model::IncidentDescription& incident) {
-  if (const model::AlertDetails alert = model::alert_details(incident); alert.any) {
-    return shown(model::alert_headline(incident, alert));
+  if (incident.kind == model::IncidentKind::alert) {
+    return shown(model::alert_headline(incident, model::alert_details(incident)));
   }
   if (const model::OomKillDetails kill = model::oom_kill_details(incident); kill.victim_pid > 0) {
     return shown(incident.condition + ", killed " + std::to_string(kill.victim_pid) + " " +
@@ -45,17 +45,20 @@ int print_incident_scan(const DirectoryScan& scan, std::ostream& out, std::ostre
     return 1;
   }
   size_t id_width = 2;
+  size_t kind_width = 4;
   size_t rule_width = 4;
   for (const auto& entry : scan.valid) {
     id_width = std::max(id_width, entry.id.size());
+    kind_width = std::max(kind_width, model::kind_name(entry.incident.kind).size());
     rule_width = std::max(rule_width, entry.incident.rule.size());
   }
   char line[512];
-  auto row = [&](std::string_view id, std::string_view rule, std::string_view value,
-                 std::string_view fired_at, std::string_view bytes, std::string_view status,
-                 std::string_view detail) {
-    std::snprintf(line, sizeof line, "%-*.*s  %-*.*s  %14.*s  %-24.*s  %12.*s  %-7.*s",
+  auto row = [&](std::string_view id, std::string_view kind, std::string_view rule,
+                 std::string_view value, std::string_view fired_at, std::string_view bytes,
+                 std::string_view status, std::string_view detail) {
+    std::snprintf(line, sizeof line, "%-*.*s  %-*.*s  %-*.*s  %14.*s  %-24.*s  %12.*s  %-7.*s",
                   static_cast<int>(id_width), static_cast<int>(id.size()), id.data(),
+                  static_cast<int>(kind_width), static_cast<int>(kind.size()), kind.data(),
                   static_cast<int>(rule_width), static_cast<int>(rule.size()), rule.data(),
                   static_cast<int>(value.size()), value.data(), static_cast<int>(fired_at.size()),
                   fired_at.data(), static_cast<int>(bytes.size()), bytes.data(),
@@ -64,13 +67,14 @@ int print_incident_scan(const DirectoryScan& scan, std::ostream& out, std::ostre
     if (!detail.empty()) out << "  " << detail;
     out << "\n";
   };
-  row("ID", "RULE", "VALUE", "FIRED_AT", "BYTES", "STATUS", "DETAIL");
+  row("ID", "KIND", "RULE", "VALUE", "FIRED_AT", "BYTES", "STATUS", "DETAIL");
   for (auto it = scan.valid.rbegin(); it != scan.valid.rend(); ++it) {
     const model::IncidentDescription& incident = it->incident;
     char value[32];
     std::snprintf(value, sizeof value, "%.6g", incident.value);
-    row(it->id, incident.rule, value, format_rfc3339_ms(incident.fired_at_ns),
-        std::to_string(it->bytes), "written", detail_of(incident));
+    row(it->id, model::kind_name(incident.kind), incident.rule, value,
+        format_rfc3339_ms(incident.fired_at_ns), std::to_string(it->bytes), "written",
+        detail_of(incident));
   }
   for (const auto& bad : scan.bad) {
     out << "corrupt: " << shown_path(bad.path) << ": " << bad.error << "\n";

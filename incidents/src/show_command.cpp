@@ -24,6 +24,7 @@ std::vector<Field> fields_of(std::string_view id, const std::filesystem::path& p
   std::vector<Field> fields{{"id", std::string(id)},
                             {"file", path.string()},
                             {"bytes", std::to_string(file.bytes)},
+                            {"kind", std::string(model::kind_name(incident.kind))},
                             {"rule", incident.rule}};
   const auto add_if_set = [&fields](std::string key, const std::string& value) {
     if (!value.empty()) fields.emplace_back(std::move(key), value);
@@ -36,8 +37,8 @@ std::vector<Field> fields_of(std::string_view id, const std::filesystem::path& p
   fields.emplace_back("window", format_rfc3339_ms(incident.window_from_ns) + " to " +
                                     format_rfc3339_ms(incident.window_to_ns));
   // An alert first as its receiver names it, then each of its labels and annotations below.
-  if (const model::AlertDetails alert = model::alert_details(incident); alert.any) {
-    fields.emplace_back("alert", model::alert_headline(incident, alert));
+  if (incident.kind == model::IncidentKind::alert) {
+    fields.emplace_back("alert", model::alert_headline(incident, model::alert_details(incident)));
   }
   for (const auto& [key, value] : incident.details) fields.emplace_back(key, value);
   return fields;

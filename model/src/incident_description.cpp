@@ -10,6 +10,7 @@ namespace flightrec::model {
 namespace {
 
 constexpr std::string_view kPrefix = "incident.";
+constexpr std::string_view kKind = "incident.kind";
 constexpr std::string_view kRule = "incident.rule";
 constexpr std::string_view kCondition = "incident.condition";
 constexpr std::string_view kValue = "incident.value";
@@ -27,7 +28,15 @@ void parse_into(const std::string& text, Number& out) {
   if (error == std::errc{} && end == text.data() + text.size()) out = parsed;
 }
 
-void decode_pair(const std::string& key, const std::string& text, IncidentDescription& out) {
+// What decoding found besides the description itself.
+struct Decoded {
+  IncidentDescription incident;
+  std::optional<IncidentKind> kind;  // nullopt: not stored, or a name this version does not know
+};
+
+void decode_pair(const std::string& key, const std::string& text, Decoded& decoded) {
+  IncidentDescription& out = decoded.incident;
+  if (key == kKind) decoded.kind = kind_named(text);
   if (key == kRule) out.rule = text;
   if (key == kCondition) out.condition = text;
   if (key == kValue) parse_into(text, out.value);
@@ -43,6 +52,7 @@ void decode_pair(const std::string& key, const std::string& text, IncidentDescri
 }  // namespace
 
 void encode_incident(const IncidentDescription& incident, recording::Labels& extra) {
+  extra.emplace_back(kKind, kind_name(incident.kind));
   extra.emplace_back(kRule, incident.rule);
   extra.emplace_back(kCondition, incident.condition);
   extra.emplace_back(kValue, number_text(incident.value));
@@ -62,13 +72,16 @@ void replace_incident(const IncidentDescription& incident, recording::Labels& ex
 }
 
 std::optional<IncidentDescription> decode_incident(const recording::Metadata& metadata) {
-  std::optional<IncidentDescription> incident;
+  std::optional<Decoded> decoded;
   for (const auto& [key, text] : metadata.extra) {
     if (!key.starts_with(kPrefix)) continue;
-    if (!incident) incident.emplace();
-    decode_pair(key, text, *incident);
+    if (!decoded) decoded.emplace();
+    decode_pair(key, text, *decoded);
   }
-  return incident;
+  if (!decoded) return std::nullopt;
+  IncidentDescription& incident = decoded->incident;
+  incident.kind = decoded->kind.value_or(inferred_kind(incident));
+  return std::move(incident);
 }
 
 }  // namespace flightrec::model

@@ -29,6 +29,7 @@ void write_triggers(JsonWriter& json, const std::vector<Trigger>& triggers) {
     const model::IncidentDescription& incident = trigger.incident;
     json.begin_object().key("label").string(trigger.label);
     json.key("time").string(format_rfc3339_ms(trigger.time_ns));
+    json.key("kind").string(model::kind_name(incident.kind));
     json.key("rule").string(incident.rule);
     json.key("condition").string(incident.condition);
     json.key("value").number(incident.value);

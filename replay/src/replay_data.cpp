@@ -72,7 +72,9 @@ std::string label_of(const model::IncidentDescription& incident, const model::Oo
                      const model::AlertDetails& alert) {
   std::string label = incident.rule.empty() ? std::string("trigger") : incident.rule;
   // "alert: alertmanager alert: <summary>" would say neither which alert nor how bad.
-  if (alert.any) return printable(label + ": " + model::alert_headline(incident, alert));
+  if (incident.kind == model::IncidentKind::alert) {
+    return printable(label + ": " + model::alert_headline(incident, alert));
+  }
   if (!incident.condition.empty()) label += ": " + incident.condition;
   // A manual incident has no value (NaN): no rule measured anything.
   if (std::isfinite(incident.value)) label += " (value " + number_text(incident.value) + ")";
@@ -92,9 +94,10 @@ void add_oom_kill(const model::OomKillDetails& kill, Trigger& trigger) {
   }
 }
 
-// The alert's labels, annotations and generatorURL, as sent: printable() in add_detail.
-void add_alert(const model::AlertDetails& alert, Trigger& trigger) {
-  if (!alert.any) return;
+// An alert incident's labels, annotations and generatorURL, as sent: printable() in add_detail.
+void add_alert(const model::IncidentDescription& incident, const model::AlertDetails& alert,
+               Trigger& trigger) {
+  if (incident.kind != model::IncidentKind::alert) return;
   add_detail(trigger.detail_lines, "labels", model::label_set_text(alert.labels));
   for (const auto& [name, text] : alert.annotations) {
     std::string annotation = name;
@@ -124,7 +127,9 @@ std::vector<Trigger> triggers_of(const recording::Metadata& meta) {
   Trigger trigger{.time_ns = incident->fired_at_ns, .label = label_of(*incident, kill, alert)};
   trigger.focus_ns = trigger.time_ns;
   add_oom_kill(kill, trigger);
-  add_alert(alert, trigger);
+  add_alert(*incident, alert, trigger);
+  // Last, so the lines the label leaves out come first.
+  add_detail(trigger.detail_lines, "kind", model::kind_name(incident->kind));
   trigger.incident = std::move(*incident);
   return {std::move(trigger)};
 }

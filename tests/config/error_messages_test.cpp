@@ -119,6 +119,14 @@ TEST_CASE("a rule may not be named manual: incidents of POST /-/trigger carry th
       Catch::Matchers::Contains("\"manual\" is reserved for manual incidents"));
 }
 
+TEST_CASE("a rule may not be named alert: incidents of alert notifications carry that name",
+          "[errors][triggers]") {
+  CHECK(only_error("triggers:\n  - name: alert\n    signal: memory_used_bytes\n    op: \">\"\n"
+                   "    value: 1\n") ==
+        "flightrec.yaml:2: triggers[0].name: \"alert\" is reserved for alert incidents (POST "
+        "/-/trigger/alertmanager, /-/trigger/grafana)");
+}
+
 TEST_CASE("a known key in the wrong section points to where it belongs", "[errors][unknown]") {
   CHECK(only_error("sampler:\n  max_bytes: 1GiB\n") ==
         "flightrec.yaml:2: sampler.max_bytes: unknown key; did you mean \"buffer.max_bytes\"?");

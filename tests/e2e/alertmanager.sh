@@ -155,6 +155,9 @@ for _ in $(seq 600); do
 done
 read -r id status fired_ns from_ns alert_status ends_at held_from alertname count <<<"$row"
 expect_eq "${status:-none}" written "the alert incident is written"
+expect_eq "$(curl -s "${URL}incidents" | python3 -c 'import json, sys
+print(next((i["kind"] for i in json.load(sys.stdin) if i["id"] == sys.argv[1]), "-"))' "$id")" alert \
+  "/incidents gives its kind, alert"
 expect_eq "${alertname:-none}" ManualIncidentRequested "it names the alert"
 expect_eq "${count:-0}" 1 "repeats (repeat_interval 2s) and the retry make one incident"
 # Alertmanager's startsAt for the alert (Prometheus's: when it went firing, after `for:`), in ns.

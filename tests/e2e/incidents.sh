@@ -103,9 +103,14 @@ print(next(i[sys.argv[2]] for i in json.load(sys.stdin) if i['id'] == sys.argv[1
 expect_eq "$(field_of "$manual_id" reason)" "$reason" "/incidents gives the reason as it was sent"
 expect_eq "$(field_of "$cpu_id" condition)" 'cpu_busy_ratio{cpu="total"} > 0.8' \
   "/incidents gives a rule's condition"
+expect_eq "$(field_of "$manual_id" kind) $(field_of "$cpu_id" kind)" "manual rule" \
+  "/incidents gives each incident's kind"
 expect_eq "$(curl -s "${URL}incidents/$manual_id?format=json" | python3 -c "import json, sys
 print(json.load(sys.stdin)['metadata']['incident.reason'])")" "$reason" \
   "/incidents/ID?format=json carries the reason in the file's metadata"
+expect_eq "$(curl -s "${URL}incidents/$manual_id?format=json" | python3 -c "import json, sys
+print(json.load(sys.stdin)['metadata']['incident.kind'])")" manual \
+  "/incidents/ID?format=json carries the kind in the file's metadata"
 # The viewer's page: the header is drawn from the inline data, where the reason is JSON text.
 view_details() {
   curl -s "${URL}incidents/$1/view" | python3 -c "import json, re, sys
@@ -116,6 +121,8 @@ print(dict(json.loads(data.group(1))['details']).get(sys.argv[1], ''))" "$2"
 expect_eq "$(view_details "$manual_id" reason)" "$reason" "the viewer's header shows the reason"
 expect_eq "$(view_details "$cpu_id" condition)" 'cpu_busy_ratio{cpu="total"} > 0.8' \
   "the viewer's header shows a rule's condition"
+expect_eq "$(view_details "$manual_id" kind) $(view_details "$cpu_id" kind)" "manual rule" \
+  "the viewer's header shows each incident's kind"
 page=$(curl -s "${URL}incidents/$manual_id/view")
 case "$page" in
   *'<b>)'*) fail "the reason's HTML reaches the page unescaped" ;;
@@ -144,15 +151,22 @@ expect_contains "$listing" "cpu_burst" "flightrec incidents lists it"
 expect_contains "$listing" "written  $reason" "flightrec incidents shows the manual request's reason"
 expect_contains "$listing" 'written  cpu_busy_ratio{cpu="total"} > 0.8' \
   "flightrec incidents shows a rule's condition"
+expect_eq "$(awk -v id="$manual_id" '$1 == id { print $2, $3 }' <<<"$listing") $(awk -v id="$cpu_id" \
+  '$1 == id { print $2, $3 }' <<<"$listing")" "manual manual rule cpu_burst" \
+  "flightrec incidents shows each incident's kind before its rule"
 replayed=$("$FLIGHTREC" replay "$WORK/incidents/$manual_id.flightrec" --batch --at=end --format=json |
   python3 -c "import json, sys
 t = json.load(sys.stdin)['triggers'][0]
+print(t['kind'])
 print(t['reason'])
 print(t['label'])")
-expect_eq "$(head -1 <<<"$replayed")" "$reason" "replay's batch JSON gives the reason exactly"
+expect_eq "$(head -1 <<<"$replayed")" manual "replay's batch JSON gives the kind"
+expect_eq "$(sed -n 2p <<<"$replayed")" "$reason" "replay's batch JSON gives the reason exactly"
 expect_eq "$(tail -1 <<<"$replayed")" "manual: $reason" "replay's trigger label shows it"
 expect_contains "$("$FLIGHTREC" replay "$WORK/incidents/$manual_id.flightrec" --batch --at=end)" \
   "trigger   manual: $reason at " "replay's batch text shows it"
+expect_contains "$("$FLIGHTREC" replay "$WORK/incidents/$manual_id.flightrec" --batch --at=end)" \
+  $'\nkind      manual\n' "replay's batch text shows the kind"
 "$FLIGHTREC" dump "$WORK/incidents/$cpu_id.flightrec" --format=csv >"$WORK/cli.csv"
 expect_eq "$(head -1 "$WORK/cli.csv")" "$(head -1 "$WORK/cpu.csv")" "flightrec dump converts the file offline"
 

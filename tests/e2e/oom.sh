@@ -92,6 +92,9 @@ listed_at=$(date +%s.%N)
 read -r id fired_at series victim_pid victim_command limit_bytes victim_rss kills killed_at count source exit_peak agree victim_cgroup exited_at exit_limit victims_1 victims_2 why <<<"$incident"
 expect_eq "${series:-none}" oom_kills_per_second "an incident of the built-in rule oom_kill, on oom_kills_per_second"
 [ -n "$id" ] || finish
+expect_eq "$(curl -s "${URL}incidents" | python3 -c 'import json, sys
+print(next((i["kind"] for i in json.load(sys.stdin) if i["id"] == sys.argv[1]), "-"))' "$id")" oom_kill \
+  "/incidents gives its kind, oom_kill"
 # The kernel log names the victim (this test runs as root, which may read it).
 expect_eq "$victim_pid $victim_command" "$victim python3" "the incident names the victim from the kernel log (${why})"
 expect_eq "$limit_bytes" "$limit" "the incident names the cgroup's limit"

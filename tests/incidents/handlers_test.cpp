@@ -70,6 +70,10 @@ TEST_CASE("GET /incidents and ?format=json carry a manual request's reason, esca
   const std::string escaped = R"("deploy of v2.3: \"canary\"\\eu\n<b>")";
   CHECK_THAT(curl(served.server.url() + "incidents"),
              Catch::Matchers::Contains("\"reason\":" + escaped));
+  CHECK_THAT(curl(served.server.url() + "incidents"),
+             Catch::Matchers::Contains("\"kind\":\"manual\",\"rule\":\"manual\""));
+  CHECK_THAT(curl(served.server.url() + "incidents/" + entry.id + "?format=json"),
+             Catch::Matchers::Contains("\"incident.kind\":\"manual\""));
   CHECK_THAT(curl(served.server.url() + "incidents/" + entry.id + "?format=json"),
              Catch::Matchers::Contains("\"incident.reason\":" + escaped));
 }

@@ -50,9 +50,14 @@ inline flightrec::recording::Metadata make_metadata() {
   return metadata;
 }
 
+// The kind is the one its producer gives: manual, alert and oom_kill incidents carry their kind's
+// name as their rule, every other rule name is a configured rule.
 inline flightrec::model::IncidentDescription make_info(std::string rule, int64_t fired_offset_ms) {
   const int64_t fired = kT0 + fired_offset_ms * 1'000'000;
-  return {.rule = std::move(rule),
+  const auto kind =
+      flightrec::model::kind_named(rule).value_or(flightrec::model::IncidentKind::rule);
+  return {.kind = kind,
+          .rule = std::move(rule),
           .value = 0.93,
           .series = "cpu_busy_ratio{cpu=\"total\"}",
           .fired_at_ns = fired,

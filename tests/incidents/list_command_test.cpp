@@ -55,6 +55,10 @@ TEST_CASE("flightrec incidents shows a rule's condition and a manual request's r
   REQUIRE(list_incidents_command(dir.path(), out, err) == 0);
   const std::string text = out.str();
   CHECK_THAT(text, Catch::Matchers::Contains("STATUS   DETAIL\n"));
+  CHECK_THAT(text,
+             Catch::Matchers::StartsWith("ID                             KIND    RULE      "));
+  CHECK_THAT(text, Catch::Matchers::Contains("-cpu_busy  rule    cpu_busy  "));
+  CHECK_THAT(text, Catch::Matchers::Contains("-manual    manual  manual    "));
   CHECK_THAT(text, Catch::Matchers::Contains("written  cpu_busy_ratio{cpu=\"total\"} > 0.8\n"));
   CHECK_THAT(text, Catch::Matchers::Contains("written  during the deploy of v2.3 (canary, 10%)\n"));
   // User text never reaches the terminal raw.
@@ -137,4 +141,8 @@ TEST_CASE("flightrec incidents names an alert by alertname, severity and summary
              Catch::Matchers::Contains("written  HighLoad (critical): CPU above 90% on web-1\n"));
   CHECK_THAT(text,
              Catch::Matchers::Contains("written  oom_kills_per_second > 0, killed 468 python3\n"));
+  // The KIND column, as wide as its longest name.
+  CHECK_THAT(text, Catch::Matchers::StartsWith("ID                             KIND      RULE  "));
+  CHECK_THAT(text, Catch::Matchers::Contains("-oom_kill  oom_kill  oom_kill  "));
+  CHECK_THAT(text, Catch::Matchers::Contains("-alert     alert     alert     "));
 }

@@ -241,6 +241,9 @@ TEST_CASE("Incident files written before reasons were stored still list, without
   const auto& manual = entries[0].incident;
   const auto& cpu = entries[1].incident;
   CHECK(manual.rule == "manual");
+  // Nor did they store a kind: the rule names of the time say which.
+  CHECK(manual.kind == flightrec::model::IncidentKind::manual);
+  CHECK(cpu.kind == flightrec::model::IncidentKind::rule);
   CHECK(manual.reason.empty());
   CHECK(std::isnan(manual.value));
   CHECK(cpu.rule == "cpu_busy");

@@ -45,6 +45,8 @@ TEST_CASE("flightrec incidents ID lists an alert's labels, annotations and gener
   const std::string text = out.str();
   // One column for the values, as wide as the longest key.
   CHECK_THAT(text, Catch::Matchers::StartsWith("id                            " + entry.id + "\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains("\nkind                          alert\n"
+                                             "rule                          alert\n"));
   CHECK_THAT(text, Catch::Matchers::Contains(
                        "\nalert                         HighLoad (critical): CPU above 90% on "
                        "web-1\n"));

@@ -61,6 +61,7 @@ TEST_CASE("Metadata written before condition and reason were stored reads with b
   const auto decoded = decode_incident(old);
   REQUIRE(decoded);
   CHECK(decoded->rule == "manual");
+  CHECK(decoded->kind == flightrec::model::IncidentKind::manual);  // no kind stored: inferred
   CHECK(decoded->condition.empty());
   CHECK(decoded->reason.empty());
   CHECK(std::isnan(decoded->value));
@@ -96,4 +97,34 @@ TEST_CASE("Details read back in their order, whatever their text", "[incident]")
   REQUIRE(decoded);
   CHECK(decoded->details == incident.details);
   CHECK(*decoded == incident);
+}
+
+TEST_CASE("Every kind is stored by its name and reads back", "[incident][kind]") {
+  for (const auto& [kind, name] : flightrec::model::kIncidentKinds) {
+    IncidentDescription incident = rule_incident();
+    incident.kind = kind;
+    const Metadata metadata = with_incident(incident);
+    CHECK(flightrec::recording::value_of(metadata.extra, "incident.kind") == name);
+    const auto decoded = decode_incident(metadata);
+    REQUIRE(decoded);
+    CHECK(decoded->kind == kind);
+    CHECK(*decoded == incident);
+  }
+}
+
+TEST_CASE("A stored kind is read as stored, whatever the rule's name", "[incident][kind]") {
+  Metadata metadata;
+  metadata.extra = {{"incident.kind", "manual"}, {"incident.rule", "oom_kill"}};
+  const auto decoded = decode_incident(metadata);
+  REQUIRE(decoded);
+  CHECK(decoded->kind == flightrec::model::IncidentKind::manual);
+}
+
+TEST_CASE("A kind this version does not know reads as a file without one", "[incident][kind]") {
+  Metadata metadata;
+  metadata.extra = {{"incident.kind", "container_throttled"}, {"incident.rule", "oom_kill"}};
+  const auto decoded = decode_incident(metadata);
+  REQUIRE(decoded);
+  CHECK(decoded->kind == flightrec::model::IncidentKind::oom_kill);
+  CHECK(decoded->rule == "oom_kill");
 }

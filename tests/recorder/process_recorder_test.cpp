@@ -75,7 +75,7 @@ TEST_CASE("Failed process reads are logged a few at a time, however many ticks t
     ProcessRecorder recorder(config, {.procfs = tree.root()}, ring);
     flightrec::StopSignal stop;
     int frames = 0;
-    recorder.set_frame_observer([&](const flightrec::sampler::process::ProcessFrame&) {
+    recorder.set_frame_observer([&](const flightrec::process::ProcessFrame&) {
       tree.file(std::to_string(7000 + frames) + "/stat", "not a stat line");
       if (++frames == 20) stop.request();
     });

@@ -18,7 +18,8 @@ constexpr int64_t kKillNs = kStartNs + 1'900'000'000;
 
 // The fixture recording as an OOM incident fired at its trigger; `details` as the namer adds them.
 Model oom_model(recording::Labels details) {
-  model::IncidentDescription incident{.rule = "oom_kill",
+  model::IncidentDescription incident{.kind = model::IncidentKind::oom_kill,
+                                      .rule = "oom_kill",
                                       .condition = "oom_kills_per_second > 0",
                                       .value = 250,
                                       .fired_at_ns = kTriggerNs,

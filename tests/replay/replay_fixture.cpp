@@ -199,6 +199,7 @@ ReplayData oom_fixture() {
   ReplayData data = fixture();
   const auto ns = [](int64_t value) { return std::to_string(value); };
   const model::IncidentDescription incident{
+      .kind = model::IncidentKind::oom_kill,
       .rule = "oom_kill",
       .condition = "oom_kills_per_second > 0",
       .value = 100,

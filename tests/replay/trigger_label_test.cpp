@@ -26,7 +26,10 @@ recording::Metadata with_incident(const model::IncidentDescription& incident) {
 }
 
 model::IncidentDescription manual(std::string reason) {
-  return {.rule = "manual", .reason = std::move(reason), .fired_at_ns = kTriggerNs};
+  return {.kind = model::IncidentKind::manual,
+          .rule = "manual",
+          .reason = std::move(reason),
+          .fired_at_ns = kTriggerNs};
 }
 
 // The fixture recording with `incident` in place of its own (older) incident metadata.
@@ -81,13 +84,15 @@ TEST_CASE("batchOutputCarriesTheReasonExactlyInJsonAndAsALabelInText", "[replay]
   std::string quoted;
   append_json_string(quoted, kReason);
   const std::string json = render_batch(model, view, BatchFormat::json);
+  CHECK_THAT(json, Catch::Contains("\"kind\": \"manual\",\n"));
   CHECK_THAT(json, Catch::Contains("\"rule\": \"manual\""));
   CHECK_THAT(json, Catch::Contains("\"reason\": " + quoted));
   CHECK_THAT(json, Catch::Contains("\"value\": null"));
 }
 
 TEST_CASE("batchTextNamesAnOomVictimItsCgroupSizeAndSourceOrWhyNone", "[replay][trigger][oom]") {
-  model::IncidentDescription oom{.rule = "oom_kill",
+  model::IncidentDescription oom{.kind = model::IncidentKind::oom_kill,
+                                 .rule = "oom_kill",
                                  .condition = "oom_kills_per_second > 0",
                                  .value = 250,
                                  .fired_at_ns = kTriggerNs,
@@ -102,6 +107,7 @@ TEST_CASE("batchTextNamesAnOomVictimItsCgroupSizeAndSourceOrWhyNone", "[replay][
                                     "killed 201 python3 (peak 64M) at "));
   CHECK_THAT(named, Catch::Contains("\nvictim    201 python3, cgroup /pods/a, peak 64M at exit, "
                                     "named by the eBPF exit report\n"));
+  CHECK_THAT(named, Catch::Contains("by the eBPF exit report\nkind      oom_kill\n"));
   oom.details = {{"oom.victim", "unknown: /dev/kmsg: Operation not permitted"}};
   CHECK_THAT(render_batch(model_with(oom), view, BatchFormat::text),
              Catch::Contains("\nvictim    unknown: /dev/kmsg: Operation not permitted\n"));
@@ -114,7 +120,8 @@ namespace {
 
 // An Alertmanager alert as the receiver stores it (trigger/alert_receiver.cpp).
 model::IncidentDescription alert() {
-  return {.rule = "alert",
+  return {.kind = model::IncidentKind::alert,
+          .rule = "alert",
           .condition = "alertmanager alert",
           .series = "HighLoad{instance=\"web-1\",severity=\"critical\"}",
           .reason = "CPU above 90% on web-1",
@@ -149,7 +156,8 @@ TEST_CASE("batchTextPrintsAnAlertsLabelsAnnotationsAndGeneratorUrl", "[replay][t
                  "\nannotation description: load 12.5\\x0asee the \\x1b[2Jrunbook"
                  "\nannotation no\\x0ate: named\\x0d\\x0aannotation forged"
                  "\nannotation summary: CPU above 90% on web-1"
-                 "\ngenerator http://prometheus:9090/graph?g0.expr=up\n"));
+                 "\ngenerator http://prometheus:9090/graph?g0.expr=up\n"
+                 "kind      alert\n"));
   // One line each: no value starts a line of its own.
   CHECK(text.find('\x1b') == std::string::npos);
   CHECK_THAT(text, !Catch::Contains("\nannotation forged"));
@@ -184,4 +192,25 @@ TEST_CASE("theDetailsKeyShowsTheTriggersLabelsAndAnyKeyReturns", "[replay][trigg
   without.handle_key('d');
   CHECK(without.mode() == Mode::normal);
   CHECK(without.message() == "this recording has no trigger point");
+}
+
+TEST_CASE("aTriggerWithAlertDetailsButAnotherKindIsNotLabelledAsAnAlert",
+          "[replay][trigger][alert]") {
+  // The kind decides, not the details' keys: a rule's incident stays labelled by its condition.
+  model::IncidentDescription rule = alert();
+  rule.kind = model::IncidentKind::rule;
+  rule.rule = "cpu_busy";
+  const auto triggers = triggers_of(with_incident(rule));
+  REQUIRE(triggers.size() == 1);
+  CHECK(triggers[0].label == "cpu_busy: alertmanager alert: CPU above 90% on web-1");
+  CHECK(triggers[0].detail_lines == std::vector<std::string>{"kind      rule"});
+}
+
+TEST_CASE("aTriggerFromBeforeKindsWereStoredShowsTheKindItsRuleNameStoodFor", "[replay][trigger]") {
+  recording::Metadata old;
+  old.extra = {{"incident.rule", "manual"}, {"incident.fired_at_ns", std::to_string(kTriggerNs)}};
+  const auto triggers = triggers_of(old);
+  REQUIRE(triggers.size() == 1);
+  CHECK(triggers[0].incident.kind == model::IncidentKind::manual);
+  CHECK(triggers[0].detail_lines == std::vector<std::string>{"kind      manual"});
 }

@@ -23,7 +23,8 @@ std::string detail(const model::IncidentDescription& incident, std::string_view 
 }
 
 model::IncidentDescription stored_alert() {
-  return {.rule = "alert",
+  return {.kind = model::IncidentKind::alert,
+          .rule = "alert",
           .fired_at_ns = kStart,
           .window_from_ns = kStart - 60 * kS,
           .window_to_ns = kStart + 60 * kS,

@@ -253,6 +253,7 @@ TEST_CASE("an episode stored before a restart is not captured again", "[alerts]"
   const std::string stored_key = episode_key(stored[0].description);
   CHECK(stored_key == episode_key(AlertSource::alertmanager, "a", kStart));
   model::IncidentDescription other_rule = stored[0].description;
+  other_rule.kind = model::IncidentKind::rule;
   other_rule.rule = "cpu";
   CHECK(episode_key(other_rule).empty());
 

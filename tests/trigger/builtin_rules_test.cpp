@@ -5,6 +5,8 @@
 #include "flightrec/config/loader.h"
 
 using flightrec::config::Config;
+using flightrec::model::IncidentKind;
+using flightrec::trigger::incident_kind_of;
 using flightrec::trigger::kOomKillRule;
 using flightrec::trigger::rules_with_builtins;
 
@@ -45,6 +47,16 @@ TEST_CASE("A rule named oom_kill replaces the built-in one", "[trigger][builtin]
   REQUIRE(rules.size() == 1);
   CHECK(rules[0].pre == std::chrono::seconds(30));
   CHECK(rules[0].cooldown == std::chrono::minutes(1));
+  // It takes the built-in's place: its incidents are OOM kills, their victims named.
+  CHECK(incident_kind_of(rules[0]) == IncidentKind::oom_kill);
+}
+
+TEST_CASE("The built-in rule fires oom_kill incidents, every other rule rule incidents",
+          "[trigger][builtin]") {
+  const auto rules = rules_with_builtins(loaded("thresholds:\n  cpu_percent: 90\n"));
+  REQUIRE(rules.size() == 2);
+  CHECK(incident_kind_of(rules[0]) == IncidentKind::rule);
+  CHECK(incident_kind_of(rules[1]) == IncidentKind::oom_kill);
 }
 
 TEST_CASE("No oom_kill rule when it is turned off or vmstat is not read", "[trigger][builtin]") {

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <condition_variable>
+#include <iterator>
 #include <mutex>
 #include <thread>
 
 #include "engine_fixture.h"
 #include "flightrec/trigger/alert_receiver.h"
+#include "flightrec/trigger/builtin_rules.h"
 #include "flightrec/trigger/writer.h"
 
 using namespace flightrec;
@@ -85,6 +87,37 @@ class RecordingSink : public IncidentSink {
   std::vector<Handed> written_;
 };
 
+// A source of requests with their windows chosen, as the alert receiver is: what it was asked to
+// capture, and which of its requests it was asked to complete.
+class FakeRequests final : public CaptureRequests {
+ public:
+  explicit FakeRequests(std::string name) : name_(std::move(name)) {}
+  // A request for [fired - 2 ms, fired + post_ms], asked on the next frame.
+  void ask(int64_t fired_at_ns, int64_t post_ms) {
+    IncidentCapture capture;
+    capture.description = {.kind = model::IncidentKind::alert,
+                           .rule = name_,
+                           .fired_at_ns = fired_at_ns,
+                           .window_from_ns = fired_at_ns - 2'000'000,
+                           .window_to_ns = fired_at_ns + post_ms * 1'000'000};
+    waiting_.push_back(std::move(capture));
+  }
+  [[nodiscard]] bool waiting() const noexcept override { return !waiting_.empty(); }
+  void take(std::vector<IncidentCapture>& out) override {
+    std::move(waiting_.begin(), waiting_.end(), std::back_inserter(out));
+    waiting_.clear();
+  }
+  void complete(IncidentCapture& capture, const store::Snapshot&) override {
+    completed.push_back(capture.description.rule);
+    capture.description.details.emplace_back("completed_by", name_);
+  }
+  std::vector<std::string> completed;
+
+ private:
+  std::string name_;
+  std::vector<IncidentCapture> waiting_;
+};
+
 }  // namespace
 
 TEST_CASE("an incident completes once T + post is recorded, with its window", "[capture]") {
@@ -98,6 +131,7 @@ TEST_CASE("an incident completes once T + post is recorded, with its window", "[
   REQUIRE(rig.handed.size() == 1);
   const model::IncidentDescription& c = rig.handed[0].capture.description;
   CHECK(c.rule == "cpu_hot");
+  CHECK(c.kind == model::IncidentKind::rule);
   CHECK(c.condition == "cpu_busy_ratio > 0.8");
   CHECK(c.series == "cpu_busy_ratio{cpu=\"total\"}");
   CHECK(c.reason.empty());
@@ -160,6 +194,7 @@ TEST_CASE("a manual request captures the whole buffer and manual_post after", "[
   REQUIRE(rig.handed.size() == 1);
   const model::IncidentDescription& c = rig.handed[0].capture.description;
   CHECK(c.rule == "manual");
+  CHECK(c.kind == model::IncidentKind::manual);
   CHECK(c.reason == "checking a deploy");
   CHECK(c.condition.empty());
   CHECK(c.series.empty());
@@ -232,6 +267,44 @@ TEST_CASE("an incident whose window was recorded whole is not called cut short",
   CHECK(c.window_to_ns == kStartReal + 50'000'000);
   CHECK(std::none_of(c.details.begin(), c.details.end(),
                      [](const auto& d) { return d.first == kCutShortDetail; }));
+}
+
+TEST_CASE("the oom_kill rule's incidents are of kind oom_kill", "[capture]") {
+  auto r = rule(std::string(kOomKillRule), "cpu_busy_ratio", Comparison::greater, 0.8);
+  r.post = 0ms;
+  Rig rig({r});
+  rig.run(0.9, 1);
+  REQUIRE(rig.handed.size() == 1);
+  CHECK(rig.handed[0].capture.description.kind == model::IncidentKind::oom_kill);
+}
+
+TEST_CASE("requests from several sources are each captured and completed by their source",
+          "[capture]") {
+  FakeRequests first("first");
+  FakeRequests second("second");
+  Rig rig({});
+  rig.capturer.add_requests(first);
+  rig.capturer.add_requests(second);
+  rig.run(0.1, 2);
+  first.ask(kStartReal + 1'000'000, 5);   // ends at tick 6
+  second.ask(kStartReal + 2'000'000, 2);  // ends at tick 4
+  rig.run(0.1, 1);                        // tick 2 takes both
+  CHECK_FALSE(first.waiting());
+  CHECK_FALSE(second.waiting());
+  CHECK(rig.capturer.pending() == 2);
+  rig.run(0.1, 2);  // ticks 3, 4
+  REQUIRE(rig.handed.size() == 1);
+  CHECK(rig.handed[0].capture.description.rule == "second");
+  CHECK(rig.handed[0].handed_at_tick == 4);
+  rig.run(0.1, 2);  // ticks 5, 6
+  REQUIRE(rig.handed.size() == 2);
+  CHECK(rig.handed[1].capture.description.rule == "first");
+  CHECK(rig.handed[1].handed_at_tick == 6);
+  // Each source completes only its own requests, just before they are handed over.
+  CHECK(first.completed == std::vector<std::string>{"first"});
+  CHECK(second.completed == std::vector<std::string>{"second"});
+  CHECK(rig.handed[0].capture.description.details == recording::Labels{{"completed_by", "second"}});
+  CHECK(rig.handed[1].capture.description.details == recording::Labels{{"completed_by", "first"}});
 }
 
 TEST_CASE("the writer thread hands every incident to the sink, in order", "[writer]") {

@@ -40,6 +40,7 @@ int64_t kill_unix_ns() {
 
 IncidentCapture oom_incident(int64_t fired_at_ns) {
   IncidentCapture capture;
+  capture.description.kind = flightrec::model::IncidentKind::oom_kill;
   capture.description.rule = std::string(kOomKillRule);
   capture.description.fired_at_ns = fired_at_ns;
   capture.description.window_from_ns = fired_at_ns - 60'000'000'000;
@@ -187,6 +188,7 @@ TEST_CASE("Other incidents pass untouched; an unreadable log is named", "[trigge
   Recorded sink;
   OomVictimNamer namer(sink, missing);
   IncidentCapture manual;
+  manual.description.kind = flightrec::model::IncidentKind::manual;
   manual.description.rule = "manual";
   manual.description.reason = "deploy";
   namer.write(manual, {});

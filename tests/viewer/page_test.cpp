@@ -116,14 +116,16 @@ TEST_CASE("shouldShowAManualIncidentsReasonInTheHeader") {
   const std::string reason = "deploy of v2.3 </script><b> & \"canary\"";
   const auto options =
       incident_view_options("20251130T050001.500Z-manual",
-                            incident_metadata({.rule = "manual",
+                            incident_metadata({.kind = model::IncidentKind::manual,
+                                               .rule = "manual",
                                                .reason = reason,
                                                .fired_at_ns = 1'764'478'801'500'000'000,
                                                .window_from_ns = 1'764'478'800'000'000'000,
                                                .window_to_ns = 1'764'478'803'000'000'000}));
   CHECK(options.title == "Incident 20251130T050001.500Z-manual");
   CHECK(options.details ==
-        Details{{"rule", "manual"},
+        Details{{"kind", "manual"},
+                {"rule", "manual"},
                 {"reason", reason},
                 {"fired at", "2025-11-30T05:00:01.500Z"},
                 {"window", "2025-11-30T05:00:00.000Z to 2025-11-30T05:00:03.000Z"},
@@ -144,13 +146,14 @@ TEST_CASE("shouldShowARulesConditionSeriesAndValueInTheHeader") {
                               .value = 0.97,
                               .series = "cpu_busy_ratio{cpu=\"total\"}",
                               .fired_at_ns = 1'764'478'801'500'000'000}));
-  REQUIRE(options.details.size() == 7);
-  CHECK(options.details[0] == std::pair<std::string, std::string>{"rule", "cpu_busy"});
-  CHECK(options.details[1] ==
-        std::pair<std::string, std::string>{"condition", "cpu_busy_ratio{cpu=\"total\"} > 0.8"});
+  REQUIRE(options.details.size() == 8);
+  CHECK(options.details[0] == std::pair<std::string, std::string>{"kind", "rule"});
+  CHECK(options.details[1] == std::pair<std::string, std::string>{"rule", "cpu_busy"});
   CHECK(options.details[2] ==
+        std::pair<std::string, std::string>{"condition", "cpu_busy_ratio{cpu=\"total\"} > 0.8"});
+  CHECK(options.details[3] ==
         std::pair<std::string, std::string>{"series", "cpu_busy_ratio{cpu=\"total\"}"});
-  CHECK(options.details[3] == std::pair<std::string, std::string>{"value", "0.97"});
+  CHECK(options.details[4] == std::pair<std::string, std::string>{"value", "0.97"});
 }
 
 TEST_CASE("shouldShowAnIncidentFromBeforeReasonsWithoutConditionOrReason") {
@@ -164,11 +167,14 @@ TEST_CASE("shouldShowAnIncidentFromBeforeReasonsWithoutConditionOrReason") {
   const auto options = incident_view_options("x", old);
   std::vector<std::string> keys;
   for (const auto& [key, value] : options.details) keys.push_back(key);
-  CHECK(keys == std::vector<std::string>{"rule", "series", "value", "fired at", "window", "host"});
+  CHECK(keys ==
+        std::vector<std::string>{"kind", "rule", "series", "value", "fired at", "window", "host"});
+  CHECK(options.details[0].second == "rule");  // no kind stored: a rule's, by its name
 }
 
 model::IncidentDescription oom_incident(Details details) {
-  return {.rule = "oom_kill",
+  return {.kind = model::IncidentKind::oom_kill,
+          .rule = "oom_kill",
           .condition = "oom_kills_per_second > 0",
           .value = 1000,
           .fired_at_ns = 1'764'478'801'004'000'000,
@@ -221,7 +227,8 @@ TEST_CASE("shouldNotMarkAnOomIncidentWithoutAKillTimeNorOtherIncidents") {
 
 TEST_CASE("shouldListAnAlertsLabelsAnnotationsAndGeneratorUrlInTheHeader") {
   const auto options = incident_view_options(
-      "x", incident_metadata({.rule = "alert",
+      "x", incident_metadata({.kind = model::IncidentKind::alert,
+                              .rule = "alert",
                               .condition = "alertmanager alert",
                               .series = "HighLoad{severity=\"critical\"}",
                               .reason = "CPU above 90%",

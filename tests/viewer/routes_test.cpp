@@ -63,7 +63,8 @@ TEST_CASE("shouldServeAnIncidentAsAPageWithItsTrigger") {
   CHECK(response.find("<title>Incident " + s.id + " - flightrec</title>") != std::string::npos);
   CHECK(response.find("\"trigger\":1764478801.5") != std::string::npos);
   // No series was recorded for it, so none is listed.
-  CHECK(response.find("\"details\":[[\"rule\",\"cpu_burst\"],[\"value\",\"0.97\"],") !=
+  CHECK(response.find(
+            "\"details\":[[\"kind\",\"rule\"],[\"rule\",\"cpu_burst\"],[\"value\",\"0.97\"],") !=
         std::string::npos);
 }
 

@@ -114,7 +114,7 @@ std::string episode_key(AlertSource source, std::string_view fingerprint, int64_
 }
 
 std::string episode_key(const model::IncidentDescription& incident) {
-  if (incident.rule != kAlertRule) return {};
+  if (incident.kind != model::IncidentKind::alert) return {};
   const std::string_view source = value_of(incident.details, alert_details::kSource);
   int64_t starts_at_ns = incident.fired_at_ns;
   // Written by capture_of, so it parses; were it edited into nonsense, fired_at is the best guess.
@@ -281,6 +281,7 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
                                           int64_t centre_ns) const {
   IncidentCapture capture;
   model::IncidentDescription& incident = capture.description;
+  incident.kind = model::IncidentKind::alert;
   incident.rule = kAlertRule;
   incident.series = series_of(alert);
   incident.condition = std::string(source_name(notification.source)) + " alert";

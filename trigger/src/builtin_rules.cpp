@@ -35,4 +35,8 @@ std::vector<config::TriggerRule> rules_with_builtins(const config::Config& confi
   return rules;
 }
 
+model::IncidentKind incident_kind_of(const config::TriggerRule& rule) {
+  return rule.name == kOomKillRule ? model::IncidentKind::oom_kill : model::IncidentKind::rule;
+}
+
 }  // namespace flightrec::trigger

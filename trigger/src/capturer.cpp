@@ -7,6 +7,7 @@
 #include "flightrec/common/number_format.h"
 #include "flightrec/config/trigger_rules.h"
 #include "flightrec/config/units.h"
+#include "flightrec/trigger/builtin_rules.h"
 
 namespace flightrec::trigger {
 namespace {
@@ -30,7 +31,9 @@ void IncidentCapturer::on_frame(const sampler::FrameHeader& header, std::span<co
                                 std::span<const double> derived) {
   last_frame_ = header;
   for (const Firing& firing : engine_.evaluate(header, raw, derived)) start(firing, header);
-  if (requests_ != nullptr && requests_->waiting()) take_requests(header.tick, header.real_ns);
+  for (CaptureRequests* requests : requests_) {
+    if (requests->waiting()) take_requests(*requests, header.tick, header.real_ns);
+  }
   // Complete in firing order; erase only when something completed, so a quiet tick costs a scan.
   bool any_complete = false;
   for (Pending& pending : pending_) {
@@ -53,7 +56,9 @@ size_t IncidentCapturer::finish_at_shutdown() {
   const uint64_t tick = last_frame_ ? last_frame_->tick : 0;
   const int64_t last_ns = last_frame_ ? last_frame_->real_ns : 0;
   // Alerts answered "captured" since the last frame, and ends waiting to be handed to the writer.
-  if (requests_ != nullptr && requests_->waiting()) take_requests(tick, last_ns);
+  for (CaptureRequests* requests : requests_) {
+    if (requests->waiting()) take_requests(*requests, tick, last_ns);
+  }
   size_t cut = 0;
   const store::Snapshot snapshot = ring_.snapshot();
   for (Pending& pending : pending_) {
@@ -83,10 +88,12 @@ void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& h
   std::chrono::nanoseconds pre = options_.buffer_duration;
   std::chrono::nanoseconds post = options_.manual_post;
   if (firing.rule == Firing::kManual) {
+    incident.kind = model::IncidentKind::manual;
     incident.rule = model::kManualRule;
     incident.reason = std::string(engine_.manual_reason(firing.match));
   } else {
     const config::TriggerRule& rule = engine_.rules()[firing.rule];
+    incident.kind = incident_kind_of(rule);
     incident.rule = rule.name;
     incident.condition = rule.signal + " " + std::string(config::comparison_text(rule.op)) + " " +
                          number_text(rule.value);
@@ -106,14 +113,14 @@ uint64_t IncidentCapturer::ticks_covering(int64_t ns) const {
   return static_cast<uint64_t>((ns + rate - 1) / rate);
 }
 
-void IncidentCapturer::take_requests(uint64_t tick, int64_t real_ns) {
-  requests_->take(taken_);
+void IncidentCapturer::take_requests(CaptureRequests& requests, uint64_t tick, int64_t real_ns) {
+  requests.take(taken_);
   for (IncidentCapture& capture : taken_) {
     // The window's end in ticks from now; a window that has already ended completes at once.
     const int64_t wait_ns = std::max<int64_t>(0, capture.description.window_to_ns - real_ns);
     const uint64_t wait_ticks = ticks_covering(wait_ns);
     capture.tick = tick;
-    pending_.push_back(Pending{std::move(capture), tick + wait_ticks, requests_});
+    pending_.push_back(Pending{std::move(capture), tick + wait_ticks, &requests});
   }
   taken_.clear();
 }

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "flightrec/common/clock.h"
+#include "flightrec/model/incident_kind.h"
 #include "flightrec/model/oom_memory.h"
-#include "flightrec/trigger/builtin_rules.h"
 
 namespace flightrec::trigger {
 namespace {
@@ -93,7 +93,9 @@ void OomVictimNamer::add_memory(const model::IncidentDescription& incident, int6
 }
 
 WriteOutcome OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot blocks) {
-  if (incident.description.rule != kOomKillRule) return next_.write(incident, std::move(blocks));
+  if (incident.description.kind != model::IncidentKind::oom_kill) {
+    return next_.write(incident, std::move(blocks));
+  }
   IncidentCapture named = incident;
   read_log();
   const model::IncidentDescription& description = incident.description;

@@ -223,6 +223,7 @@ ViewOptions incident_view_options(std::string_view id, const recording::Metadata
   const auto incident = model::decode_incident(metadata).value_or(model::IncidentDescription{});
   ViewOptions options{.title = "Incident " + std::string(id)};
   auto& details = options.details;
+  details.emplace_back("kind", model::kind_name(incident.kind));
   details.emplace_back("rule", incident.rule);
   if (!incident.condition.empty()) details.emplace_back("condition", incident.condition);
   if (!incident.series.empty()) details.emplace_back("series", incident.series);

@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
   // with the details the OOM victim namer adds.
   const int64_t kill_ns = rec.trigger_ns + 5'000'000'000;
   const auto oom =
-      store.write({.rule = "oom_kill",
+      store.write({.kind = model::IncidentKind::oom_kill,
+                   .rule = "oom_kill",
                    .condition = "oom_kills_per_second > 0",
                    .value = 1000,
                    .series = "oom_kills_per_second",

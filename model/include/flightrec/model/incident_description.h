@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/model/incident_kind.h"
 #include "flightrec/recording/metadata.h"
 
 namespace flightrec::model {
@@ -32,7 +33,10 @@ inline constexpr std::string_view kOomVictimUnknown = "oom.victim";
 }  // namespace incident_details
 
 struct IncidentDescription {
-  std::string rule;       // the rule's name from the config, or "manual"
+  IncidentKind kind = IncidentKind::rule;  // what started it; its producer sets it
+  // The rule's name from the config; "manual" and "alert" for those kinds (the config reserves
+  // both), "oom_kill" for the built-in rule or a configured one that replaces it.
+  std::string rule;
   std::string condition;  // the rule as configured, e.g. cpu_busy_ratio{cpu="total"} > 0.8
   // The matched series' value when the rule fired; NaN when nothing was measured (manual).
   double value = std::numeric_limits<double>::quiet_NaN();
@@ -45,8 +49,8 @@ struct IncidentDescription {
   // What else is known about the event, as key/value text, in the order found: e.g. an OOM
   // kill's victim (incident_details). Empty for most incidents.
   recording::Labels details;
-  // Asked for with POST /-/trigger rather than fired by a rule (config reserves the name).
-  [[nodiscard]] bool is_manual() const noexcept { return rule == kManualRule; }
+  // Asked for with POST /-/trigger rather than fired by a rule or an alert.
+  [[nodiscard]] bool is_manual() const noexcept { return kind == IncidentKind::manual; }
   bool operator==(const IncidentDescription&) const = default;
 };
 
@@ -59,7 +63,8 @@ void replace_incident(const IncidentDescription& incident, recording::Labels& ex
 
 // The description encode_incident wrote; nullopt when the metadata has no "incident.*" pair (a
 // plain dump). A pair that is missing (files written before condition and reason were stored) or
-// whose number does not parse leaves its field at the default.
+// whose number does not parse leaves its field at the default; a kind that is missing (files
+// written before it was stored) or not known here is inferred_kind's.
 std::optional<IncidentDescription> decode_incident(const recording::Metadata& metadata);
 
 }  // namespace flightrec::model

@@ -42,7 +42,7 @@ struct Trigger {
   // What the label leaves out, as printable lines for batch text and the details pane (`d`),
   // each a 10-column name and its text: an alert's "labels" (Prometheus' notation), one
   // "annotation" line each and its "generator" (generatorURL); an OOM kill's "victim" with its
-  // cgroup, size and the sources that named it, or why none did.
+  // cgroup, size and the sources that named it, or why none did; then every incident's "kind".
   std::vector<std::string> detail_lines;
 };
 

@@ -45,7 +45,8 @@ inline constexpr size_t kSidewaysStep = 20;
 inline constexpr std::array<double, 9> kSpeeds{0.001, 0.01, 0.1, 0.25, 0.5, 1, 2, 5, 10};
 
 // help and details are whole-screen panes that any key closes: the keys, and what the triggers'
-// labels leave out (Trigger::detail_lines: an alert's labels and annotations, an OOM victim).
+// labels leave out (Trigger::detail_lines: an alert's labels and annotations, an OOM victim, the
+// incident's kind).
 enum class Mode { normal, help, details, search, filter, go_to };
 
 class Session {

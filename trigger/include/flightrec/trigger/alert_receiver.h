@@ -202,8 +202,8 @@ class AlertReceiver final : public CaptureRequests {
 // "grafana/<fingerprint>@<startsAt ns>": one firing episode of one alert.
 [[nodiscard]] std::string episode_key(AlertSource source, std::string_view fingerprint,
                                       int64_t starts_at_ns);
-// The episode an alert incident captured, from its description (rule kAlertRule: its fired_at, or
-// the startsAt sent when that was too far ahead); empty for any other incident.
+// The episode an alert incident captured, from its description (kind alert: its fired_at, or the
+// startsAt sent when that was too far ahead); empty for any other incident.
 [[nodiscard]] std::string episode_key(const model::IncidentDescription& incident);
 
 }  // namespace flightrec::trigger

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "flightrec/config/config.h"
+#include "flightrec/model/incident_kind.h"
 
 namespace flightrec::trigger {
 
@@ -18,5 +19,9 @@ inline constexpr std::string_view kOomKillRule = "oom_kill";
 // buffer before, 5 s after, and a 5 s cooldown: a kill within the post window is in that
 // recording, a later one fires its own.
 [[nodiscard]] std::vector<config::TriggerRule> rules_with_builtins(const config::Config& config);
+
+// The kind of the incidents `rule` fires: oom_kill for the built-in rule and for a configured one
+// that replaces it (it takes the built-in's place, victim naming included), else rule.
+[[nodiscard]] model::IncidentKind incident_kind_of(const config::TriggerRule& rule);
 
 }  // namespace flightrec::trigger

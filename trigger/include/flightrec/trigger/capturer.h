@@ -24,7 +24,9 @@ namespace flightrec::trigger {
 inline constexpr std::string_view kCutShortDetail = "capture.cut_short";
 
 // Requests that arrive with their window already chosen (alert notifications: the window is
-// centred on when the alert began, trigger/alert_receiver.h), taken on the recorder thread.
+// centred on when the alert began, trigger/alert_receiver.h), taken on the recorder thread. Each
+// source of such requests implements it and is added with IncidentCapturer::add_requests; the
+// capturer asks them in the order added (docs/ARCHITECTURE.md, "A trigger source").
 class CaptureRequests {
  public:
   virtual ~CaptureRequests() = default;
@@ -65,8 +67,9 @@ class IncidentCapturer {
   // how many were cut short.
   size_t finish_at_shutdown();
 
-  // Before the recorder starts: also capture what `requests` asks for (it must outlive this).
-  void add_requests(CaptureRequests& requests) { requests_ = &requests; }
+  // Before the recorder starts: also capture what `requests` asks for (it must outlive this),
+  // besides what the sources added before it ask for.
+  void add_requests(CaptureRequests& requests) { requests_.push_back(&requests); }
 
  private:
   struct Pending {
@@ -75,7 +78,7 @@ class IncidentCapturer {
     CaptureRequests* requested_by = nullptr;  // null for a rule or manual firing
   };
   void start(const Firing& firing, const sampler::FrameHeader& header);
-  void take_requests(uint64_t tick, int64_t real_ns);
+  void take_requests(CaptureRequests& requests, uint64_t tick, int64_t real_ns);
   void hand_over(Pending& pending, store::Snapshot snapshot);
   // Ticks until `ns` from now have been recorded, rounded up. Ticks, not wall time: the realtime
   // clock may jump, the tick index does not.
@@ -86,7 +89,7 @@ class IncidentCapturer {
   CaptureOptions options_;
   Handoff handoff_;
   std::vector<Pending> pending_;
-  CaptureRequests* requests_ = nullptr;
+  std::vector<CaptureRequests*> requests_;
   std::vector<IncidentCapture> taken_;              // reused: allocates only when requests arrive
   std::optional<sampler::FrameHeader> last_frame_;  // the newest frame on_frame() saw
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Names the victim of each OOM incident (rule oom_kill: the built-in one or a rule replacing it)
+// Names the victim of each OOM incident (kind oom_kill: the built-in rule or a rule replacing it)
 // from the kernel log and from the process tier's eBPF exit reports (oom_victim_sources.h): pid,
 // command, uid, its memory cgroup, its size, which source named it, and from the log, for a
 // cgroup OOM, the cgroup whose limit was hit and that limit, as "oom.*" details of the incident
