@@ -67,7 +67,7 @@ expect_eq "${status:-none} ${rule:-none}" "written manual" "the manual incident 
 expect_contains "${cut:-none}" "_of_5s" "and says how much of its 5 s post window it has"
 
 listing=$("$FLIGHTREC" incidents --dir="$WORK/incidents")
-expect_eq "$(awk '$6 == "written"' <<<"$listing" | wc -l)" 2 \
+expect_eq "$(awk '$7 == "written"' <<<"$listing" | wc -l)" 2 \
   "flightrec incidents reads both files as written"
 for file in "$WORK"/incidents/*.flightrec; do
   rows=$("$FLIGHTREC" dump "$file" --format=csv | wc -l)
