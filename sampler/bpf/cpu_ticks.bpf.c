@@ -252,8 +252,8 @@ int record_tick(void* context) {
       sizeof(struct flightrec_tick_head) + (__u64)cpu_count * sizeof(struct flightrec_tick_cpu);
   if (size > sizeof(*record)) size = sizeof(*record);
   const __u32 every = wake_every;
-  const __u64 wake = every != 0 && fired++ % every == every - 1 ? BPF_RB_FORCE_WAKEUP
-                                                               : BPF_RB_NO_WAKEUP;
+  const __u64 wake =
+      every != 0 && fired++ % every == every - 1 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
   /* Each record also takes the ring's 8-byte header. */
   if (bpf_ringbuf_query(&ticks, BPF_RB_AVAIL_DATA) + size + 8 > max_pending_bytes ||
       bpf_ringbuf_output(&ticks, record, size, wake) != 0) {
