@@ -4,12 +4,13 @@
 // its blocks' time span. is_valid_incident_id (ids from /incidents/<id> URLs) must accept nothing
 // that names another directory. Seed corpus: incident files written by IncidentStore, and the
 // recordings of recording_read_fuzz.
-#include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <span>
 #include <string>
 
@@ -23,9 +24,23 @@ namespace incidents = flightrec::incidents;
 
 namespace {
 
-// The input as a file check_incident_file can open by path, without touching the disk.
+// The input as a file check_incident_file can open by path. A regular file of its own: the check
+// refuses to follow a symbolic link, which /proc/self/fd/N of a memfd is.
 std::string as_file(const uint8_t* data, size_t size) {
-  static const int fd = memfd_create("incident_file_fuzz", MFD_CLOEXEC);
+  struct TempFile {
+    std::string path = "/tmp/incident_file_fuzz.XXXXXX";
+    TempFile() {
+      const int fd = mkstemp(path.data());
+      if (fd < 0) __builtin_trap();
+      close(fd);
+    }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    ~TempFile() { unlink(path.c_str()); }
+  };
+  static const TempFile file;
+  const std::string& path = file.path;
+  static const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0 || ftruncate(fd, 0) != 0) __builtin_trap();
   size_t written = 0;
   while (written < size) {
@@ -33,7 +48,7 @@ std::string as_file(const uint8_t* data, size_t size) {
     if (n <= 0) __builtin_trap();
     written += static_cast<size_t>(n);
   }
-  return "/proc/self/fd/" + std::to_string(fd);
+  return path;
 }
 
 bool same_number(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
