@@ -64,8 +64,15 @@ done
 # /dump then answers is counted as the client saw it.
 sleep 6  # enough history that the answer (~1 MB of JSON a second) outgrows the socket buffers
 python3 "$E2E_DIR/slow_readers.py" --user=oncall:oncall-pw "127.0.0.1:$port" 30 \
-  "/dump?from=-10s&format=json" 1 >/dev/null &
+  "/dump?from=-10s&format=json" 1 >"$WORK/holder.out" &
 holder=$!
+# Its request must be in before the ones below: were one of them first, the holder would be the
+# one refused.
+for _ in $(seq 100); do
+  grep -q '^held 1' "$WORK/holder.out" && break
+  sleep 0.05
+done
+sleep 0.2  # the request sent is not yet the request routed
 dump_503=0
 dump_200=0
 for _ in $(seq 40); do
