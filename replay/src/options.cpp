@@ -1,14 +1,34 @@
 #include "flightrec/replay/options.h"
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "flightrec/common/flags.h"
 #include "flightrec/replay/model.h"
+#include "flightrec/replay/table.h"
 
 namespace flightrec::replay {
 namespace {
 
 ReplayArgs failure(std::string error) { return {std::nullopt, false, std::move(error)}; }
+
+// The tab table's names, "processes, network, ..." with `last` before the last one: a tab added
+// to the table is in --tab's help and error without another edit.
+std::string tab_names(std::string_view last) {
+  std::string text;
+  for (size_t i = 0; i < std::size(kTabNames); ++i) {
+    if (i > 0) text += i + 1 == std::size(kTabNames) ? last : ", ";
+    text += kTabNames[i].name;
+  }
+  return text;
+}
+
+// Flag::help is a view: the text lives as long as the program.
+std::string_view tab_help() {
+  static const std::string text = tab_names(" or ") + ".";
+  return text;
+}
 
 }  // namespace
 
@@ -24,13 +44,10 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
        "start or -1s\nfrom the end; a time outside the recording shows its start or\nend, with a "
        "note. Default: the trigger point if the\nrecording has one, else the end.",
        store(o.at)},
-      {"--tab", "", "TAB", "processes, network, connections, listening or sessions.",
+      {"--tab", "", "TAB", tab_help(),
        [&o](std::string_view value) -> std::string {
          const auto tab = tab_named(value);
-         if (!tab) {
-           return "\"" + std::string(value) +
-                  "\" is not one of processes, network, connections, listening, sessions";
-         }
+         if (!tab) return "\"" + std::string(value) + "\" is not one of " + tab_names(", ");
          o.tab = *tab;
          return {};
        }},

@@ -1,9 +1,15 @@
 #include "flightrec/replay/options.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <string>
 #include <vector>
 
+#include "flightrec/common/flags.h"
+#include "flightrec/replay/table.h"
+
 using namespace flightrec::replay;
+namespace flags = flightrec::flags;
 
 namespace {
 
@@ -35,6 +41,19 @@ TEST_CASE("replayArgsDefaultToTheInteractiveProcessesView", "[replay][options]")
   CHECK_FALSE(parsed.options->batch);
   CHECK(parsed.options->tab == Tab::processes);
   CHECK(parsed.options->interval_ns == kDefaultIntervalNs);
+}
+
+TEST_CASE("replayTabHelpNamesEveryTabOfTheTable", "[replay][options]") {
+  ReplayOptions options;
+  const auto flags = replay_flags(options);
+  const auto tab = std::find_if(flags.begin(), flags.end(),
+                                [](const flags::Flag& flag) { return flag.name == "--tab"; });
+  REQUIRE(tab != flags.end());
+  for (const TabNames& names : kTabNames) {
+    CHECK_THAT(std::string(tab->help), Catch::Contains(std::string(names.name)));
+    CHECK_THAT(parse({"a", "--tab=disks"}).error, Catch::Contains(std::string(names.name)));
+    CHECK(parse({"a", "--tab=" + std::string(names.name)}).options->tab == names.tab);
+  }
 }
 
 TEST_CASE("replayArgsErrorsNameTheFlagOrValue", "[replay][options]") {
