@@ -3,11 +3,6 @@
 // every refused credential by kind, and every connection the gate closes by why.
 #include "flightrec/http/server_stats.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -21,10 +16,14 @@
 #include "flightrec/common/fd.h"
 #include "flightrec/http/access.h"
 #include "flightrec/http/server.h"
+#include "raw_client.h"
 #include "temp_dir.h"
 
 using namespace flightrec::http;
 using flightrec::Fd;
+using flightrec::testing::closed_within;
+using flightrec::testing::connect_to;
+using flightrec::testing::send_text;
 using flightrec::testing::TempDir;
 using namespace std::chrono_literals;
 
@@ -34,31 +33,11 @@ std::string status(const std::string& args) {
   return flightrec::testing::curl("-o /dev/null -w %{http_code} " + args, 5);
 }
 
-Fd connect_to(uint16_t port) {
-  Fd sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(sock.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0);
-  return sock;
-}
-
 // Sends `text` and waits until the server closes the connection (or 3 s pass).
 void send_and_wait_close(uint16_t port, std::string_view text) {
   const Fd sock = connect_to(port);
-  if (!text.empty()) {
-    REQUIRE(::send(sock.get(), text.data(), text.size(), MSG_NOSIGNAL) ==
-            static_cast<ssize_t>(text.size()));
-  }
-  const auto end = std::chrono::steady_clock::now() + 3s;
-  while (std::chrono::steady_clock::now() < end) {
-    pollfd ready{.fd = sock.get(), .events = POLLIN, .revents = 0};
-    if (::poll(&ready, 1, 20) <= 0) continue;
-    char buffer[4096];
-    if (::recv(sock.get(), buffer, sizeof buffer, 0) <= 0) return;
-  }
-  FAIL("the server did not close the connection");
+  if (!text.empty()) send_text(sock, text);
+  if (!closed_within(sock, 3s)) FAIL("the server did not close the connection");
 }
 
 // "handler code count" per line, as ServerStats::responses lists them.
