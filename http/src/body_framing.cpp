@@ -3,16 +3,10 @@
 #include <algorithm>
 
 #include "flightrec/common/printable.h"
+#include "flightrec/http/header_list.h"
 
 namespace flightrec::http {
 namespace {
-
-// A field's value without the whitespace around it (RFC 9110 5.5).
-std::string_view trimmed(std::string_view value) {
-  const size_t start = value.find_first_not_of(" \t");
-  if (start == std::string_view::npos) return {};
-  return value.substr(start, value.find_last_not_of(" \t") - start + 1);
-}
 
 // Enough digits for any body this side of an exabyte, few enough never to overflow strtoll.
 constexpr size_t kMostDigits = 18;
@@ -26,7 +20,7 @@ std::string framing_refusal(const std::vector<std::string_view>& content_lengths
   if (content_lengths.size() > 1) {
     std::string values;
     for (const std::string_view value : content_lengths) {
-      values += (values.empty() ? "" : ", ") + quote_for_error(trimmed(value));
+      values += (values.empty() ? "" : ", ") + quote_for_error(trim_whitespace(value));
     }
     return "Content-Length given " + times(content_lengths.size()) + " (" + values +
            "); send it once";
@@ -39,7 +33,7 @@ std::string framing_refusal(const std::vector<std::string_view>& content_lengths
            "one";
   }
   if (content_lengths.empty()) return {};
-  const std::string_view value = trimmed(content_lengths.front());
+  const std::string_view value = trim_whitespace(content_lengths.front());
   const bool digits = !value.empty() && std::all_of(value.begin(), value.end(),
                                                     [](char c) { return c >= '0' && c <= '9'; });
   if (!digits) {

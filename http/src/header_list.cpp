@@ -8,14 +8,6 @@
 namespace flightrec::http {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  constexpr std::string_view kWhitespace = " \t";
-  const auto first = s.find_first_not_of(kWhitespace);
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(kWhitespace);
-  return s.substr(first, last - first + 1);
-}
-
 // Splits at `separator` except inside double quotes, so `v="a,b"` stays one piece.
 std::vector<std::string_view> split_unquoted(std::string_view s, char separator) {
   std::vector<std::string_view> pieces;
@@ -27,11 +19,11 @@ std::vector<std::string_view> split_unquoted(std::string_view s, char separator)
     } else if (s[i] == '\\' && quoted) {
       ++i;  // quoted-pair: the next character is literal
     } else if (s[i] == separator && !quoted) {
-      pieces.push_back(trim(s.substr(start, i - start)));
+      pieces.push_back(trim_whitespace(s.substr(start, i - start)));
       start = i + 1;
     }
   }
-  pieces.push_back(trim(s.substr(std::min(start, s.size()))));
+  pieces.push_back(trim_whitespace(s.substr(std::min(start, s.size()))));
   return pieces;
 }
 
@@ -53,6 +45,14 @@ bool parse_quality(std::string_view text, double& quality) {
 }
 
 }  // namespace
+
+std::string_view trim_whitespace(std::string_view s) {
+  constexpr std::string_view kWhitespace = " \t";
+  const auto first = s.find_first_not_of(kWhitespace);
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(kWhitespace);
+  return s.substr(first, last - first + 1);
+}
 
 bool iequals(std::string_view a, std::string_view b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
@@ -77,8 +77,8 @@ std::vector<HeaderElement> parse_header_list(std::string_view header) {
         readable = false;
         break;
       }
-      const auto name = trim(parts[i].substr(0, equals));
-      const auto value = unquote(trim(parts[i].substr(equals + 1)));
+      const auto name = trim_whitespace(parts[i].substr(0, equals));
+      const auto value = unquote(trim_whitespace(parts[i].substr(equals + 1)));
       if (iequals(name, "q")) {
         readable = parse_quality(value, element.quality);
       } else {

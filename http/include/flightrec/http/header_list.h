@@ -25,6 +25,9 @@ std::vector<HeaderElement> parse_header_list(std::string_view header);
 
 bool iequals(std::string_view a, std::string_view b);
 
+// A field value, or a piece of one, without the spaces and tabs around it (RFC 9110 5.5).
+std::string_view trim_whitespace(std::string_view s);
+
 // Parameter `name` (case-insensitive) of `element`, or nullptr when it has none.
 const HeaderParameter* find_parameter(const HeaderElement& element, std::string_view name);
 
