@@ -9,8 +9,12 @@
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/model/alert_details.h"
 #include "flightrec/model/oom_memory.h"
+#include "shown_path.h"
 
 namespace flightrec::incidents {
+
+using detail::shown_path;
+
 namespace {
 
 // Whatever a client or an alert sent: anything but printable ASCII is shown quoted and escaped, so
@@ -30,11 +34,6 @@ std::string detail_of(const model::IncidentDescription& incident) {
                  kill.victim_command);
   }
   return shown(incident.reason.empty() ? incident.condition : incident.reason);
-}
-
-// A file's name, or the directory's, as --dir or incidents.dir gave it: any bytes but NUL.
-std::string shown_path(const std::filesystem::path& path) {
-  return escape_unprintable(path.string(), Newlines::escape);
 }
 
 }  // namespace

@@ -12,8 +12,12 @@
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/incidents/incident_id.h"
 #include "flightrec/model/alert_details.h"
+#include "shown_path.h"
 
 namespace flightrec::incidents {
+
+using detail::shown_path;
+
 namespace {
 
 using Field = std::pair<std::string, std::string>;
@@ -60,10 +64,6 @@ void print_fields(const std::vector<Field>& fields, std::ostream& out) {
     key.resize(width + 2, ' ');
     out << key << value << "\n";
   }
-}
-
-std::string shown_path(const std::filesystem::path& path) {
-  return escape_unprintable(path.string(), Newlines::escape);
 }
 
 }  // namespace
