@@ -1,10 +1,9 @@
 #include "flightrec/model/incident_description.h"
 
-#include <charconv>
 #include <string_view>
-#include <system_error>
 
 #include "flightrec/common/number_format.h"
+#include "flightrec/common/whole_number.h"
 
 namespace flightrec::model {
 namespace {
@@ -23,9 +22,7 @@ constexpr std::string_view kDetailPrefix = "incident.detail.";
 
 template <typename Number>
 void parse_into(const std::string& text, Number& out) {
-  Number parsed{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
-  if (error == std::errc{} && end == text.data() + text.size()) out = parsed;
+  if (const auto parsed = whole_number<Number>(text)) out = *parsed;
 }
 
 // What decoding found besides the description itself.

@@ -1,7 +1,8 @@
 #include "flightrec/model/oom_memory.h"
 
 #include <algorithm>
-#include <charconv>
+
+#include "flightrec/common/whole_number.h"
 
 namespace flightrec::model {
 namespace {
@@ -11,23 +12,15 @@ bool larger(const ResidentProcess& a, const ResidentProcess& b) {
 }
 
 template <typename Number>
-std::optional<Number> number_of(std::string_view text) {
-  Number value{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-template <typename Number>
 std::optional<Number> number_after(std::string_view text, std::string_view prefix) {
   if (!text.starts_with(prefix)) return std::nullopt;
-  return number_of<Number>(text.substr(prefix.size()));
+  return whole_number<Number>(text.substr(prefix.size()));
 }
 
 // A time or pid: only a positive one means anything.
 template <typename Number>
 Number positive_or_zero(std::string_view text) {
-  const auto value = number_of<Number>(text);
+  const auto value = whole_number<Number>(text);
   return value && *value > 0 ? *value : 0;
 }
 
@@ -91,9 +84,10 @@ OomKillDetails oom_kill_details(const IncidentDescription& incident) {
     if (name == keys::kTopRssAtNs) kill.top_rss_at_ns = positive_or_zero<int64_t>(text);
     if (name == victim_keys::kOomVictimPid) kill.victim_pid = positive_or_zero<int32_t>(text);
     if (name == victim_keys::kOomVictimCommand) kill.victim_command = text;
-    if (name == victim_keys::kOomVictimRssBytes) kill.victim_rss_bytes = number_of<uint64_t>(text);
+    if (name == victim_keys::kOomVictimRssBytes)
+      kill.victim_rss_bytes = whole_number<uint64_t>(text);
     if (name == victim_keys::kOomVictimExitPeakRssBytes) {
-      kill.victim_exit_peak_rss_bytes = number_of<uint64_t>(text);
+      kill.victim_exit_peak_rss_bytes = whole_number<uint64_t>(text);
     }
     if (name == victim_keys::kOomVictimCgroup) kill.victim_cgroup = text;
     if (name == victim_keys::kOomVictimSource) kill.victim_source = text;

@@ -1,7 +1,6 @@
 #include "flightrec/trigger/alert_receiver.h"
 
 #include <algorithm>
-#include <charconv>
 #include <ctime>
 #include <iterator>
 #include <optional>
@@ -10,6 +9,7 @@
 #include "flightrec/common/clock.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/time_format.h"
+#include "flightrec/common/whole_number.h"
 #include "flightrec/trigger/alert_end.h"
 
 namespace flightrec::trigger {
@@ -119,11 +119,7 @@ std::string episode_key(const model::IncidentDescription& incident) {
   int64_t starts_at_ns = incident.fired_at_ns;
   // Written by capture_of, so it parses; were it edited into nonsense, fired_at is the best guess.
   const std::string_view sent = value_of(incident.details, alert_details::kSentStartsAtNs);
-  if (!sent.empty()) {
-    int64_t parsed = 0;
-    const auto [end, error] = std::from_chars(sent.data(), sent.data() + sent.size(), parsed);
-    if (error == std::errc{} && end == sent.data() + sent.size()) starts_at_ns = parsed;
-  }
+  if (const auto parsed = whole_number<int64_t>(sent)) starts_at_ns = *parsed;
   return episode_key(source == "grafana" ? AlertSource::grafana : AlertSource::alertmanager,
                      value_of(incident.details, alert_details::kFingerprint), starts_at_ns);
 }

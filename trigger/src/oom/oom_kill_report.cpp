@@ -1,23 +1,14 @@
 #include "flightrec/trigger/oom/oom_kill_report.h"
 
-#include <charconv>
-#include <system_error>
+#include "flightrec/common/whole_number.h"
 
 namespace flightrec::trigger::oom {
 namespace {
 
-template <typename Number>
-std::optional<Number> number(std::string_view text) {
-  Number value{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
 // "<digits>kB" as bytes.
 std::optional<uint64_t> kib_bytes(std::string_view text) {
   if (!text.ends_with("kB")) return std::nullopt;
-  const auto kib = number<uint64_t>(text.substr(0, text.size() - 2));
+  const auto kib = whole_number<uint64_t>(text.substr(0, text.size() - 2));
   if (!kib || *kib > UINT64_MAX / 1024) return std::nullopt;
   return *kib * 1024;
 }
@@ -54,8 +45,8 @@ std::optional<OomKillReport> summary(std::string_view message) {
     if (key == "oom_memcg") report.oom_cgroup = value;
     if (key == "task_memcg") report.victim_cgroup = value;
     if (key == "task") report.command = value;
-    if (key == "pid") report.pid = number<int32_t>(value).value_or(0);
-    if (key == "uid") report.uid = number<uint32_t>(value);
+    if (key == "pid") report.pid = whole_number<int32_t>(value).value_or(0);
+    if (key == "uid") report.uid = whole_number<uint32_t>(value);
   }
   if (report.pid <= 0) return std::nullopt;
   return report;
@@ -75,7 +66,7 @@ std::optional<OomKillReport> kill_line(std::string_view message) {
     return std::nullopt;
   }
   OomKillReport report;
-  const auto pid = number<int32_t>(rest.substr(0, open));
+  const auto pid = whole_number<int32_t>(rest.substr(0, open));
   if (!pid || *pid <= 0) return std::nullopt;
   report.pid = *pid;
   report.command = rest.substr(open + 2, close - open - 2);
@@ -91,7 +82,7 @@ std::optional<OomKillReport> kill_line(std::string_view message) {
   report.anon_rss_bytes = *anon;
   report.file_rss_bytes = size_of("file-rss:").value_or(0);
   report.shmem_rss_bytes = size_of("shmem-rss:").value_or(0);
-  if (const auto uid = field(sizes, "UID:", ' ')) report.uid = number<uint32_t>(*uid);
+  if (const auto uid = field(sizes, "UID:", ' ')) report.uid = whole_number<uint32_t>(*uid);
   return report;
 }
 
@@ -108,7 +99,7 @@ std::optional<OomKillReport> OomKillParser::feed(std::string_view record) {
   const size_t second = first == std::string_view::npos ? first : header.find(',', first + 1);
   const size_t third = second == std::string_view::npos ? second : header.find(',', second + 1);
   if (third == std::string_view::npos) return std::nullopt;
-  const auto time_us = number<int64_t>(header.substr(second + 1, third - second - 1));
+  const auto time_us = whole_number<int64_t>(header.substr(second + 1, third - second - 1));
   if (!time_us) return std::nullopt;
 
   if (const auto limit = cgroup_limit(message)) {
