@@ -8,7 +8,7 @@ ARGS       ?=
 CMAKE_GEN  := -G Ninja
 FUZZ_SECONDS ?= 10
 
-.PHONY: deps configure build run test test-unit test-asan test-tsan fuzz bench format tidy tidy-sources clean
+.PHONY: deps configure build run test test-unit sanitize-configure test-asan test-tsan fuzz bench format tidy tidy-sources clean
 
 deps:
 	@scripts/install-deps
@@ -34,13 +34,19 @@ test-unit: build
 # but for the tests that measure timing, which a sanitized daemon distorts (the Prometheus burst
 # test, frames kept under CPU contention, two daemons' reads compared within a tick), and for the
 # two that check files rather than flightrec's code (the dashboards' queries through Prometheus,
-# the deployment files): they run unsanitized in `make test`.
-test-asan: deps
-	@cmake -S . -B build-asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFLIGHTREC_BENCH=OFF \
-	  -DFLIGHTREC_SANITIZE="address;undefined" >/dev/null
-	@cmake --build build-asan -j $(JOBS)
+# the deployment files): they run unsanitized in `make test`. It is the fuzz targets' build (clang,
+# which libFuzzer needs), so CI compiles the tree once for both.
+SANITIZE_BUILD := build-fuzz
+
+sanitize-configure: deps
+	@cmake -S . -B $(SANITIZE_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLIGHTREC_BENCH=OFF \
+	  -DFLIGHTREC_TESTS=ON -DFLIGHTREC_FUZZ=ON -DFLIGHTREC_SANITIZE='address;undefined;fuzzer-no-link' \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+
+test-asan: sanitize-configure
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir build-asan --output-on-failure -j $(JOBS) -E '^e2e_(prometheus|contention|fidelity|dashboards|deploy_files)$$'
+	  ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS) -E '^e2e_(prometheus|contention|fidelity|dashboards|deploy_files)$$'
 
 # The components with threads that share data, under ThreadSanitizer.
 test-tsan: deps
@@ -50,12 +56,9 @@ test-tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 ./build-tsan/tests/store/test_store
 	TSAN_OPTIONS=halt_on_error=1 ./build-tsan/tests/sampler/test_sampler
 
-fuzz: deps
-	@cmake -S . -B build-fuzz $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLIGHTREC_BENCH=OFF \
-	  -DFLIGHTREC_TESTS=ON -DFLIGHTREC_FUZZ=ON -DFLIGHTREC_SANITIZE='address;undefined;fuzzer-no-link' \
-	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target fuzz_targets
-	tests/fuzz/run-all build-fuzz/tests/fuzz $(FUZZ_SECONDS)
+fuzz: sanitize-configure
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target fuzz_targets
+	tests/fuzz/run-all $(SANITIZE_BUILD)/tests/fuzz $(FUZZ_SECONDS)
 
 bench: build
 	bench/run-all $(BUILD)
@@ -77,4 +80,4 @@ tidy-sources: configure
 	  '^$(CURDIR)/(?!$(BUILD)/|tests/|bench/)'
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan build-fuzz
+	rm -rf $(BUILD) build-tsan $(SANITIZE_BUILD)

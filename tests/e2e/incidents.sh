@@ -67,18 +67,14 @@ curl -s "${URL}incidents/$mem_id?format=csv" >"$WORK/mem.csv"
 # MemAvailable is the machine's: under `make test-asan` the sanitized daemons of the tests running
 # beside this one grow by hundreds of MiB (ASan's quarantine), which can cross the threshold before
 # the hog does (two of three CI runs on 2026-12-02 saw 387 and 177 MiB in the window). The check
-# runs in the unsanitized `make test`, where the machine's memory is this test's to move. (ldd's
-# output is taken whole first, as in slow_clients.sh.)
-case "$(ldd "$FLIGHTREC" 2>/dev/null)" in
-  *libasan*) echo "the memory_hog window's size is checked in the unsanitized run only" ;;
-  *)
-    if python3 "$here/incident_window.py" "$WORK/mem.csv" "$tick" memory $((400 * 1024 * 1024)); then
-      pass "its window shows MemAvailable falling by the hog's size"
-    else
-      fail "the memory_hog window does not show the hog"
-    fi
-    ;;
-esac
+# runs in the unsanitized `make test`, where the machine's memory is this test's to move.
+if under_asan; then
+  echo "the memory_hog window's size is checked in the unsanitized run only"
+elif python3 "$here/incident_window.py" "$WORK/mem.csv" "$tick" memory $((400 * 1024 * 1024)); then
+  pass "its window shows MemAvailable falling by the hog's size"
+else
+  fail "the memory_hog window does not show the hog"
+fi
 
 # A manual request with a reason an operator might write (spaces, punctuation, quotes, HTML).
 reason='during the deploy of v2.3 (canary: 10%, "eu-west" & <b>)'

@@ -26,6 +26,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# under_asan: true when the binary was built with AddressSanitizer (FLIGHTREC_SANITIZERS, set by
+# tests/CMakeLists.txt), whose quarantine holds freed memory and whose checks slow every path.
+under_asan() { case ",${FLIGHTREC_SANITIZERS:-}," in *,address,*) return 0 ;; *) return 1 ;; esac; }
+
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 pass() { echo "ok: $*"; }
 

@@ -8,12 +8,10 @@
 source "$(dirname "$0")/lib.sh"
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 
-case "$(ldd "$FLIGHTREC" 2>/dev/null)" in
-  *libasan*)
-    echo "skip: RSS after a burst is checked in the unsanitized run only"
-    exit 77
-    ;;
-esac
+if under_asan; then
+  echo "skip: RSS after a burst is checked in the unsanitized run only"
+  exit 77
+fi
 
 "$repo/bench/process_burst_rss.sh" "$FLIGHTREC" 5000 10s | tee "$WORK/figures"
 line=$(grep '^processes=' "$WORK/figures")

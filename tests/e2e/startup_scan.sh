@@ -82,10 +82,10 @@ timed_start() {
 # The best of three starts: on a loaded machine a start can lose a second to the scheduler before
 # the daemon runs at all, which says nothing of the store. A daemon that verifies the store before
 # it serves never makes it: this store (~150 MB) takes it over a second on a quiet machine. The
-# Debug build under AddressSanitizer (make test-asan) starts slower on its own (best of three
-# 506 ms in CI), and verifies several times slower too: 1.5 s for it.
+# build under AddressSanitizer (make test-asan) starts slower on its own (best of three 506 ms in
+# CI's Debug build), and verifies several times slower too: 1.5 s for it.
 max_ms=500
-case "$(ldd "$FLIGHTREC" 2>/dev/null)" in *libasan*) max_ms=1500 ;; esac
+if under_asan; then max_ms=1500; fi
 for attempt in 1 2 3; do
   stored=$(find "$WORK/incidents" -name '*.flightrec' | wc -l)
   # A start given up on may have quarantined it already; then this one finds nothing to quarantine.
