@@ -39,10 +39,17 @@ struct DumpRequest {
   store::TimeRange range;
 };
 
+// /dump's own formats, then its views', between `separator`s: the error below and the route's
+// summary name the same list.
+std::string format_names(const std::vector<DumpView>& views, std::string_view separator) {
+  std::string names = "json";
+  names.append(separator).append("csv").append(separator).append("raw");
+  for (const auto& view : views) names.append(separator).append(view.name);
+  return names;
+}
+
 std::string unknown_format(const std::string& format, const std::vector<DumpView>& views) {
-  std::string names = "json, csv, raw";
-  for (const auto& view : views) names += ", " + view.name;
-  return "format: " + quote_for_error(format) + " is not one of " + names;
+  return "format: " + quote_for_error(format) + " is not one of " + format_names(views, ", ");
 }
 
 bool overlaps(const store::Block& block, const store::TimeRange& range) {
@@ -186,7 +193,10 @@ void handle_dump(const DumpSource& source, const std::vector<DumpView>& views,
 }  // namespace
 
 http::Route dump_route(DumpSource source, std::vector<DumpView> views) {
+  std::string summary =
+      "the recorded window at full resolution: ?from=&to=&format=" + format_names(views, "|");
   return {.path = "/dump",
+          .summary = std::move(summary),
           .handler = [source = std::move(source), views = std::move(views)](
                          const http::Request& req,
                          http::Response& res) { handle_dump(source, views, req, res); },

@@ -5,11 +5,14 @@
 namespace flightrec::incidents {
 
 std::vector<http::Route> incidents_routes(const IncidentStore& store) {
-  return {
-      {.path = "/incidents", .handler = list_handler(store), .right = http::Right::read_history},
-      {.path = "/incidents/{id...}",
-       .handler = incident_handler(store),
-       .right = http::Right::read_history}};
+  return {{.path = "/incidents",
+           .summary = "the incidents recorded to disk, newest first, as JSON",
+           .handler = list_handler(store),
+           .right = http::Right::read_history},
+          {.path = "/incidents/{id...}",
+           .summary = "one incident's recording: ?format=raw|json|csv",
+           .handler = incident_handler(store),
+           .right = http::Right::read_history}};
 }
 
 }  // namespace flightrec::incidents

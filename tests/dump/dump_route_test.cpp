@@ -133,3 +133,10 @@ TEST_CASE("/dump counts process frames in the JSON size estimate", "[dump]") {
   CHECK_THAT(curl("-i " + dump.url("?format=csv&from=now&to=now")),
              Catch::Matchers::StartsWith("HTTP/1.1 200"));
 }
+
+TEST_CASE("/dump's summary names its formats and those of the views added to it", "[dump]") {
+  CHECK_THAT(dump_route({}).summary, Catch::EndsWith("?from=&to=&format=json|csv|raw"));
+  const DumpView page{.name = "html", .serve = {}};
+  CHECK_THAT(dump_route({}, {page}).summary,
+             Catch::EndsWith("?from=&to=&format=json|csv|raw|html"));
+}

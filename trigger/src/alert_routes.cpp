@@ -75,7 +75,9 @@ void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Req
 }
 
 http::Route route_for(AlertSource source, AlertReceiver& receiver) {
+  const std::string_view sender = source == AlertSource::grafana ? "Grafana" : "Alertmanager";
   return {.path = "/-/trigger/" + std::string(source_name(source)),
+          .summary = std::string(sender) + "'s webhook: records an incident per alert episode",
           .handler =
               [source, &receiver](const http::Request& request, http::Response& response) {
                 receive_alerts(source, receiver, request, response);

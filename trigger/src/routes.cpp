@@ -62,6 +62,7 @@ void request_manual_incident(TriggerEngine& engine, ManualTriggerGate& gate,
 
 http::Route manual_trigger_route(TriggerEngine& engine, ManualTriggerGate& gate) {
   return {.path = "/-/trigger",
+          .summary = "records a manual incident now: ?reason=TEXT",
           .handler =
               [&engine, &gate](const http::Request& request, http::Response& response) {
                 request_manual_incident(engine, gate, request, response);

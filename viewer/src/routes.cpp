@@ -102,6 +102,7 @@ void send_dump_view(const dump::DumpSource& source, const store::TimeRange& rang
 
 http::Route incident_view_route(const incidents::IncidentStore& store, uint64_t max_file_bytes) {
   return {.path = "/incidents/{id}/view",
+          .summary = "one incident as a page of charts, for a browser",
           .handler =
               [&store, max_file_bytes](const http::Request& request, http::Response& response) {
                 send_incident_view(store, request.path_value("id"), max_file_bytes, request,

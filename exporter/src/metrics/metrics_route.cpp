@@ -72,6 +72,7 @@ void serve_metrics(const Collectables& collectables, ScrapeCollector& scrapes, R
 
 http::Route metrics_route(const Collectables& collectables, ScrapeCollector& scrapes) {
   return {.path = "/metrics",
+          .summary = "Prometheus exposition: text 0.0.4, or OpenMetrics when Accept asks for it",
           .handler =
               [&collectables, &scrapes, cache = std::make_shared<RenderCache>()](
                   const http::Request& req, http::Response& res) {

@@ -1,7 +1,9 @@
 #pragma once
-// A route: a path pattern, the methods it answers and its handler. Every component describes its
-// own routes (incidents, viewer, exporter, trigger, dump, the app's own) and the app adds them all
-// to one Router (router.h), the one place every request passes through.
+// A route: a path pattern, what it serves in one line, the methods it answers, the right it needs
+// and its handler. Every component describes its own routes (incidents, viewer, exporter, trigger,
+// dump, the app's own) and the app adds them all to one Router (router.h), the one place every
+// request passes through. The landing page lists them from there, and docs/SECURITY.md's table of
+// endpoints is checked against that list (tests/e2e/endpoint_docs.sh).
 //
 // Patterns are made of '/'-separated segments:
 //   /metrics               a literal path, matched exactly
@@ -11,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace flightrec::http {
@@ -31,8 +34,14 @@ enum class Right {
   capture,       // acting: /-/trigger (writes an incident to disk), /-/reload: role actions
 };
 
+// The enumerator's name, as the landing page and docs/SECURITY.md show it: "read_metrics".
+[[nodiscard]] std::string_view right_name(Right right);
+
 struct Route {
   std::string path;  // the pattern, as above
+  // What a client gets there, in one line of plain text, for the landing page: "Prometheus and
+  // OpenMetrics exposition".
+  std::string summary;
   Handler handler;
   std::vector<std::string> methods{"GET", "HEAD"};
   Right right = Right::read_history;  // the strictest read by default
