@@ -1,7 +1,6 @@
 #include "app_routes.h"
 
 #include "flightrec/http/request.h"
-#include "landing_page.h"
 
 namespace flightrec::app {
 namespace {
@@ -12,17 +11,13 @@ constexpr std::string_view kText = "text/plain; charset=utf-8";
 
 std::vector<http::Route> app_routes(const recorder::Recorder& recorder) {
   return {
-      {.path = "/",
-       .handler =
-           [](const http::Request&, http::Response& res) {
-             res.send(200, "text/html; charset=utf-8", landing_page_html());
-           },
-       .right = http::Right::read_metrics},
       {.path = "/-/healthy",
+       .summary = "200 while the process runs, for a liveness probe",
        .handler = [](const http::Request&,
                      http::Response& res) { res.send(200, kText, "flightrec is healthy.\n"); },
        .right = http::Right::anyone},
       {.path = "/-/ready",
+       .summary = "200 once a frame is recorded, 503 before, for a readiness probe",
        .handler =
            [&recorder](const http::Request&, http::Response& res) {
              if (recorder.frames_recorded() > 0) {

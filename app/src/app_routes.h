@@ -1,5 +1,6 @@
 #pragma once
-// The application's own routes: / (the landing page), /-/healthy and /-/ready.
+// The application's health routes, /-/healthy and /-/ready. Its other routes are the landing page
+// (landing_page.h), made last from all the others, and /-/reload (Daemon::reload_route).
 #include <vector>
 
 #include "flightrec/http/route.h"

@@ -18,6 +18,7 @@
 
 #include "app_routes.h"
 #include "flightrec/app/commands.h"
+#include "flightrec/app/landing_page.h"
 #include "flightrec/app/setup.h"
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
@@ -343,6 +344,7 @@ void Daemon::add_collectors() {
 
 // Every route the daemon serves, each from the component that owns it; the router picks the most
 // specific (/incidents/{id}/view is the viewer's, /incidents/{id...} the incidents component's).
+// The landing page comes last, to list every route added before it.
 http::Router Daemon::router() {
   dump::DumpSource dump_source{.blocks = [this] { return ring_.snapshot().blocks(); },
                                .metadata = [this] { return metadata_now(); },
@@ -359,6 +361,7 @@ http::Router Daemon::router() {
   router.add(trigger::alert_trigger_routes(alert_receiver_));
   // As Prometheus: an HTTP reload only when the operator asked for lifecycle endpoints.
   if (command_.web_enable_lifecycle) router.add(reload_route());
+  router.add(landing_page_route(router.routes()));
   return router;
 }
 
@@ -493,6 +496,7 @@ void Daemon::apply_live(const config::Config& effective, const std::string& orig
 
 http::Route Daemon::reload_route() {
   return {.path = "/-/reload",
+          .summary = "re-reads the configuration file and applies what may change live",
           .handler =
               [this](const http::Request&, http::Response& response) {
                 const std::string error = reload("POST /-/reload");

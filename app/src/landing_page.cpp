@@ -1,27 +1,85 @@
-#include "landing_page.h"
+#include "flightrec/app/landing_page.h"
+
+#include <algorithm>
+#include <string_view>
 
 #include "flightrec/common/version.h"
+#include "flightrec/config/roles.h"
+#include "flightrec/http/access.h"
+#include "flightrec/http/request.h"
+#include "flightrec/viewer/page.h"
 
 namespace flightrec::app {
+namespace {
 
-std::string landing_page_html() {
-  return R"(<!DOCTYPE html>
+using viewer::escape_html;
+
+// A link only where following it works: a path without parameters that answers GET.
+bool linkable(const http::Route& route) {
+  return route.path.find('{') == std::string::npos &&
+         std::find(route.methods.begin(), route.methods.end(), "GET") != route.methods.end();
+}
+
+std::string methods_text(const std::vector<std::string>& methods) {
+  std::string text;
+  for (const auto& method : methods) {
+    if (!text.empty()) text += ", ";
+    text += method;
+  }
+  return text;
+}
+
+// The role under the default access policy (docs/SECURITY.md, "Roles"), then the right the route
+// names: "metrics (read_metrics)", "none (anyone)".
+std::string role_text(http::Right right) {
+  const auto role = http::needed_role(right, http::AccessPolicy{});
+  const std::string_view name = role ? config::role_name(*role) : "none";
+  return std::string(name) + " (" + std::string(http::right_name(right)) + ")";
+}
+
+// One line per route: tests/e2e/endpoint_docs.sh reads the rows line by line.
+std::string row(const http::Route& route) {
+  const std::string path = escape_html(route.path);
+  const std::string endpoint =
+      linkable(route) ? "<a href=\"" + path + "\">" + path + "</a>" : "<code>" + path + "</code>";
+  return "<tr><td>" + endpoint + "</td><td>" + methods_text(route.methods) + "</td><td>" +
+         escape_html(route.summary) + "</td><td>" + role_text(route.right) + "</td></tr>\n";
+}
+
+}  // namespace
+
+std::string landing_page_html(const std::vector<http::Route>& routes) {
+  std::string page = R"(<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>flightrec</title></head>
 <body>
 <h1>flightrec</h1>
 <p>A millisecond flight recorder for Linux. Version )" +
-         std::string(kVersion) + R"(.</p>
-<ul>
-<li><a href="/metrics">/metrics</a>: Prometheus and OpenMetrics exposition</li>
-<li><a href="/dump">/dump</a>: the recorded window at full resolution (<code>?from=-30s&amp;format=json|csv|raw|html</code>)</li>
-<li><a href="/incidents">/incidents</a>: incidents recorded to disk, each at <code>/incidents/{id}</code> and as a page at <code>/incidents/{id}/view</code>; <code>POST /-/trigger?reason=TEXT</code> records one now</li>
-<li><a href="/-/healthy">/-/healthy</a>: the process is up</li>
-<li><a href="/-/ready">/-/ready</a>: frames are being recorded</li>
-</ul>
+                     escape_html(kVersion) + R"(.</p>
+<table>
+<tr><th>endpoint</th><th>methods</th><th>what it serves</th><th>role (right)</th></tr>
+)";
+  for (const auto& route : routes) page += row(route);
+  page += R"(</table>
+<p>Roles are granted by <code>web.roles</code> and <code>web.anonymous_roles</code>; the health
+endpoints need <code>metrics</code> with <code>web.open_health: false</code> (docs/SECURITY.md).</p>
 </body>
 </html>
 )";
+  return page;
+}
+
+http::Route landing_page_route(const std::vector<http::Route>& routes) {
+  http::Route landing{.path = "/",
+                      .summary = "this page: every endpoint, its methods and the role it needs",
+                      .right = http::Right::read_metrics};
+  std::vector<http::Route> listed{landing};
+  listed.insert(listed.end(), routes.begin(), routes.end());
+  landing.handler = [page = landing_page_html(listed)](const http::Request&,
+                                                       http::Response& response) {
+    response.send(200, "text/html; charset=utf-8", page);
+  };
+  return landing;
 }
 
 }  // namespace flightrec::app

@@ -54,6 +54,9 @@ class Router {
 
   [[nodiscard]] RouteMatch match(std::string_view path) const;
 
+  // Every route added, in the order added: what the landing page lists.
+  [[nodiscard]] const std::vector<Route>& routes() const { return routes_; }
+
   // Answers one request: 400 for a body framed more than one way (body_framing.h), 401/403, 400
   // for a NUL byte (%00) in the path or query, 404, 405 with Allow, 503 beyond the limiter's
   // bounds, 413 for a body over the route's max_body_bytes, 408 for one not whole within the
