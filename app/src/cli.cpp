@@ -94,8 +94,9 @@ struct CommandSpec {
   bool own_parser = false;      // everything after the word goes to the command's own table
 };
 
-const std::array<CommandSpec, 7>& commands() {
-  static const std::array<CommandSpec, 7> specs{{
+// The one list of commands: the usage, the unknown-command error and the flag errors follow it.
+const auto& commands() {
+  static const auto specs = std::to_array<CommandSpec>({
       {"daemon", CommandKind::daemon, "", "Sample, record and serve HTTP (default).", daemon_flags},
       {"snapshot", CommandKind::snapshot, "",
        "Print one detailed snapshot of the system and every process.", snapshot_flags},
@@ -115,7 +116,7 @@ const std::array<CommandSpec, 7>& commands() {
        "Step through a recording (incident file, raw dump, or an http(s):// URL of\n/dump or "
        "/incidents/ID) in an htop-like screen; --batch prints one moment.",
        no_flags, false, true},
-  }};
+  });
   return specs;
 }
 
@@ -147,6 +148,16 @@ std::optional<size_t> command_word_at(const std::vector<std::string_view>& args)
     if (flag != nullptr && flags::takes_value(*flag)) ++i;  // its value is the next argument
   }
   return std::nullopt;
+}
+
+// "daemon, snapshot, ...": every command word, in the table's order.
+std::string command_words() {
+  std::string words;
+  for (const auto& spec : commands()) {
+    if (!words.empty()) words += ", ";
+    words += spec.word;
+  }
+  return words;
 }
 
 // An unknown flag that another command takes is named with that command, not just refused.
@@ -215,8 +226,7 @@ ParseResult parse_command_line(const std::vector<std::string>& raw_args) {
     word = command_named(args[*word_at]);
     if (word == nullptr) {
       return {std::nullopt, "unknown command \"" + std::string(args[*word_at]) +
-                                "\" (commands: daemon, snapshot, check-config, dump, incidents, "
-                                "top, replay; see --help)"};
+                                "\" (commands: " + command_words() + "; see --help)"};
     }
     command.kind = word->kind;
     const auto at = args.begin() + static_cast<std::ptrdiff_t>(*word_at);

@@ -68,8 +68,9 @@ TEST_CASE("Help and version win wherever they stand", "[cli]") {
 
 TEST_CASE("Bad command lines get one line naming what was wrong", "[cli]") {
   CHECK(parse_command_line({"--bogus"}).error == "unknown flag --bogus (see flightrec --help)");
-  CHECK_THAT(parse_command_line({"frobnicate"}).error,
-             Catch::Matchers::StartsWith("unknown command \"frobnicate\""));
+  CHECK(parse_command_line({"frobnicate"}).error ==
+        "unknown command \"frobnicate\" (commands: daemon, snapshot, check-config, dump, "
+        "incidents, top, replay; see --help)");
   CHECK(parse_command_line({"--config.file"}).error == "flag --config.file needs a value");
   CHECK(parse_command_line({"--config.file="}).error ==
         "flag --config.file needs a non-empty value");
