@@ -33,19 +33,20 @@ std::string fixture_bytes() {
 struct FixtureServer {
   std::string bytes = fixture_bytes();
   std::string last_query;
-  http::Server server{http::ServerOptions{"127.0.0.1:0", 2, std::chrono::milliseconds(5000)},
-                      {{"/dump",
-                        [this](const http::Request& request, http::Response& response) {
-                          last_query = std::string(request.query());
-                          response.begin(200, "application/octet-stream");
-                          for (size_t at = 0; at < bytes.size(); at += 1000) {
-                            response.write(std::string_view(bytes).substr(at, 1000));
-                          }
-                          response.end();
-                        }},
-                       {"/incidents/{id...}", [](const http::Request&, http::Response& response) {
-                          response.send(404, "text/plain", "no incident \"x\"\n");
-                        }}}};
+  http::Server server{
+      http::ServerOptions{"127.0.0.1:0", 2, std::chrono::milliseconds(5000)},
+      {{"/dump", "the fixture recording",
+        [this](const http::Request& request, http::Response& response) {
+          last_query = std::string(request.query());
+          response.begin(200, "application/octet-stream");
+          for (size_t at = 0; at < bytes.size(); at += 1000) {
+            response.write(std::string_view(bytes).substr(at, 1000));
+          }
+          response.end();
+        }},
+       {"/incidents/{id...}", "no incident", [](const http::Request&, http::Response& response) {
+          response.send(404, "text/plain", "no incident \"x\"\n");
+        }}}};
   std::string url(std::string_view path) const {
     std::string base = server.url();
     if (base.ends_with('/')) base.pop_back();
@@ -102,7 +103,8 @@ TEST_CASE("passwordsInAUrlAreNotShown", "[replay][http]") {
 TEST_CASE("credentialsAreSentAndARefusalSaysHowToGiveThem", "[replay][http]") {
   std::string authorization;
   http::Server server{http::ServerOptions{"127.0.0.1:0", 2, std::chrono::milliseconds(5000)},
-                      {{"/dump", [&](const http::Request& request, http::Response& response) {
+                      {{"/dump", "answers 401 without credentials",
+                        [&](const http::Request& request, http::Response& response) {
                           authorization = std::string(request.header("Authorization").value_or(""));
                           if (authorization.empty()) {
                             response.send(401, "text/plain", "401 Unauthorized\n");
@@ -129,10 +131,11 @@ TEST_CASE("credentialsAreSentAndARefusalSaysHowToGiveThem", "[replay][http]") {
 TEST_CASE("redirectsAreFollowed", "[replay][http]") {
   FixtureServer target;
   const std::string location = target.url("/dump?format=raw");
-  http::Server redirect{http::ServerOptions{"127.0.0.1:0", 2, std::chrono::milliseconds(5000)},
-                        {{"/old", [&](const http::Request&, http::Response& response) {
-                            response.send(302, "text/plain", "moved\n", {{"Location", location}});
-                          }}}};
+  http::Server redirect{
+      http::ServerOptions{"127.0.0.1:0", 2, std::chrono::milliseconds(5000)},
+      {{"/old", "redirects to the fixture", [&](const http::Request&, http::Response& response) {
+          response.send(302, "text/plain", "moved\n", {{"Location", location}});
+        }}}};
   std::string url = redirect.url();
   if (url.ends_with('/')) url.pop_back();
   const FetchResult fetched = http_get(url + "/old");
