@@ -7,7 +7,8 @@ namespace fs = std::filesystem;
 FakeProcTree::FakeProcTree() = default;
 
 FakeProcTree::FakeProcTree(const fs::path& fixture) {
-  fs::copy(fixture, root(), fs::copy_options::recursive);
+  // Links stay links (a fixture's may point at paths that exist only on the machine it mirrors).
+  fs::copy(fixture, root(), fs::copy_options::recursive | fs::copy_options::copy_symlinks);
 }
 
 FakeProcTree FakeProcTree::copy_of(std::string_view fixture) {
