@@ -213,7 +213,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                        &incident_sink_),
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
-                [this](trigger::IncidentCapture incident, store::Snapshot blocks) {
+                [this](model::IncidentCapture incident, store::Snapshot blocks) {
                   // A drop is counted and logged (rate-limited) by the writer.
                   incident_writer_.submit(std::move(incident), std::move(blocks));
                 }),
@@ -225,7 +225,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   sampler::choose_sampler_backend(sampler_, cfg_, proc_root_of(command));
   if (cfg_.processes.enabled) start_process_tier(command);
   capturer_.add_requests(alert_receiver_);
-  alert_receiver_.hand_revisions_to([this](trigger::IncidentRevision revision) {
+  alert_receiver_.hand_revisions_to([this](model::IncidentRevision revision) {
     return incident_writer_.submit_revision(std::move(revision), ring_.snapshot());
   });
   alert_receiver_.reserve_places_with(

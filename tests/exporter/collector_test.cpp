@@ -21,10 +21,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-class DiscardingSink final : public trigger::IncidentSink {
+class DiscardingSink final : public model::IncidentSink {
  public:
-  trigger::WriteOutcome write(const trigger::IncidentCapture&, store::Snapshot) override {
-    return trigger::WriteOutcome::written;
+  model::WriteOutcome write(const model::IncidentCapture&, store::Snapshot) override {
+    return model::WriteOutcome::written;
   }
 };
 

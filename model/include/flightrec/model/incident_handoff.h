@@ -1,7 +1,9 @@
 #pragma once
 // What a completed incident hands to whoever writes it: its description (which rule fired, on
 // which series, with what value, or the manual request's reason, and the window of recording it
-// covers) and the tick it fired on, plus a snapshot of the ring holding it.
+// covers) and the tick it fired on, plus a snapshot of the ring holding it. Here, below both, so
+// that trigger/ (which captures and queues incidents) and incidents/ (whose file sink writes and
+// rewrites them) share it without either knowing the other; the app hands the one to the other.
 #include <cstdint>
 #include <functional>
 
@@ -9,7 +11,7 @@
 #include "flightrec/store/snapshot.h"
 #include "flightrec/store/stats.h"
 
-namespace flightrec::trigger {
+namespace flightrec::model {
 
 // What became of an incident handed to the sink.
 enum class WriteOutcome : uint8_t {
@@ -21,17 +23,18 @@ struct IncidentCapture {
   // What the incident file stores. For a manual request: rule "manual", the request's reason, no
   // condition, series or value (NaN). For a rule: its name and condition as configured, the
   // series that held and its value; no reason.
-  model::IncidentDescription description;
+  IncidentDescription description;
   uint64_t tick = 0;  // tick of the frame on which it fired
-  // A place in the writer's queue is held for it (IncidentWriter::reserve): an alert's capture,
-  // answered "captured" before its window ended. The writer never refuses it.
+  // A place in the writer's queue is held for it (trigger::IncidentWriter::reserve): an alert's
+  // capture, answered "captured" before its window ended. The writer never refuses it.
   bool reserved = false;
   // Told the sink's outcome on the writer thread, after the write; may be empty. Not told for an
-  // incident the writer dropped (submit's false says so).
+  // incident the writer dropped (its submit's false says so).
   std::function<void(WriteOutcome)> done;
 };
 
-// Writes incidents (the incident file writer implements it). Called on the writer thread only.
+// Writes incidents (incidents::IncidentFileSink; trigger::OomVictimNamer names an OOM victim on
+// the way). Called on the writer thread only.
 class IncidentSink {
  public:
   virtual ~IncidentSink() = default;
@@ -49,7 +52,7 @@ enum class RevisionOutcome : uint8_t {
 };
 
 struct RevisedIncident {
-  model::IncidentDescription description;
+  IncidentDescription description;
   // The recording after the stored frames is appended up to this time, as far as the ring holds
   // it; 0 appends nothing.
   int64_t append_until_ns = 0;
@@ -57,10 +60,9 @@ struct RevisedIncident {
 
 struct IncidentRevision {
   // Which stored incident: the newest written one whose description this accepts.
-  std::function<bool(const model::IncidentDescription&)> matches;
+  std::function<bool(const IncidentDescription&)> matches;
   // Its new description, from the stored one and the span of the ring's frames now.
-  std::function<RevisedIncident(const model::IncidentDescription& stored,
-                                const store::RingStats& ring)>
+  std::function<RevisedIncident(const IncidentDescription& stored, const store::RingStats& ring)>
       revise;
   // Told the outcome on the writer thread; may be empty.
   std::function<void(RevisionOutcome)> done;
@@ -68,11 +70,11 @@ struct IncidentRevision {
   bool reserved = false;
 };
 
-// Rewrites incidents (the incident file writer implements it). Called on the writer thread only.
+// Rewrites incidents (incidents::IncidentFileSink). Called on the writer thread only.
 class IncidentReviser {
  public:
   virtual ~IncidentReviser() = default;
   virtual RevisionOutcome revise(const IncidentRevision& revision, store::Snapshot ring) = 0;
 };
 
-}  // namespace flightrec::trigger
+}  // namespace flightrec::model
