@@ -35,6 +35,7 @@
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/incidents/routes.h"
+#include "flightrec/incidents/stored_file.h"
 #include "flightrec/recorder/heap_trim.h"
 #include "flightrec/recorder/process_recorder.h"
 #include "flightrec/recorder/recorder.h"
@@ -354,7 +355,8 @@ http::Router Daemon::router() {
   router.add(exporter::metrics::metrics_route(collectables_, *scrapes_));
   router.add(dump::dump_route(std::move(dump_source), {viewer::dump_page()}));
   router.add(incidents::incidents_routes(incident_store_));
-  router.add(viewer::incident_view_route(incident_store_));
+  router.add(viewer::incident_view_route(
+      [this](std::string_view id) { return incidents::open_stored_file(incident_store_, id); }));
   router.add(trigger::manual_trigger_route(engine_, manual_gate_));
   router.add(trigger::alert_trigger_routes(alert_receiver_));
   // As Prometheus: an HTTP reload only when the operator asked for lifecycle endpoints.
