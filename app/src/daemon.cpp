@@ -34,6 +34,7 @@
 #include "flightrec/http/web_config.h"
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
+#include "flightrec/incidents/incidents_collector.h"
 #include "flightrec/incidents/routes.h"
 #include "flightrec/incidents/stored_file.h"
 #include "flightrec/recorder/heap_trim.h"
@@ -48,6 +49,7 @@
 #include "flightrec/trigger/alert_routes.h"
 #include "flightrec/trigger/builtin_rules.h"
 #include "flightrec/trigger/capturer.h"
+#include "flightrec/trigger/collectors.h"
 #include "flightrec/trigger/engine.h"
 #include "flightrec/trigger/routes.h"
 #include "flightrec/trigger/writer.h"
@@ -307,7 +309,6 @@ void Daemon::watch_oom_victims() {
   }
 }
 
-// The collectors in the order /metrics shows them: the machine, then flightrec's own health.
 bool Daemon::alert_episode_stored(const std::string& key) const {
   // Only for an episode the receiver does not remember, a few times per restart: a scan of the
   // index (incidents.max_count entries) is cheap enough.
@@ -318,6 +319,8 @@ bool Daemon::alert_episode_stored(const std::string& key) const {
   });
 }
 
+// The collectors in the order /metrics shows them: the machine, then flightrec's own health. Each
+// consumer's collector is its own (incidents::, trigger::); the rest are exporter's.
 void Daemon::add_collectors() {
   using namespace exporter::metrics;
   collectables_.emplace<SystemCollector>(sampler_.schema(), recorder_);
@@ -328,8 +331,9 @@ void Daemon::add_collectors() {
       }});
   collectables_.emplace<SamplerCollector>(sampler_.stats());
   collectables_.emplace<RecorderCollector>(recorder_, ring_);
-  collectables_.emplace<IncidentsCollector>(incident_store_, incident_writer_, manual_gate_);
-  collectables_.emplace<AlertsCollector>(alert_receiver_);
+  collectables_.emplace<incidents::IncidentsCollector>(incident_store_);
+  collectables_.emplace<trigger::CaptureCollector>(incident_writer_, manual_gate_);
+  collectables_.emplace<trigger::AlertsCollector>(alert_receiver_);
   if (process_tier_) {
     collectables_.emplace<ProcessTierCollector>(process_tier_->stats(), process_ring_,
                                                 std::string(process_tier_->process_backend()));
