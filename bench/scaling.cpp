@@ -20,8 +20,8 @@
 #include "bench_util.h"
 #include "default_config.h"
 #include "flightrec/config/config.h"
-#include "flightrec/exporter/exposition/serialize.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exposition/serialize.h"
 #include "flightrec/process/process_sampler.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler.h"
@@ -152,10 +152,10 @@ void record_and_scrape(const sampler::Schema& schema, const SampledFrames& frame
   }
   cost.recorder_us = cpu_ns / static_cast<double>(ticks) / 1000;
 
-  exporter::metrics::Collectables collectables(real0);
+  exposition::Collectables collectables(real0);
   collectables.emplace<exporter::metrics::SystemCollector>(schema, recorder);
   std::vector<prometheus::MetricFamily> families;
-  exporter::exposition::ExtrasByFamily extras;
+  exposition::ExtrasByFamily extras;
   std::string body;
   std::vector<double> scrape_ns;
   const int64_t now = mono0 + static_cast<int64_t>(ticks) * tick_ns;
@@ -164,8 +164,7 @@ void record_and_scrape(const sampler::Schema& schema, const SampledFrames& frame
     families.clear();
     extras.clear();
     collectables.collect(now, families, extras);
-    exporter::exposition::serialize_into(exporter::exposition::Format::text_0_0_4, families, extras,
-                                         body);
+    exposition::serialize_into(exposition::Format::text_0_0_4, families, extras, body);
     scrape_ns.push_back(static_cast<double>(bench::thread_cpu_ns() - start));
   }
   cost.metrics_bytes = body.size();

@@ -68,7 +68,7 @@ ReloadPlan plan_reload(const config::Config& running, const config::Config& load
   return plan;
 }
 
-void ReloadStatus::collect(exporter::metrics::Families& out) const {
+void ReloadStatus::collect(exposition::Families& out) const {
   out.gauge("flightrec_config_last_reload_successful",
             "Whether the last configuration reload succeeded (1) or kept the previous one (0).", "",
             successful_.load() ? 1.0 : 0.0);

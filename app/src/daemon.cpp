@@ -35,7 +35,9 @@
 #include "flightrec/http/web_config.h"
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
+#include "flightrec/incidents/incidents_collector.h"
 #include "flightrec/incidents/routes.h"
+#include "flightrec/incidents/stored_file.h"
 #include "flightrec/recorder/heap_trim.h"
 #include "flightrec/recorder/process_recorder.h"
 #include "flightrec/recorder/recorder.h"
@@ -48,6 +50,7 @@
 #include "flightrec/trigger/alert_routes.h"
 #include "flightrec/trigger/builtin_rules.h"
 #include "flightrec/trigger/capturer.h"
+#include "flightrec/trigger/collectors.h"
 #include "flightrec/trigger/engine.h"
 #include "flightrec/trigger/routes.h"
 #include "flightrec/trigger/writer.h"
@@ -214,7 +217,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                        &incident_sink_),
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
-                [this](trigger::IncidentCapture incident, store::Snapshot blocks) {
+                [this](model::IncidentCapture incident, store::Snapshot blocks) {
                   // A drop is counted and logged (rate-limited) by the writer.
                   incident_writer_.submit(std::move(incident), std::move(blocks));
                 }),
@@ -226,7 +229,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   sampler::choose_sampler_backend(sampler_, cfg_, proc_root_of(command));
   if (cfg_.processes.enabled) start_process_tier(command);
   capturer_.add_requests(alert_receiver_);
-  alert_receiver_.hand_revisions_to([this](trigger::IncidentRevision revision) {
+  alert_receiver_.hand_revisions_to([this](model::IncidentRevision revision) {
     return incident_writer_.submit_revision(std::move(revision), ring_.snapshot());
   });
   alert_receiver_.reserve_places_with(
@@ -307,7 +310,6 @@ void Daemon::watch_oom_victims() {
   }
 }
 
-// The collectors in the order /metrics shows them: the machine, then flightrec's own health.
 bool Daemon::alert_episode_stored(const std::string& key) const {
   // Only for an episode the receiver does not remember, a few times per restart: a scan of the
   // index (incidents.max_count entries) is cheap enough.
@@ -318,6 +320,8 @@ bool Daemon::alert_episode_stored(const std::string& key) const {
   });
 }
 
+// The collectors in the order /metrics shows them: the machine, then flightrec's own health. Each
+// consumer's collector is its own (incidents::, trigger::); the rest are exporter's.
 void Daemon::add_collectors() {
   using namespace exporter::metrics;
   collectables_.emplace<SystemCollector>(sampler_.schema(), recorder_);
@@ -328,8 +332,9 @@ void Daemon::add_collectors() {
       }});
   collectables_.emplace<SamplerCollector>(sampler_.stats());
   collectables_.emplace<RecorderCollector>(recorder_, ring_);
-  collectables_.emplace<IncidentsCollector>(incident_store_, incident_writer_, manual_gate_);
-  collectables_.emplace<AlertsCollector>(alert_receiver_);
+  collectables_.emplace<incidents::IncidentsCollector>(incident_store_);
+  collectables_.emplace<trigger::CaptureCollector>(incident_writer_, manual_gate_);
+  collectables_.emplace<trigger::AlertsCollector>(alert_receiver_);
   if (process_tier_) {
     collectables_.emplace<ProcessTierCollector>(process_tier_->stats(), process_ring_,
                                                 std::string(process_tier_->process_backend()));
@@ -356,7 +361,8 @@ http::Router Daemon::router() {
   router.add(exporter::metrics::metrics_route(collectables_, *scrapes_));
   router.add(dump::dump_route(std::move(dump_source), {viewer::dump_page()}));
   router.add(incidents::incidents_routes(incident_store_));
-  router.add(viewer::incident_view_route(incident_store_));
+  router.add(viewer::incident_view_route(
+      [this](std::string_view id) { return incidents::open_stored_file(incident_store_, id); }));
   router.add(trigger::manual_trigger_route(engine_, manual_gate_));
   router.add(trigger::alert_trigger_routes(alert_receiver_));
   // As Prometheus: an HTTP reload only when the operator asked for lifecycle endpoints.

@@ -14,6 +14,7 @@
 #include "flightrec/app/config_reload.h"
 #include "flightrec/app/setup.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exposition/collectable.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
@@ -94,7 +95,7 @@ class Daemon {
   trigger::ManualTriggerGate manual_gate_;
   // The web server's counts, which its collector reads: made before the server is.
   std::shared_ptr<http::ServerStats> http_stats_ = std::make_shared<http::ServerStats>();
-  exporter::metrics::Collectables collectables_;
+  exposition::Collectables collectables_;
   exporter::metrics::ScrapeCollector* scrapes_ = nullptr;
   ReloadStatus* reload_status_ = nullptr;
   std::atomic<uint64_t> max_dump_bytes_;  // web.max_dump_bytes, live: /dump reads it per request

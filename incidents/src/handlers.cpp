@@ -24,7 +24,7 @@ void send_list(const IncidentStore& store, const http::Request& request, http::R
                 {{std::string(kScanHeader), scan_header_value(store.scan_progress())}});
 }
 
-void send_raw(StoredFile& stored, const std::string& id, http::Response& response) {
+void send_raw(dump::StoredFile& stored, const std::string& id, http::Response& response) {
   response.begin(200, "application/octet-stream",
                  {{"Content-Disposition", "attachment; filename=\"" + id + ".flightrec\""}});
   std::string chunk(kChunkBytes, '\0');
@@ -38,7 +38,7 @@ void send_raw(StoredFile& stored, const std::string& id, http::Response& respons
 
 // Checks every section first so that a file damaged since start-up yields an error, not a
 // truncated document, then converts one block at a time.
-void send_text(StoredFile& stored, const std::string& id, recording::DumpFormat format,
+void send_text(dump::StoredFile& stored, const std::string& id, recording::DumpFormat format,
                http::Response& response) {
   {
     recording::RecordingReader reader(stored.file);
@@ -74,7 +74,7 @@ void send_incident(const IncidentStore& store, std::string_view id, const http::
                   "format: " + quote_for_error(format_name) + " is not one of raw, json, csv\n");
     return;
   }
-  StoredFile stored = open_stored_file(store, id);
+  dump::StoredFile stored = open_stored_file(store, id);
   if (!stored.ok()) {
     response.send(stored.status, kText, stored.error + "\n");
     return;

@@ -8,8 +8,8 @@ IncidentFileSink::IncidentFileSink(IncidentStore& store, MetadataSource metadata
                                    ProcessBlocksSource process_blocks)
     : store_(store), metadata_(std::move(metadata)), process_blocks_(std::move(process_blocks)) {}
 
-trigger::WriteOutcome IncidentFileSink::write(const trigger::IncidentCapture& incident,
-                                              store::Snapshot blocks) {
+model::WriteOutcome IncidentFileSink::write(const model::IncidentCapture& incident,
+                                            store::Snapshot blocks) {
   const model::IncidentDescription& description = incident.description;
   const int64_t from_ns = description.window_from_ns;
   const int64_t to_ns = description.window_to_ns;
@@ -21,20 +21,19 @@ trigger::WriteOutcome IncidentFileSink::write(const trigger::IncidentCapture& in
                              ? process_blocks_in_window(process_blocks_(), from_ns, to_ns)
                              : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
   const IncidentEntry entry = store_.write(description, metadata_(), selected, processes);
-  return entry.status == IncidentStatus::written ? trigger::WriteOutcome::written
-                                                 : trigger::WriteOutcome::failed;
+  return entry.status == IncidentStatus::written ? model::WriteOutcome::written
+                                                 : model::WriteOutcome::failed;
 }
 
-trigger::RevisionOutcome IncidentFileSink::revise(const trigger::IncidentRevision& revision,
-                                                  store::Snapshot ring) {
+model::RevisionOutcome IncidentFileSink::revise(const model::IncidentRevision& revision,
+                                                store::Snapshot ring) {
   const auto entries = store_.list();  // newest first
   const auto stored = std::find_if(entries.begin(), entries.end(), [&](const IncidentEntry& e) {
     return e.status == IncidentStatus::written && revision.matches(e.incident);
   });
-  if (stored == entries.end()) return trigger::RevisionOutcome::not_stored;
+  if (stored == entries.end()) return model::RevisionOutcome::not_stored;
   const auto blocks = ring.blocks();
-  const trigger::RevisedIncident revised =
-      revision.revise(stored->incident, store::measure(blocks));
+  const model::RevisedIncident revised = revision.revise(stored->incident, store::measure(blocks));
   const auto processes = process_blocks_ && revised.append_until_ns != 0
                              ? process_blocks_()
                              : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
@@ -43,8 +42,8 @@ trigger::RevisionOutcome IncidentFileSink::revise(const trigger::IncidentRevisio
                                   .blocks = blocks,
                                   .process_blocks = processes,
                                   .append_until_ns = revised.append_until_ns});
-  if (!done.found) return trigger::RevisionOutcome::not_stored;
-  return done.result.ok() ? trigger::RevisionOutcome::revised : trigger::RevisionOutcome::failed;
+  if (!done.found) return model::RevisionOutcome::not_stored;
+  return done.result.ok() ? model::RevisionOutcome::revised : model::RevisionOutcome::failed;
 }
 
 std::vector<std::shared_ptr<const store::Block>> blocks_in_window(

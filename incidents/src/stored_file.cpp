@@ -8,20 +8,20 @@
 namespace flightrec::incidents {
 namespace {
 
-StoredFile answer(int status, std::string error) {
-  StoredFile stored;
+dump::StoredFile answer(int status, std::string error) {
+  dump::StoredFile stored;
   stored.status = status;
   stored.error = std::move(error);
   return stored;
 }
 
-StoredFile no_longer_stored(const std::string& id) {
+dump::StoredFile no_longer_stored(const std::string& id) {
   return answer(404, "incident " + id + " is no longer stored");
 }
 
 }  // namespace
 
-StoredFile open_stored_file(const IncidentStore& store, std::string_view id) {
+dump::StoredFile open_stored_file(const IncidentStore& store, std::string_view id) {
   namespace fs = std::filesystem;
   if (!is_valid_incident_id(id)) {
     return answer(400, "invalid incident id: ids are 1 to 128 of [A-Za-z0-9_.-]");
@@ -47,7 +47,7 @@ StoredFile open_stored_file(const IncidentStore& store, std::string_view id) {
   if (!fs::is_regular_file(status)) {
     return answer(500, "incident " + name + ": " + path->string() + " is not a regular file");
   }
-  StoredFile stored;
+  dump::StoredFile stored;
   stored.path = *path;
   stored.file.open(*path, std::ios::binary);
   if (!stored.file) {

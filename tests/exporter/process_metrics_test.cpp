@@ -29,7 +29,7 @@ ProcessRow process(int32_t pid, const char* comm, uint64_t cpu_ns, uint64_t rss)
 // family name -> "pid/comm[/direction]" -> value
 std::map<std::string, std::map<std::string, double>> collect(const ProcessMetrics& metrics) {
   std::vector<prometheus::MetricFamily> families;
-  exporter::exposition::ExtrasByFamily extras;
+  flightrec::exposition::ExtrasByFamily extras;
   metrics.collect(families, extras, 0);
   std::map<std::string, std::map<std::string, double>> out;
   for (const auto& family : families) {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "fake_proc_tree.h"
-#include "flightrec/exporter/metrics/collectable.h"
 #include "flightrec/exporter/metrics/collectors.h"
 #include "flightrec/exporter/metrics/thread_cpu.h"
+#include "flightrec/exposition/collectable.h"
 
 using namespace flightrec;
 using namespace flightrec::exporter::metrics;
@@ -31,10 +31,10 @@ uint64_t of(const ThreadCpuReader::Totals& totals, ThreadGroup group) {
 }
 
 // The families one collect() gives, by name.
-std::vector<prometheus::MetricFamily> collect(const Collectable& collector) {
+std::vector<prometheus::MetricFamily> collect(const exposition::Collectable& collector) {
   std::vector<prometheus::MetricFamily> families;
-  exporter::exposition::ExtrasByFamily extras;
-  Families out(families, extras, 0, 0);
+  exposition::ExtrasByFamily extras;
+  exposition::Families out(families, extras, 0, 0);
   collector.collect(out);
   return families;
 }

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "flightrec/common/utf8.h"
-#include "flightrec/exporter/exposition/serialize.h"
+#include "flightrec/exposition/serialize.h"
 #include "fuzz_check.h"
 
-namespace exposition = flightrec::exporter::exposition;
+namespace exposition = flightrec::exposition;
 using prometheus::ClientMetric;
 using prometheus::MetricFamily;
 using prometheus::MetricType;

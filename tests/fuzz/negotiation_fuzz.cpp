@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
-#include "flightrec/exporter/exposition/negotiation.h"
+#include "flightrec/exposition/negotiation.h"
 #include "flightrec/http/header_list.h"
 #include "fuzz_check.h"
 
-namespace exposition = flightrec::exporter::exposition;
+namespace exposition = flightrec::exposition;
 
 namespace {
 

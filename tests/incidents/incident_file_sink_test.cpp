@@ -33,7 +33,7 @@ TEST_CASE("The incident file sink writes the capture's fields and window", "[inc
                                             .window_from_ns = kT0,
                                             .window_to_ns = kT0 + 3'000'000'000};
   // An empty snapshot: the file holds metadata only, and is still a valid recording.
-  CHECK(sink.write({.description = incident}, store::Snapshot{}) == trigger::WriteOutcome::written);
+  CHECK(sink.write({.description = incident}, store::Snapshot{}) == model::WriteOutcome::written);
   const auto entries = store.list();
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].status == IncidentStatus::written);
@@ -88,11 +88,11 @@ TEST_CASE("The incident file sink tells a failed write, which the store lists as
   std::filesystem::remove_all(dir);
   write_bytes(dir, "in the way");
   CHECK(sink.write({.description = make_info("cpu", 1000)}, store::Snapshot{}) ==
-        trigger::WriteOutcome::failed);
+        model::WriteOutcome::failed);
   const auto entries = store.list();
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].status == IncidentStatus::failed);
   std::filesystem::remove(dir);
   CHECK(sink.write({.description = make_info("cpu", 2000)}, store::Snapshot{}) ==
-        trigger::WriteOutcome::written);
+        model::WriteOutcome::written);
 }

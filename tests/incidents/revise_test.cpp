@@ -32,7 +32,7 @@ std::string detail(const model::IncidentDescription& incident, std::string_view 
   return "(none)";
 }
 
-trigger::IncidentRevision end_at(int64_t ends_at_ns, std::chrono::nanoseconds max_extension) {
+model::IncidentRevision end_at(int64_t ends_at_ns, std::chrono::nanoseconds max_extension) {
   return {.matches = [](const model::IncidentDescription& d) { return d.rule == "alert"; },
           .revise =
               [=](const model::IncidentDescription& stored, const store::RingStats& ring) {
@@ -60,7 +60,7 @@ TEST_CASE("aLateEndIsRewrittenIntoTheIncidentWithTheRingsFramesUpToTheBound", "[
 
   // Ended at 300 ms; the bound allows 100 ms past the stored end: the window grows to 250 ms.
   CHECK(sink.revise(end_at(kT0 + 300 * kMs, 100ms), ring.snapshot()) ==
-        trigger::RevisionOutcome::revised);
+        model::RevisionOutcome::revised);
   const auto entries = store.list();
   REQUIRE(entries.size() == 1);
   const model::IncidentDescription& ended = entries[0].incident;
@@ -98,7 +98,7 @@ TEST_CASE("anEndWithoutExtensionOrFromARingThatMovedOnAppendsNothing", "[rewrite
 
   SECTION("max_extension 0 records the end only") {
     CHECK(sink.revise(end_at(kT0 + 190 * kMs, 0s), ring.snapshot()) ==
-          trigger::RevisionOutcome::revised);
+          model::RevisionOutcome::revised);
     const model::IncidentDescription ended = store.list()[0].incident;
     CHECK(ended.window_to_ns == alert.window_to_ns);
     CHECK(detail(ended, "alert.status") == "resolved");
@@ -112,7 +112,7 @@ TEST_CASE("anEndWithoutExtensionOrFromARingThatMovedOnAppendsNothing", "[rewrite
       restarted.append({.tick = tick, .mono_ns = ns, .real_ns = ns}, values);
     }
     CHECK(sink.revise(end_at(kT0 + 340 * kMs, 1min), restarted.snapshot()) ==
-          trigger::RevisionOutcome::revised);
+          model::RevisionOutcome::revised);
     const model::IncidentDescription ended = store.list()[0].incident;
     CHECK(ended.window_to_ns == kT0 + 340 * kMs);  // the window wanted
     CHECK(detail(ended, "alert.window_held_to") == "2025-11-30T05:00:00.150Z");  // what it has
@@ -125,5 +125,5 @@ TEST_CASE("anEndForAnIncidentNoLongerStoredIsNotStored", "[rewrite]") {
   StderrCapture log;
   IncidentStore store({.dir = dir.path()});
   IncidentFileSink sink(store, [] { return make_metadata(); });
-  CHECK(sink.revise(end_at(kT0, 1min), store::Snapshot{}) == trigger::RevisionOutcome::not_stored);
+  CHECK(sink.revise(end_at(kT0, 1min), store::Snapshot{}) == model::RevisionOutcome::not_stored);
 }

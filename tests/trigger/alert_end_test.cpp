@@ -55,24 +55,24 @@ AlertNotification notification(Alert a) {
 struct WrittenEpisode {
   explicit WrittenEpisode(std::chrono::nanoseconds max_extension = 5min)
       : receiver({.max_extension = max_extension}) {
-    receiver.hand_revisions_to([this](IncidentRevision revision) {
+    receiver.hand_revisions_to([this](model::IncidentRevision revision) {
       if (refuse) return false;
       revisions.push_back(std::move(revision));
       return true;
     });
     static_cast<void>(receiver.receive(notification(alert(true))));
-    std::vector<IncidentCapture> captures;
+    std::vector<model::IncidentCapture> captures;
     receiver.take(captures);
     REQUIRE(captures.size() == 1);
     receiver.complete(captures[0], store::Snapshot{});
   }
   // What the recorder thread does on its next frame.
   void next_frame() {
-    std::vector<IncidentCapture> none;
+    std::vector<model::IncidentCapture> none;
     if (receiver.waiting()) receiver.take(none);
   }
   AlertReceiver receiver;
-  std::vector<IncidentRevision> revisions;
+  std::vector<model::IncidentRevision> revisions;
   bool refuse = false;
 };
 
@@ -91,7 +91,7 @@ TEST_CASE("anEndedIncidentTakesWhatTheRingHoldsOfTheWantedExtension", "[alerts]"
   const int64_t ends_at = kStart + 200 * kS;
 
   // The ring holds the stored end and 100 s past it: the wanted 140 s are held up to 100 s.
-  RevisedIncident revised =
+  model::RevisedIncident revised =
       ended_incident(stored, ends_at, 5min, ring_holding(kStart - 500 * kS, kStart + 160 * kS));
   CHECK(revised.description.window_to_ns == ends_at);
   CHECK(revised.append_until_ns == kStart + 160 * kS);
@@ -127,18 +127,18 @@ TEST_CASE("anEndAfterTheWriteIsQueuedHandedOverByTheRecorderAndSettledByTheWrite
   CHECK(written.revisions.empty());  // handed over on the recorder thread, not the HTTP one
   written.next_frame();
   REQUIRE(written.revisions.size() == 1);
-  const IncidentRevision& revision = written.revisions[0];
+  const model::IncidentRevision& revision = written.revisions[0];
   CHECK(revision.matches(stored_alert()));
   model::IncidentDescription other = stored_alert();
   other.details[2].second = "b";
   CHECK_FALSE(revision.matches(other));
-  const RevisedIncident revised =
+  const model::RevisedIncident revised =
       revision.revise(stored_alert(), ring_holding(kStart - 500 * kS, kStart + 300 * kS));
   CHECK(revised.description.window_to_ns == kStart + 200 * kS);
 
   // Counted once settled, under what became of it; a re-send is a duplicate.
   CHECK(written.receiver.outcomes(O::end_recorded) == 0);
-  revision.done(RevisionOutcome::revised);
+  revision.done(model::RevisionOutcome::revised);
   CHECK(written.receiver.outcomes(O::end_recorded) == 1);
   CHECK(written.receiver.outcomes(O::end_queued) == 0);
   CHECK(written.receiver.receive(notification(alert(false))) == std::vector<O>{O::duplicate});
@@ -150,13 +150,13 @@ TEST_CASE("anEndThatCouldNotBeRecordedIsCountedAndAFailedOneTriedAgain", "[alert
   static_cast<void>(written.receiver.receive(notification(alert(false))));
   written.next_frame();
   REQUIRE(written.revisions.size() == 1);
-  written.revisions[0].done(RevisionOutcome::failed);
+  written.revisions[0].done(model::RevisionOutcome::failed);
   CHECK(written.receiver.outcomes(O::end_failed) == 1);
   // The next re-send of the end tries again; this time the incident is gone.
   CHECK(written.receiver.receive(notification(alert(false))) == std::vector<O>{O::end_queued});
   written.next_frame();
   REQUIRE(written.revisions.size() == 2);
-  written.revisions[1].done(RevisionOutcome::not_stored);
+  written.revisions[1].done(model::RevisionOutcome::not_stored);
   CHECK(written.receiver.outcomes(O::end_too_late) == 1);
 
   // A writer too far behind to take it: failed at once.
@@ -170,13 +170,13 @@ TEST_CASE("anEndThatCouldNotBeRecordedIsCountedAndAFailedOneTriedAgain", "[alert
 TEST_CASE("anEndForAnEpisodeStoredBeforeARestartIsQueuedToo", "[alerts]") {
   using O = AlertOutcome;
   AlertReceiver receiver({}, [](const std::string&) { return true; });
-  std::vector<IncidentRevision> revisions;
-  receiver.hand_revisions_to([&](IncidentRevision revision) {
+  std::vector<model::IncidentRevision> revisions;
+  receiver.hand_revisions_to([&](model::IncidentRevision revision) {
     revisions.push_back(std::move(revision));
     return true;
   });
   CHECK(receiver.receive(notification(alert(false))) == std::vector<O>{O::end_queued});
-  std::vector<IncidentCapture> none;
+  std::vector<model::IncidentCapture> none;
   receiver.take(none);
   CHECK(none.empty());
   CHECK(revisions.size() == 1);
@@ -194,7 +194,7 @@ TEST_CASE("reloadedOptionsApplyToTheNextNotifications", "[alerts]") {
   using O = AlertOutcome;
   CHECK(receiver.receive(notification(other)) == std::vector<O>{O::filtered});
   CHECK(receiver.receive(notification(alert(true))) == std::vector<O>{O::captured});
-  std::vector<IncidentCapture> captures;
+  std::vector<model::IncidentCapture> captures;
   receiver.take(captures);
   REQUIRE(captures.size() == 1);
   CHECK(captures[0].description.window_from_ns == kStart - 5 * kS);
@@ -204,7 +204,7 @@ TEST_CASE("reloadedOptionsApplyToTheNextNotifications", "[alerts]") {
 TEST_CASE("anAlertFirstSeenResolvedGetsItsWindowExtendedAtCapture", "[alerts]") {
   AlertReceiver receiver({.post = 60s, .max_extension = 100s});
   static_cast<void>(receiver.receive(notification(alert(false))));  // ended 200 s after start
-  std::vector<IncidentCapture> captures;
+  std::vector<model::IncidentCapture> captures;
   receiver.take(captures);
   REQUIRE(captures.size() == 1);
   CHECK(captures[0].description.window_to_ns == kStart + 160 * kS);

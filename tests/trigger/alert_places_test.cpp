@@ -43,14 +43,14 @@ AlertNotification notification_of(int first_pod, int count, bool firing = true) 
 }
 
 // Writes nothing until opened, so that whatever is submitted stays in the writer's queue.
-class GatedSink : public IncidentSink {
+class GatedSink : public model::IncidentSink {
  public:
-  WriteOutcome write(const IncidentCapture& incident, store::Snapshot) override {
+  model::WriteOutcome write(const model::IncidentCapture& incident, store::Snapshot) override {
     std::unique_lock lock(mutex_);
     gate_.wait(lock, [&] { return open_; });
     written_.push_back(incident.description.series);
     changed_.notify_all();
-    return WriteOutcome::written;
+    return model::WriteOutcome::written;
   }
   void open() {
     const std::lock_guard lock(mutex_);
@@ -71,8 +71,8 @@ class GatedSink : public IncidentSink {
   std::vector<std::string> written_;
 };
 
-std::vector<IncidentCapture> taken(AlertReceiver& receiver) {
-  std::vector<IncidentCapture> out;
+std::vector<model::IncidentCapture> taken(AlertReceiver& receiver) {
+  std::vector<model::IncidentCapture> out;
   if (receiver.waiting()) receiver.take(out);
   return out;
 }
@@ -92,7 +92,7 @@ TEST_CASE("every alert of a notification of 24 answered captured is written", "[
     const auto outcomes = receiver.receive(notification_of(0, 24));
     CHECK(count_of(outcomes, O::captured) == 24);
     // Their windows end together: the capturer hands all 24 to the writer on one frame.
-    for (IncidentCapture& capture : taken(receiver)) {
+    for (model::IncidentCapture& capture : taken(receiver)) {
       CHECK(capture.reserved);
       CHECK(writer.submit(std::move(capture), store::Snapshot{}));
     }
@@ -100,7 +100,7 @@ TEST_CASE("every alert of a notification of 24 answered captured is written", "[
     // has taken the first off it).
     size_t rule_incidents = 0;
     for (int i = 0; i < 20; ++i) {
-      IncidentCapture rule_incident;
+      model::IncidentCapture rule_incident;
       rule_incident.description.series = "rule";
       if (writer.submit(rule_incident, store::Snapshot{})) ++rule_incidents;
     }
@@ -126,7 +126,7 @@ TEST_CASE("an alert without a place is dropped, not remembered, and a re-send ca
   auto captures = taken(receiver);
   CHECK(receiver.receive(notification_of(0, 5)) ==
         std::vector<O>{O::duplicate, O::duplicate, O::duplicate, O::dropped, O::dropped});
-  for (IncidentCapture& capture : captures) {
+  for (model::IncidentCapture& capture : captures) {
     CHECK(writer.submit(std::move(capture), store::Snapshot{}));
   }
   sink.open();
@@ -146,7 +146,7 @@ TEST_CASE("an end without a place is dropped and taken when re-sent", "[alerts][
   IncidentWriter writer(sink, IncidentWriter::kDefaultMaxQueued, nullptr, 1);
   AlertReceiver receiver({});
   receiver.reserve_places_with([&](std::string_view alert) { return writer.reserve(alert); });
-  receiver.hand_revisions_to([&](IncidentRevision revision) {
+  receiver.hand_revisions_to([&](model::IncidentRevision revision) {
     return writer.submit_revision(std::move(revision), store::Snapshot{});
   });
   store::Ring ring(store::RingOptions{.series = 1, .rate = 1ms});
@@ -180,7 +180,7 @@ TEST_CASE("10,000 incidents dropped at once are two log lines that count them al
     GatedSink sink;
     IncidentWriter writer(sink, 1);
     for (int i = 0; i < 10000; ++i) {
-      IncidentCapture incident;
+      model::IncidentCapture incident;
       incident.description.rule = "r" + std::to_string(i);
       static_cast<void>(writer.submit(incident, store::Snapshot{}));
     }
@@ -215,7 +215,7 @@ TEST_CASE("300 alerts starting in 2100 hold their places no longer than alerts s
   // it to the writer then, and its place is free again once it is written.
   auto captures = taken(receiver);
   REQUIRE(captures.size() == 256);
-  for (IncidentCapture& capture : captures) {
+  for (model::IncidentCapture& capture : captures) {
     CHECK(capture.description.window_to_ns <= received_ns + 1'000'000'000);
     CHECK(writer.submit(std::move(capture), store::Snapshot{}));
   }

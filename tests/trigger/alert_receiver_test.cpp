@@ -52,25 +52,25 @@ void record(store::Ring& ring, int64_t from_ns, int64_t to_ns) {
   }
 }
 
-std::vector<IncidentCapture> taken(AlertReceiver& receiver) {
-  std::vector<IncidentCapture> out;
+std::vector<model::IncidentCapture> taken(AlertReceiver& receiver) {
+  std::vector<model::IncidentCapture> out;
   if (receiver.waiting()) receiver.take(out);
   return out;
 }
 
 // A sink that writes nothing and fails every write while `broken`, as a full or read-only store
 // does. Set between writers only: each writer's thread starts after it and is joined before.
-struct BreakableSink final : IncidentSink {
+struct BreakableSink final : model::IncidentSink {
   bool broken = false;
-  WriteOutcome write(const IncidentCapture&, store::Snapshot) override {
-    return broken ? WriteOutcome::failed : WriteOutcome::written;
+  model::WriteOutcome write(const model::IncidentCapture&, store::Snapshot) override {
+    return broken ? model::WriteOutcome::failed : model::WriteOutcome::written;
   }
 };
 
 // Hands what the receiver has queued to the writer, as the capturer does once the window is over.
 void write_taken(AlertReceiver& receiver, IncidentWriter& writer) {
   const store::Ring ring(store::RingOptions{.series = 1, .rate = 1ms});
-  for (IncidentCapture& capture : taken(receiver)) {
+  for (model::IncidentCapture& capture : taken(receiver)) {
     receiver.complete(capture, ring.snapshot());
     const bool submitted = writer.submit(std::move(capture), store::Snapshot{});
     REQUIRE(submitted);

@@ -24,7 +24,7 @@ namespace {
 constexpr int64_t kStartReal = 1'700'000'000'000'000'000;
 
 struct Handed {
-  IncidentCapture capture;
+  model::IncidentCapture capture;
   store::Snapshot snapshot;
   uint64_t handed_at_tick;
 };
@@ -42,9 +42,10 @@ struct Rig {
 
   explicit Rig(std::vector<config::TriggerRule> rules, CaptureOptions options = {})
       : engine(std::move(rules), host.signals, host.schema, 1ms),
-        capturer(engine, ring, options, [this](IncidentCapture capture, store::Snapshot snapshot) {
-          handed.push_back({std::move(capture), std::move(snapshot), tick});
-        }) {}
+        capturer(engine, ring, options,
+                 [this](model::IncidentCapture capture, store::Snapshot snapshot) {
+                   handed.push_back({std::move(capture), std::move(snapshot), tick});
+                 }) {}
 
   void run(double cpu_total, size_t ticks) {
     for (size_t i = 0; i < ticks; ++i) {
@@ -67,13 +68,14 @@ config::TriggerRule cpu_hot(Duration pre, Duration post) {
 }
 
 // Records what the writer thread hands it and lets the test wait for a count.
-class RecordingSink : public IncidentSink {
+class RecordingSink : public model::IncidentSink {
  public:
-  WriteOutcome write(const IncidentCapture& incident, store::Snapshot blocks) override {
+  model::WriteOutcome write(const model::IncidentCapture& incident,
+                            store::Snapshot blocks) override {
     std::lock_guard lock(mutex_);
     written_.push_back({incident, std::move(blocks), 0});
     changed_.notify_all();
-    return WriteOutcome::written;
+    return model::WriteOutcome::written;
   }
   std::vector<Handed> wait_for(size_t count) {
     std::unique_lock lock(mutex_);
@@ -94,7 +96,7 @@ class FakeRequests final : public CaptureRequests {
   explicit FakeRequests(std::string name) : name_(std::move(name)) {}
   // A request for [fired - 2 ms, fired + post_ms], asked on the next frame.
   void ask(int64_t fired_at_ns, int64_t post_ms) {
-    IncidentCapture capture;
+    model::IncidentCapture capture;
     capture.description = {.kind = model::IncidentKind::alert,
                            .rule = name_,
                            .fired_at_ns = fired_at_ns,
@@ -103,11 +105,11 @@ class FakeRequests final : public CaptureRequests {
     waiting_.push_back(std::move(capture));
   }
   [[nodiscard]] bool waiting() const noexcept override { return !waiting_.empty(); }
-  void take(std::vector<IncidentCapture>& out) override {
+  void take(std::vector<model::IncidentCapture>& out) override {
     std::move(waiting_.begin(), waiting_.end(), std::back_inserter(out));
     waiting_.clear();
   }
-  void complete(IncidentCapture& capture, const store::Snapshot&) override {
+  void complete(model::IncidentCapture& capture, const store::Snapshot&) override {
     completed.push_back(capture.description.rule);
     capture.description.details.emplace_back("completed_by", name_);
   }
@@ -115,7 +117,7 @@ class FakeRequests final : public CaptureRequests {
 
  private:
   std::string name_;
-  std::vector<IncidentCapture> waiting_;
+  std::vector<model::IncidentCapture> waiting_;
 };
 
 }  // namespace
@@ -312,7 +314,7 @@ TEST_CASE("the writer thread hands every incident to the sink, in order", "[writ
   {
     IncidentWriter writer(sink);
     for (uint64_t tick : {1u, 2u, 3u}) {
-      IncidentCapture c;
+      model::IncidentCapture c;
       c.description.rule = "r";
       c.tick = tick;
       CHECK(writer.submit(c, store::Snapshot{}));
@@ -326,13 +328,13 @@ TEST_CASE("the writer thread hands every incident to the sink, in order", "[writ
 
 TEST_CASE("the writer drops incidents beyond its queue and writes the rest on exit", "[writer]") {
   // A sink that blocks until released, so the queue fills.
-  class GatedSink : public IncidentSink {
+  class GatedSink : public model::IncidentSink {
    public:
-    WriteOutcome write(const IncidentCapture& incident, store::Snapshot) override {
+    model::WriteOutcome write(const model::IncidentCapture& incident, store::Snapshot) override {
       std::unique_lock lock(mutex);
       gate.wait(lock, [&] { return open; });
       ticks.push_back(incident.tick);
-      return WriteOutcome::written;
+      return model::WriteOutcome::written;
     }
     std::mutex mutex;
     std::condition_variable gate;
@@ -344,7 +346,7 @@ TEST_CASE("the writer drops incidents beyond its queue and writes the rest on ex
   {
     IncidentWriter writer(sink, 2);
     for (uint64_t tick = 0; tick < 6; ++tick) {
-      IncidentCapture c;
+      model::IncidentCapture c;
       c.tick = tick;
       if (writer.submit(c, store::Snapshot{})) ++accepted;
     }
@@ -365,73 +367,75 @@ TEST_CASE("the writer drops incidents beyond its queue and writes the rest on ex
 TEST_CASE("the writer makes a revision after the writes queued before it and tells its outcome",
           "[writer]") {
   // Records the order of writes and revisions; a revision finds an incident written before it.
-  class Journal : public IncidentSink, public IncidentReviser {
+  class Journal : public model::IncidentSink, public model::IncidentReviser {
    public:
-    WriteOutcome write(const IncidentCapture& incident, store::Snapshot) override {
+    model::WriteOutcome write(const model::IncidentCapture& incident, store::Snapshot) override {
       events.push_back("write " + incident.description.rule);
-      return WriteOutcome::written;
+      return model::WriteOutcome::written;
     }
-    RevisionOutcome revise(const IncidentRevision& revision, store::Snapshot) override {
+    model::RevisionOutcome revise(const model::IncidentRevision& revision,
+                                  store::Snapshot) override {
       const bool found = std::any_of(events.begin(), events.end(), [&](const std::string& e) {
         return revision.matches({.rule = e.substr(6)});
       });
       events.push_back("revise");
-      return found ? RevisionOutcome::revised : RevisionOutcome::not_stored;
+      return found ? model::RevisionOutcome::revised : model::RevisionOutcome::not_stored;
     }
     std::vector<std::string> events;  // only the writer thread touches it until it is joined
   } journal;
-  std::vector<RevisionOutcome> told;
+  std::vector<model::RevisionOutcome> told;
   {
     IncidentWriter writer(journal, 16, &journal);
-    IncidentCapture capture;
+    model::IncidentCapture capture;
     capture.description.rule = "alert";
     CHECK(writer.submit(capture, store::Snapshot{}));
     const auto revision_of = [&](std::string rule) {
-      return IncidentRevision{
+      return model::IncidentRevision{
           .matches = [rule](const model::IncidentDescription& d) { return d.rule == rule; },
           .revise = {},
-          .done = [&told](RevisionOutcome outcome) { told.push_back(outcome); }};
+          .done = [&told](model::RevisionOutcome outcome) { told.push_back(outcome); }};
     };
     CHECK(writer.submit_revision(revision_of("alert"), store::Snapshot{}));
     CHECK(writer.submit_revision(revision_of("gone"), store::Snapshot{}));
   }  // the destructor makes what was queued
   CHECK(journal.events == std::vector<std::string>{"write alert", "revise", "revise"});
-  CHECK(told ==
-        std::vector<RevisionOutcome>{RevisionOutcome::revised, RevisionOutcome::not_stored});
+  CHECK(told == std::vector<model::RevisionOutcome>{model::RevisionOutcome::revised,
+                                                    model::RevisionOutcome::not_stored});
 }
 
 TEST_CASE("the writer's finish writes for its budget and tells the jobs left failed", "[writer]") {
-  class SlowSink : public IncidentSink {
+  class SlowSink : public model::IncidentSink {
    public:
-    WriteOutcome write(const IncidentCapture&, store::Snapshot) override {
+    model::WriteOutcome write(const model::IncidentCapture&, store::Snapshot) override {
       std::this_thread::sleep_for(30ms);
-      return WriteOutcome::written;
+      return model::WriteOutcome::written;
     }
   } sink;
-  std::vector<WriteOutcome> told;  // by the writer thread only, until finish() joins it
+  std::vector<model::WriteOutcome> told;  // by the writer thread only, until finish() joins it
   IncidentWriter writer(sink);
   for (int i = 0; i < 10; ++i) {
-    IncidentCapture capture;
-    capture.done = [&told](WriteOutcome outcome) { told.push_back(outcome); };
+    model::IncidentCapture capture;
+    capture.done = [&told](model::WriteOutcome outcome) { told.push_back(outcome); };
     REQUIRE(writer.submit(std::move(capture), store::Snapshot{}));
   }
   const size_t left = writer.finish(100ms);
   // Writes of 30 ms begun within 100 ms: at most 4, however slow the machine.
   CHECK(left >= 6);
   REQUIRE(told.size() == 10);
-  CHECK(static_cast<size_t>(std::count(told.begin(), told.end(), WriteOutcome::failed)) == left);
+  CHECK(static_cast<size_t>(std::count(told.begin(), told.end(), model::WriteOutcome::failed)) ==
+        left);
   CHECK(std::all_of(told.begin(), told.begin() + static_cast<std::ptrdiff_t>(10 - left),
-                    [](WriteOutcome o) { return o == WriteOutcome::written; }));
+                    [](model::WriteOutcome o) { return o == model::WriteOutcome::written; }));
 }
 
 TEST_CASE("a writer without a reviser tells every revision not_stored", "[writer]") {
   RecordingSink sink;
-  std::vector<RevisionOutcome> told;
+  std::vector<model::RevisionOutcome> told;
   {
     IncidentWriter writer(sink);
     CHECK(writer.submit_revision(
-        {.matches = {}, .revise = {}, .done = [&](RevisionOutcome o) { told.push_back(o); }},
+        {.matches = {}, .revise = {}, .done = [&](model::RevisionOutcome o) { told.push_back(o); }},
         store::Snapshot{}));
   }
-  CHECK(told == std::vector<RevisionOutcome>{RevisionOutcome::not_stored});
+  CHECK(told == std::vector<model::RevisionOutcome>{model::RevisionOutcome::not_stored});
 }

@@ -19,17 +19,19 @@
 
 using namespace flightrec::trigger;
 using flightrec::trigger::oom::KernelLog;
+namespace model = flightrec::model;
 
 namespace {
 
 // The fixture's kill: its kernel log time, in µs since boot.
 constexpr int64_t kKillKernelUs = 36815667033;
 
-struct Recorded final : IncidentSink {
-  std::vector<IncidentCapture> written;
-  WriteOutcome write(const IncidentCapture& incident, flightrec::store::Snapshot) override {
+struct Recorded final : model::IncidentSink {
+  std::vector<model::IncidentCapture> written;
+  model::WriteOutcome write(const model::IncidentCapture& incident,
+                            flightrec::store::Snapshot) override {
     written.push_back(incident);
-    return WriteOutcome::written;
+    return model::WriteOutcome::written;
   }
 };
 
@@ -38,8 +40,8 @@ int64_t kill_unix_ns() {
          flightrec::clock_ns(CLOCK_MONOTONIC);
 }
 
-IncidentCapture oom_incident(int64_t fired_at_ns) {
-  IncidentCapture capture;
+model::IncidentCapture oom_incident(int64_t fired_at_ns) {
+  model::IncidentCapture capture;
   capture.description.kind = flightrec::model::IncidentKind::oom_kill;
   capture.description.rule = std::string(kOomKillRule);
   capture.description.fired_at_ns = fired_at_ns;
@@ -48,7 +50,7 @@ IncidentCapture oom_incident(int64_t fired_at_ns) {
   return capture;
 }
 
-std::string detail(const IncidentCapture& capture, std::string_view key) {
+std::string detail(const model::IncidentCapture& capture, std::string_view key) {
   for (const auto& [k, v] : capture.description.details) {
     if (k == key) return v;
   }
@@ -108,7 +110,7 @@ TEST_CASE("An OOM incident holds the top consumers at the kill and the victim's 
   const int64_t kill = kill_unix_ns();
   OomVictimNamer namer(sink, log, blocks_around_kill(kill, true));
   namer.write(oom_incident(kill + 20'000'000), {});
-  const IncidentCapture& named = sink.written.at(0);
+  const model::IncidentCapture& named = sink.written.at(0);
   const uint64_t mib = 1 << 20;
   CHECK(detail(named, "oom.top_rss_at_ns") == std::to_string(kill - 250'000'000));
   CHECK(detail(named, "oom.top_rss.1") ==
@@ -162,7 +164,7 @@ TEST_CASE("An oom_kill incident names the victim the kernel logged within its wi
   OomVictimNamer namer(sink, log);
   namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
   REQUIRE(sink.written.size() == 1);
-  const IncidentCapture& named = sink.written[0];
+  const model::IncidentCapture& named = sink.written[0];
   CHECK(detail(named, "oom.victim_pid") == "468");
   CHECK(detail(named, "oom.victim_command") == "python3");
   CHECK(detail(named, "oom.constraint") == "CONSTRAINT_MEMCG");
@@ -187,7 +189,7 @@ TEST_CASE("Other incidents pass untouched; an unreadable log is named", "[trigge
   CHECK(missing.error() == "/nonexistent/kmsg: No such file or directory");
   Recorded sink;
   OomVictimNamer namer(sink, missing);
-  IncidentCapture manual;
+  model::IncidentCapture manual;
   manual.description.kind = flightrec::model::IncidentKind::manual;
   manual.description.rule = "manual";
   manual.description.reason = "deploy";
@@ -231,7 +233,7 @@ TEST_CASE("Without the kernel log the exit report names the victim", "[trigger][
   const auto exit = victim_exit(15'000'000);
   namer.victim_exited(exit);
   namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
-  const IncidentCapture& named = sink.written.at(0);
+  const model::IncidentCapture& named = sink.written.at(0);
   CHECK(detail(named, "oom.victim_pid") == "468");
   CHECK(detail(named, "oom.victim_command") == "python3");
   CHECK(detail(named, "oom.victim_cgroup") ==
@@ -253,7 +255,7 @@ TEST_CASE("With both sources the incident holds one victim, named by both", "[tr
   namer.set_exit_reports_missing("");
   namer.victim_exited(victim_exit(15'000'000));
   namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
-  const IncidentCapture& named = sink.written.at(0);
+  const model::IncidentCapture& named = sink.written.at(0);
   CHECK(detail(named, "oom.victim_source") == "kernel_log+ebpf_exit");
   CHECK(detail(named, "oom.kills_in_window") == "1");
   CHECK(detail(named, "oom.cgroup_limit_bytes") == std::to_string(65536 * 1024));
@@ -277,7 +279,7 @@ TEST_CASE("An incident whose window holds two kills names each victim", "[trigge
   second.comm = "worker";
   namer.victim_exited(second);
   namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
-  const IncidentCapture& named = sink.written.at(0);
+  const model::IncidentCapture& named = sink.written.at(0);
   CHECK(detail(named, "oom.victim_pid") == "468");  // the one nearest the firing
   CHECK(detail(named, "oom.kills_in_window") == "2");
   CHECK(detail(named, "oom.victims.1").starts_with("pid=468 killed_at_ns="));
@@ -288,7 +290,7 @@ TEST_CASE("An incident whose window holds two kills names each victim", "[trigge
   CHECK(detail(named, "oom.victims.3") == "(none)");
 
   // A window holding only the second: one victim, named by the usual keys alone.
-  IncidentCapture only_second = oom_incident(second.exit_time_unix_ns + 20'000'000);
+  model::IncidentCapture only_second = oom_incident(second.exit_time_unix_ns + 20'000'000);
   only_second.description.window_from_ns = second.exit_time_unix_ns - 1'000'000'000;
   namer.write(only_second, {});
   CHECK(detail(sink.written.at(1), "oom.victim_pid") == "470");

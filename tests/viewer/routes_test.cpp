@@ -7,6 +7,7 @@
 #include "curl.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/routes.h"
+#include "flightrec/incidents/stored_file.h"
 #include "synthetic_recording.h"
 #include "temp_dir.h"
 
@@ -31,7 +32,9 @@ struct ViewerServer {
              .id;
     http::Router router;
     router.add(incidents::incidents_routes(store));
-    router.add(incident_view_route(store, max_file_bytes));
+    router.add(incident_view_route(
+        [this](std::string_view incident) { return incidents::open_stored_file(store, incident); },
+        max_file_bytes));
     router.add(dump::dump_route({.blocks = [this] { return rec.blocks; },
                                  .metadata = [this] { return rec.metadata; },
                                  .process_blocks = [this] { return rec.process_blocks; }},

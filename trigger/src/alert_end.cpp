@@ -13,10 +13,10 @@ int64_t extended_window_to(int64_t window_to_ns, int64_t ends_at_ns,
   return std::min(ends_at_ns, window_to_ns + max_extension.count());
 }
 
-RevisedIncident ended_incident(const model::IncidentDescription& stored, int64_t ends_at_ns,
-                               std::chrono::nanoseconds max_extension,
-                               const store::RingStats& ring) {
-  RevisedIncident revised{.description = stored};
+model::RevisedIncident ended_incident(const model::IncidentDescription& stored, int64_t ends_at_ns,
+                                      std::chrono::nanoseconds max_extension,
+                                      const store::RingStats& ring) {
+  model::RevisedIncident revised{.description = stored};
   recording::Labels& details = revised.description.details;
   alert_details::set(details, alert_details::kStatus, "resolved");
   alert_details::set(details, alert_details::kEndsAt, format_rfc3339_ms(ends_at_ns));

@@ -37,13 +37,13 @@ void add_if_set(recording::Labels& details, std::string_view key, const std::str
   if (!value.empty()) details.emplace_back(key, value);
 }
 
-AlertOutcome settled_outcome(RevisionOutcome outcome) {
+AlertOutcome settled_outcome(model::RevisionOutcome outcome) {
   switch (outcome) {
-    case RevisionOutcome::revised:
+    case model::RevisionOutcome::revised:
       return AlertOutcome::end_recorded;
-    case RevisionOutcome::not_stored:
+    case model::RevisionOutcome::not_stored:
       return AlertOutcome::end_too_late;
-    case RevisionOutcome::failed:
+    case model::RevisionOutcome::failed:
       return AlertOutcome::end_failed;
   }
   return AlertOutcome::end_failed;
@@ -200,8 +200,8 @@ AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, c
   // or the alert fired and resolved between two notifications).
   queued_.push_back(capture_of(notification, alert, ahead ? received_ns : alert.starts_at_ns));
   queued_.back().reserved = static_cast<bool>(reserve_);
-  queued_.back().done = [this, key](WriteOutcome outcome) {
-    if (outcome == WriteOutcome::failed) forget(key);
+  queued_.back().done = [this, key](model::WriteOutcome outcome) {
+    if (outcome == model::WriteOutcome::failed) forget(key);
   };
   remember(key, Episode{.stage = Stage::waiting,
                         .ends_at_ns = alert.firing ? std::nullopt : alert.ends_at_ns});
@@ -229,7 +229,7 @@ bool AlertReceiver::place_for(const Alert& alert) const {
 }
 
 void AlertReceiver::hand_over(const LateEnd& end) {
-  IncidentRevision revision{
+  model::IncidentRevision revision{
       .matches =
           [key = end.key](const model::IncidentDescription& stored) {
             return episode_key(stored) == key;
@@ -239,17 +239,17 @@ void AlertReceiver::hand_over(const LateEnd& end) {
               const model::IncidentDescription& stored, const store::RingStats& ring) {
             return ended_incident(stored, ends_at_ns, max_extension, ring);
           },
-      .done = [this, key = end.key](RevisionOutcome outcome) { settle(key, outcome); },
+      .done = [this, key = end.key](model::RevisionOutcome outcome) { settle(key, outcome); },
       .reserved = end.reserved};
   if (!revision_handoff_(std::move(revision))) {
     log::warn("alert end not recorded: the incident writer is behind", {{"episode", end.key}});
-    settle(end.key, RevisionOutcome::failed);
+    settle(end.key, model::RevisionOutcome::failed);
   }
 }
 
-void AlertReceiver::settle(const std::string& key, RevisionOutcome outcome) {
+void AlertReceiver::settle(const std::string& key, model::RevisionOutcome outcome) {
   count(settled_outcome(outcome));
-  if (outcome != RevisionOutcome::failed) return;
+  if (outcome != model::RevisionOutcome::failed) return;
   // Not recorded, though it might be on a later try: a re-sent end tries again.
   const std::lock_guard lock(mutex_);
   const auto found = episodes_.find(key);
@@ -273,9 +273,9 @@ void AlertReceiver::remember(const std::string& key, Episode episode) {
   }
 }
 
-IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification, const Alert& alert,
-                                          int64_t centre_ns) const {
-  IncidentCapture capture;
+model::IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
+                                                 const Alert& alert, int64_t centre_ns) const {
+  model::IncidentCapture capture;
   model::IncidentDescription& incident = capture.description;
   incident.kind = model::IncidentKind::alert;
   incident.rule = kAlertRule;
@@ -316,11 +316,11 @@ IncidentCapture AlertReceiver::capture_of(const AlertNotification& notification,
   return capture;
 }
 
-void AlertReceiver::take(std::vector<IncidentCapture>& out) {
+void AlertReceiver::take(std::vector<model::IncidentCapture>& out) {
   std::vector<LateEnd> late_ends;
   {
     const std::lock_guard lock(mutex_);
-    for (IncidentCapture& capture : queued_) {
+    for (model::IncidentCapture& capture : queued_) {
       const auto found = episodes_.find(episode_key(capture.description));
       if (found != episodes_.end()) found->second.stage = Stage::pending;
       out.push_back(std::move(capture));
@@ -332,7 +332,7 @@ void AlertReceiver::take(std::vector<IncidentCapture>& out) {
   for (const LateEnd& end : late_ends) hand_over(end);
 }
 
-void AlertReceiver::complete(IncidentCapture& capture, const store::Snapshot& snapshot) {
+void AlertReceiver::complete(model::IncidentCapture& capture, const store::Snapshot& snapshot) {
   model::IncidentDescription& incident = capture.description;
   const std::optional<int64_t> held_from = held_window_from(incident, snapshot);
   alert_details::set(

@@ -83,7 +83,7 @@ size_t IncidentCapturer::finish_at_shutdown() {
 }
 
 void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& header) {
-  IncidentCapture capture{.tick = header.tick};
+  model::IncidentCapture capture{.tick = header.tick};
   model::IncidentDescription& incident = capture.description;
   std::chrono::nanoseconds pre = options_.buffer_duration;
   std::chrono::nanoseconds post = options_.manual_post;
@@ -115,7 +115,7 @@ uint64_t IncidentCapturer::ticks_covering(int64_t ns) const {
 
 void IncidentCapturer::take_requests(CaptureRequests& requests, uint64_t tick, int64_t real_ns) {
   requests.take(taken_);
-  for (IncidentCapture& capture : taken_) {
+  for (model::IncidentCapture& capture : taken_) {
     // The window's end in ticks from now; a window that has already ended completes at once.
     const int64_t wait_ns = std::max<int64_t>(0, capture.description.window_to_ns - real_ns);
     const uint64_t wait_ticks = ticks_covering(wait_ns);

@@ -92,11 +92,12 @@ void OomVictimNamer::add_memory(const model::IncidentDescription& incident, int6
                  std::make_move_iterator(memory.end()));
 }
 
-WriteOutcome OomVictimNamer::write(const IncidentCapture& incident, store::Snapshot blocks) {
+model::WriteOutcome OomVictimNamer::write(const model::IncidentCapture& incident,
+                                          store::Snapshot blocks) {
   if (incident.description.kind != model::IncidentKind::oom_kill) {
     return next_.write(incident, std::move(blocks));
   }
-  IncidentCapture named = incident;
+  model::IncidentCapture named = incident;
   read_log();
   const model::IncidentDescription& description = incident.description;
   const auto in_window = [&](const OomVictim& victim) {

@@ -6,8 +6,8 @@
 
 namespace flightrec::trigger {
 
-IncidentWriter::IncidentWriter(IncidentSink& sink, size_t max_queued, IncidentReviser* reviser,
-                               size_t max_reserved)
+IncidentWriter::IncidentWriter(model::IncidentSink& sink, size_t max_queued,
+                               model::IncidentReviser* reviser, size_t max_reserved)
     : sink_(sink),
       max_queued_(max_queued),
       max_reserved_(max_reserved),
@@ -50,12 +50,12 @@ bool IncidentWriter::reserve(std::string_view alert) {
   return false;
 }
 
-bool IncidentWriter::submit(IncidentCapture incident, store::Snapshot blocks) {
+bool IncidentWriter::submit(model::IncidentCapture incident, store::Snapshot blocks) {
   const bool reserved = incident.reserved;
   return enqueue({std::move(incident), std::move(blocks), reserved});
 }
 
-bool IncidentWriter::submit_revision(IncidentRevision revision, store::Snapshot ring) {
+bool IncidentWriter::submit_revision(model::IncidentRevision revision, store::Snapshot ring) {
   const bool reserved = revision.reserved;
   return enqueue({std::move(revision), std::move(ring), reserved});
 }
@@ -69,7 +69,7 @@ bool IncidentWriter::enqueue(Job job) {
     return true;
   }
   // dropped() counts incidents; a dropped revision is its caller's to count and tell.
-  if (const auto* incident = std::get_if<IncidentCapture>(&job.work)) {
+  if (const auto* incident = std::get_if<model::IncidentCapture>(&job.work)) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
     dropped_warning_.note(incident->description.rule);
     warned_ = true;
@@ -123,24 +123,24 @@ void IncidentWriter::run() {
 }
 
 void IncidentWriter::abandon(Job& job) {
-  if (auto* incident = std::get_if<IncidentCapture>(&job.work)) {
-    if (incident->done) incident->done(WriteOutcome::failed);
+  if (auto* incident = std::get_if<model::IncidentCapture>(&job.work)) {
+    if (incident->done) incident->done(model::WriteOutcome::failed);
     return;
   }
-  const IncidentRevision& revision = std::get<IncidentRevision>(job.work);
-  if (revision.done) revision.done(RevisionOutcome::failed);
+  const model::IncidentRevision& revision = std::get<model::IncidentRevision>(job.work);
+  if (revision.done) revision.done(model::RevisionOutcome::failed);
 }
 
 void IncidentWriter::perform(Job& job) {
-  if (auto* incident = std::get_if<IncidentCapture>(&job.work)) {
-    const WriteOutcome outcome = sink_.write(*incident, std::move(job.blocks));
+  if (auto* incident = std::get_if<model::IncidentCapture>(&job.work)) {
+    const model::WriteOutcome outcome = sink_.write(*incident, std::move(job.blocks));
     if (incident->done) incident->done(outcome);
     return;
   }
-  const IncidentRevision& revision = std::get<IncidentRevision>(job.work);
-  const RevisionOutcome outcome = reviser_ != nullptr
-                                      ? reviser_->revise(revision, std::move(job.blocks))
-                                      : RevisionOutcome::not_stored;
+  const model::IncidentRevision& revision = std::get<model::IncidentRevision>(job.work);
+  const model::RevisionOutcome outcome = reviser_ != nullptr
+                                             ? reviser_->revise(revision, std::move(job.blocks))
+                                             : model::RevisionOutcome::not_stored;
   if (revision.done) revision.done(outcome);
 }
 

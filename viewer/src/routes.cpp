@@ -1,12 +1,12 @@
 #include "flightrec/viewer/routes.h"
 
 #include <string>
+#include <utility>
 
 #include "flightrec/common/gzip.h"
 #include "flightrec/common/number_format.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/http/query_check.h"
-#include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/viewer/page.h"
@@ -38,14 +38,14 @@ void send_page(const http::Request& request, http::Response& response, const std
   response.send(200, kHtml, compressed, headers);
 }
 
-void send_incident_view(const incidents::IncidentStore& store, std::string_view id,
+void send_incident_view(const dump::StoredFileOpener& open_incident, std::string_view id,
                         uint64_t max_file_bytes, const http::Request& request,
                         http::Response& response) {
   if (const auto error = http::check_query_names(request.query(), {}); !error.empty()) {
     response.send(400, kText, error + "\n");
     return;
   }
-  auto stored = incidents::open_stored_file(store, id);
+  auto stored = open_incident(id);
   if (!stored.ok()) {
     response.send(stored.status, kText, stored.error + "\n");
     return;
@@ -100,12 +100,13 @@ void send_dump_view(const dump::DumpSource& source, const store::TimeRange& rang
 
 }  // namespace
 
-http::Route incident_view_route(const incidents::IncidentStore& store, uint64_t max_file_bytes) {
+http::Route incident_view_route(dump::StoredFileOpener open_incident, uint64_t max_file_bytes) {
   return {.path = "/incidents/{id}/view",
           .summary = "one incident as a page of charts, for a browser",
           .handler =
-              [&store, max_file_bytes](const http::Request& request, http::Response& response) {
-                send_incident_view(store, request.path_value("id"), max_file_bytes, request,
+              [open_incident = std::move(open_incident), max_file_bytes](
+                  const http::Request& request, http::Response& response) {
+                send_incident_view(open_incident, request.path_value("id"), max_file_bytes, request,
                                    response);
               },
           .right = http::Right::read_history};

@@ -1,9 +1,12 @@
 #include <string>
 
-#include "conversions.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exposition/conversions.h"
 
 namespace flightrec::exporter::metrics {
+
+using exposition::as_double;
+using exposition::Families;
 
 void HttpCollector::collect(Families& out) const {
   const std::string requests_help =

@@ -1,8 +1,11 @@
-#include "conversions.h"
 #include "flightrec/common/version.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exposition/conversions.h"
 
 namespace flightrec::exporter::metrics {
+
+using exposition::Families;
+using exposition::seconds;
 
 void InstanceCollector::collect(Families& out) const {
   out.gauge("flightrec_build_info", "flightrec's version, revision and compiler; always 1.", "", 1,

@@ -9,7 +9,7 @@
 #include "flightrec/common/clock.h"
 #include "flightrec/common/gzip.h"
 #include "flightrec/common/log.h"
-#include "flightrec/exporter/exposition/negotiation.h"
+#include "flightrec/exposition/negotiation.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/http/request.h"
 
@@ -32,7 +32,7 @@ struct Rendered {
 // so concurrent scrapes of one variant wait for the first and reuse its body.
 class RenderCache {
  public:
-  std::shared_ptr<const std::string> get(const Collectables& collectables,
+  std::shared_ptr<const std::string> get(const exposition::Collectables& collectables,
                                          exposition::Format format, bool gzip) {
     std::lock_guard lock(mutex_);
     Rendered& slot = slots_[static_cast<size_t>(format) * 2 + (gzip ? 1 : 0)];
@@ -55,8 +55,8 @@ class RenderCache {
   std::array<Rendered, 4> slots_;
 };
 
-void serve_metrics(const Collectables& collectables, ScrapeCollector& scrapes, RenderCache& cache,
-                   const http::Request& req, http::Response& res) {
+void serve_metrics(const exposition::Collectables& collectables, ScrapeCollector& scrapes,
+                   RenderCache& cache, const http::Request& req, http::Response& res) {
   const int64_t start = monotonic_ns();
   const int64_t start_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
   const auto format = exposition::negotiate(req.header("Accept").value_or(""));
@@ -70,7 +70,7 @@ void serve_metrics(const Collectables& collectables, ScrapeCollector& scrapes, R
 
 }  // namespace
 
-http::Route metrics_route(const Collectables& collectables, ScrapeCollector& scrapes) {
+http::Route metrics_route(const exposition::Collectables& collectables, ScrapeCollector& scrapes) {
   return {.path = "/metrics",
           .summary = "Prometheus exposition: text 0.0.4, or OpenMetrics when Accept asks for it",
           .handler =

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <map>
 
-#include "flightrec/exporter/metrics/collectable.h"
+#include "flightrec/exposition/collectable.h"
 #include "flightrec/model/process_rates.h"
 #include "flightrec/model/rankings.h"
 
 namespace flightrec::exporter::metrics {
+
+using exposition::Families;
 namespace {
 
 using process::NetCounters;

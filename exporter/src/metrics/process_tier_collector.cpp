@@ -1,7 +1,11 @@
-#include "conversions.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exposition/conversions.h"
 
 namespace flightrec::exporter::metrics {
+
+using exposition::as_double;
+using exposition::Families;
+using exposition::seconds;
 
 void ProcessTierCollector::collect(Families& out) const {
   if (!backend_.empty()) {

@@ -1,7 +1,11 @@
-#include "conversions.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exposition/conversions.h"
 
 namespace flightrec::exporter::metrics {
+
+using exposition::as_double;
+using exposition::Families;
+using exposition::seconds;
 
 void RecorderCollector::collect(Families& out) const {
   out.counter("flightrec_recorder_frames_total", "Frames the recorder moved into the ring.", "",

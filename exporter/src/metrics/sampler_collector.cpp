@@ -1,9 +1,13 @@
 #include <limits>
 
-#include "conversions.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exposition/conversions.h"
 
 namespace flightrec::exporter::metrics {
+
+using exposition::as_double;
+using exposition::Families;
+using exposition::seconds;
 
 using prometheus::ClientMetric;
 

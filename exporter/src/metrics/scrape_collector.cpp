@@ -1,7 +1,11 @@
-#include "conversions.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exposition/conversions.h"
 
 namespace flightrec::exporter::metrics {
+
+using exposition::as_double;
+using exposition::Families;
+using exposition::seconds;
 
 void ScrapeCollector::collect(Families& out) const {
   out.gauge("flightrec_scrape_duration_seconds",

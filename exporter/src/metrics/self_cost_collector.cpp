@@ -1,10 +1,14 @@
 #include <fstream>
 
-#include "conversions.h"
 #include "flightrec/common/log.h"
 #include "flightrec/exporter/metrics/collectors.h"
+#include "flightrec/exposition/conversions.h"
 
 namespace flightrec::exporter::metrics {
+
+using exposition::as_double;
+using exposition::Families;
+using exposition::seconds;
 
 SelfCostCollector::SelfCostCollector(Settings settings)
     : settings_(std::move(settings)),

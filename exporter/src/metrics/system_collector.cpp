@@ -6,6 +6,8 @@
 #include "flightrec/sampler/slot_table.h"
 
 namespace flightrec::exporter::metrics {
+
+using exposition::Families;
 namespace {
 
 using prometheus::ClientMetric;

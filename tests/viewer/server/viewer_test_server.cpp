@@ -11,6 +11,7 @@
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/incidents/routes.h"
+#include "flightrec/incidents/stored_file.h"
 #include "flightrec/viewer/routes.h"
 #include "synthetic_recording.h"
 
@@ -66,7 +67,8 @@ int main(int argc, char** argv) {
   }
   http::Router router;
   router.add(incidents::incidents_routes(store));
-  router.add(viewer::incident_view_route(store));
+  router.add(viewer::incident_view_route(
+      [&store](std::string_view id) { return incidents::open_stored_file(store, id); }));
   router.add(dump::dump_route({.blocks = [&rec] { return rec.blocks; },
                                .metadata = [&rec] { return rec.metadata; },
                                .process_blocks = [&rec] { return rec.process_blocks; }},

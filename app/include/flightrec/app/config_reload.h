@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "flightrec/config/config.h"
-#include "flightrec/exporter/metrics/collectable.h"
+#include "flightrec/exposition/collectable.h"
 
 namespace flightrec::app {
 
@@ -30,7 +30,7 @@ struct ReloadPlan {
 // flightrec_config_last_reload_successful and
 // flightrec_config_last_reload_success_timestamp_seconds (the start counts as the first successful
 // load).
-class ReloadStatus final : public exporter::metrics::Collectable {
+class ReloadStatus final : public exposition::Collectable {
  public:
   explicit ReloadStatus(int64_t loaded_real_ns) : success_real_ns_(loaded_real_ns) {}
   void succeeded(int64_t real_ns) {
@@ -38,7 +38,7 @@ class ReloadStatus final : public exporter::metrics::Collectable {
     successful_.store(true);
   }
   void failed() { successful_.store(false); }
-  void collect(exporter::metrics::Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
   std::atomic<bool> successful_{true};

@@ -1,14 +1,14 @@
 #pragma once
-// The trigger's IncidentSink backed by an IncidentStore: picks from the ring snapshot (and from the
-// process ring) the blocks that overlap the incident's window and writes them as one incident file.
-// As the trigger's IncidentReviser it rewrites a stored incident (an alert's end), appending what
-// the rings hold after its stored frames.
+// The IncidentSink (model/incident_handoff.h) the trigger's writer hands incidents to, backed by an
+// IncidentStore: picks from the ring snapshot (and from the process ring) the blocks that overlap
+// the incident's window and writes them as one incident file. As the IncidentReviser it rewrites a
+// stored incident (an alert's end), appending what the rings hold after its stored frames.
 #include <functional>
 
 #include "flightrec/incidents/incident_store.h"
+#include "flightrec/model/incident_handoff.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/process_block.h"
-#include "flightrec/trigger/incident.h"
 
 namespace flightrec::incidents {
 
@@ -19,17 +19,17 @@ using MetadataSource = std::function<recording::Metadata()>;
 using ProcessBlocksSource =
     std::function<std::vector<std::shared_ptr<const store::ProcessBlock>>()>;
 
-class IncidentFileSink final : public trigger::IncidentSink, public trigger::IncidentReviser {
+class IncidentFileSink final : public model::IncidentSink, public model::IncidentReviser {
  public:
   IncidentFileSink(IncidentStore& store, MetadataSource metadata,
                    ProcessBlocksSource process_blocks = {});
   // Never throws: a failed write is an index entry with status "failed" (see IncidentStore), and
   // is told `failed`.
-  trigger::WriteOutcome write(const trigger::IncidentCapture& incident,
-                              store::Snapshot blocks) override;
+  model::WriteOutcome write(const model::IncidentCapture& incident,
+                            store::Snapshot blocks) override;
   // Never throws: a failed rewrite leaves the file and its index entry as they were, logged.
-  trigger::RevisionOutcome revise(const trigger::IncidentRevision& revision,
-                                  store::Snapshot ring) override;
+  model::RevisionOutcome revise(const model::IncidentRevision& revision,
+                                store::Snapshot ring) override;
 
  private:
   IncidentStore& store_;

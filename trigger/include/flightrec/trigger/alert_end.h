@@ -8,8 +8,8 @@
 #include <cstdint>
 
 #include "flightrec/model/incident_description.h"
+#include "flightrec/model/incident_handoff.h"
 #include "flightrec/store/stats.h"
-#include "flightrec/trigger/incident.h"
 
 namespace flightrec::trigger {
 
@@ -23,9 +23,9 @@ namespace flightrec::trigger {
 // recording only while it still holds the stored window's end (same daemon run, no gap): then
 // its frames up to the wanted end are appended, else none. `alert.window_held_to` says how far
 // the recording now reaches towards the wanted end.
-[[nodiscard]] RevisedIncident ended_incident(const model::IncidentDescription& stored,
-                                             int64_t ends_at_ns,
-                                             std::chrono::nanoseconds max_extension,
-                                             const store::RingStats& ring);
+[[nodiscard]] model::RevisedIncident ended_incident(const model::IncidentDescription& stored,
+                                                    int64_t ends_at_ns,
+                                                    std::chrono::nanoseconds max_extension,
+                                                    const store::RingStats& ring);
 
 }  // namespace flightrec::trigger

@@ -88,7 +88,7 @@ using StoredEpisode = std::function<bool(const std::string& key)>;
 
 // Hands the revision that records an end on a written incident to the writer thread (normally
 // IncidentWriter::submit_revision with a ring snapshot); false when it was not taken.
-using RevisionHandoff = std::function<bool(IncidentRevision revision)>;
+using RevisionHandoff = std::function<bool(model::IncidentRevision revision)>;
 // Holds a place in the writer's queue for the capture or end of this alert (normally
 // IncidentWriter::reserve; the alert as Prometheus would name it, for the log); false when none
 // is left.
@@ -124,8 +124,8 @@ class AlertReceiver final : public CaptureRequests {
   [[nodiscard]] bool waiting() const noexcept override {
     return waiting_.load(std::memory_order_acquire);
   }
-  void take(std::vector<IncidentCapture>& out) override;
-  void complete(IncidentCapture& capture, const store::Snapshot& snapshot) override;
+  void take(std::vector<model::IncidentCapture>& out) override;
+  void complete(model::IncidentCapture& capture, const store::Snapshot& snapshot) override;
 
   [[nodiscard]] uint64_t outcomes(AlertOutcome outcome) const noexcept {
     return outcome_counts_.at(static_cast<size_t>(outcome)).load(std::memory_order_relaxed);
@@ -165,7 +165,7 @@ class AlertReceiver final : public CaptureRequests {
   bool place_for(const Alert& alert) const;
   // Without mutex_ held.
   void hand_over(const LateEnd& end);
-  void settle(const std::string& key, RevisionOutcome outcome);
+  void settle(const std::string& key, model::RevisionOutcome outcome);
   void count(AlertOutcome outcome) noexcept {
     outcome_counts_.at(static_cast<size_t>(outcome)).fetch_add(1, std::memory_order_relaxed);
   }
@@ -174,8 +174,8 @@ class AlertReceiver final : public CaptureRequests {
   // so that the sender's re-send captures it once the store can be written again.
   void forget(const std::string& key);
   // `centre_ns`: the alert's startsAt, or its receipt when that is too far ahead.
-  [[nodiscard]] IncidentCapture capture_of(const AlertNotification& notification,
-                                           const Alert& alert, int64_t centre_ns) const;
+  [[nodiscard]] model::IncidentCapture capture_of(const AlertNotification& notification,
+                                                  const Alert& alert, int64_t centre_ns) const;
 
   static size_t notification_slot(AlertSource source, NotificationResult result) noexcept {
     return static_cast<size_t>(source) * kNotificationResultCount + static_cast<size_t>(result);
@@ -186,10 +186,10 @@ class AlertReceiver final : public CaptureRequests {
   RevisionHandoff revision_handoff_;
   PlaceReservation reserve_;
   mutable std::mutex mutex_;
-  std::map<std::string, Episode> episodes_;  // by episode_key
-  std::deque<std::string> episode_order_;    // oldest first, for the bound
-  std::vector<IncidentCapture> queued_;      // for the recorder thread
-  std::vector<LateEnd> late_ends_;           // for the recorder thread, to hand to the writer
+  std::map<std::string, Episode> episodes_;     // by episode_key
+  std::deque<std::string> episode_order_;       // oldest first, for the bound
+  std::vector<model::IncidentCapture> queued_;  // for the recorder thread
+  std::vector<LateEnd> late_ends_;              // for the recorder thread, to hand to the writer
   std::atomic<bool> waiting_{false};
   bool closed_ = false;  // guarded by mutex_
   log::LimitedWarning ahead_warning_{

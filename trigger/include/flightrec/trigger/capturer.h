@@ -13,9 +13,9 @@
 #include <span>
 #include <vector>
 
+#include "flightrec/model/incident_handoff.h"
 #include "flightrec/store/ring.h"
 #include "flightrec/trigger/engine.h"
-#include "flightrec/trigger/incident.h"
 
 namespace flightrec::trigger {
 
@@ -33,10 +33,10 @@ class CaptureRequests {
   // Cheap enough to ask on every frame.
   [[nodiscard]] virtual bool waiting() const noexcept = 0;
   // Moves the waiting requests to `out`: each with its description's fired_at and window set.
-  virtual void take(std::vector<IncidentCapture>& out) = 0;
+  virtual void take(std::vector<model::IncidentCapture>& out) = 0;
   // Just before a request's incident goes to the writer, with the ring as it will be written:
   // a last chance to add what became known while it waited.
-  virtual void complete(IncidentCapture& capture, const store::Snapshot& snapshot) = 0;
+  virtual void complete(model::IncidentCapture& capture, const store::Snapshot& snapshot) = 0;
 };
 
 struct CaptureOptions {
@@ -49,7 +49,7 @@ struct CaptureOptions {
 
 class IncidentCapturer {
  public:
-  using Handoff = std::function<void(IncidentCapture, store::Snapshot)>;
+  using Handoff = std::function<void(model::IncidentCapture, store::Snapshot)>;
 
   IncidentCapturer(TriggerEngine& engine, const store::Ring& ring, CaptureOptions options,
                    Handoff handoff);
@@ -73,7 +73,7 @@ class IncidentCapturer {
 
  private:
   struct Pending {
-    IncidentCapture capture;
+    model::IncidentCapture capture;
     uint64_t complete_at_tick;
     CaptureRequests* requested_by = nullptr;  // null for a rule or manual firing
   };
@@ -90,7 +90,7 @@ class IncidentCapturer {
   Handoff handoff_;
   std::vector<Pending> pending_;
   std::vector<CaptureRequests*> requests_;
-  std::vector<IncidentCapture> taken_;              // reused: allocates only when requests arrive
+  std::vector<model::IncidentCapture> taken_;       // reused: allocates only when requests arrive
   std::optional<sampler::FrameHeader> last_frame_;  // the newest frame on_frame() saw
 };
 

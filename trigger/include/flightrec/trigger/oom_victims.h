@@ -14,21 +14,23 @@
 #include <utility>
 #include <vector>
 
+#include "flightrec/model/incident_handoff.h"
 #include "flightrec/process/process_exits.h"
 #include "flightrec/recording/metadata.h"
-#include "flightrec/trigger/incident.h"
 #include "flightrec/trigger/oom/kernel_log.h"
 #include "flightrec/trigger/oom_memory_details.h"
 #include "flightrec/trigger/oom_victim_sources.h"
 
 namespace flightrec::trigger {
 
-class OomVictimNamer final : public IncidentSink {
+class OomVictimNamer final : public model::IncidentSink {
  public:
-  OomVictimNamer(IncidentSink& next, oom::KernelLog& log, ProcessBlocksSource process_blocks = {})
+  OomVictimNamer(model::IncidentSink& next, oom::KernelLog& log,
+                 ProcessBlocksSource process_blocks = {})
       : next_(next), log_(log), process_blocks_(std::move(process_blocks)) {}
 
-  WriteOutcome write(const IncidentCapture& incident, store::Snapshot blocks) override;
+  model::WriteOutcome write(const model::IncidentCapture& incident,
+                            store::Snapshot blocks) override;
 
   // Any thread (the process tier's): an exit the kernel reported as an OOM victim's.
   void victim_exited(const process::ExitedProcess& process);
@@ -43,7 +45,7 @@ class OomVictimNamer final : public IncidentSink {
   void add_memory(const model::IncidentDescription& incident, int64_t killed_at_ns,
                   int32_t victim_pid, recording::Labels& details) const;
 
-  IncidentSink& next_;
+  model::IncidentSink& next_;
   oom::KernelLog& log_;
   ProcessBlocksSource process_blocks_;
   std::deque<LoggedKill> logged_;  // the last kills read from the log, oldest first (bounded)

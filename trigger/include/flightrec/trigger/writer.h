@@ -23,7 +23,7 @@
 #include <variant>
 
 #include "flightrec/common/limited_warning.h"
-#include "flightrec/trigger/incident.h"
+#include "flightrec/model/incident_handoff.h"
 
 namespace flightrec::trigger {
 
@@ -33,8 +33,8 @@ class IncidentWriter {
   static constexpr size_t kDefaultMaxReserved = 256;
 
   // Without a reviser every revision is told not_stored.
-  explicit IncidentWriter(IncidentSink& sink, size_t max_queued = kDefaultMaxQueued,
-                          IncidentReviser* reviser = nullptr,
+  explicit IncidentWriter(model::IncidentSink& sink, size_t max_queued = kDefaultMaxQueued,
+                          model::IncidentReviser* reviser = nullptr,
                           size_t max_reserved = kDefaultMaxReserved);
   // Writes every queued incident and makes every queued revision, then joins the thread (unless
   // finish() has).
@@ -50,10 +50,10 @@ class IncidentWriter {
   // Any thread. False (counted in dropped() and logged) when the incident is not reserved and
   // max_queued such jobs are already waiting; a reserved one is always taken. A taken incident's
   // `done` is told whether it was written, on the writer thread.
-  bool submit(IncidentCapture incident, store::Snapshot blocks);
+  bool submit(model::IncidentCapture incident, store::Snapshot blocks);
   // Any thread, the same bounds; `ring` is the ring as the revision found it. A dropped revision
   // is neither told nor counted in dropped() (incidents only): the caller has the false.
-  bool submit_revision(IncidentRevision revision, store::Snapshot ring);
+  bool submit_revision(model::IncidentRevision revision, store::Snapshot ring);
 
   // Once, after the last submit: writes and revises what is queued until `budget` has passed,
   // then joins the thread. A job started by then is finished (the budget can be overrun by one
@@ -67,7 +67,7 @@ class IncidentWriter {
 
  private:
   struct Job {
-    std::variant<IncidentCapture, IncidentRevision> work;
+    std::variant<model::IncidentCapture, model::IncidentRevision> work;
     store::Snapshot blocks;
     bool reserved = false;
   };
@@ -79,10 +79,10 @@ class IncidentWriter {
   // Writes the warnings' counts that are due; returns when the next one will be.
   std::optional<log::LimitedWarning::Clock::time_point> flush_warnings();
 
-  IncidentSink& sink_;
+  model::IncidentSink& sink_;
   const size_t max_queued_;
   const size_t max_reserved_;
-  IncidentReviser* reviser_;
+  model::IncidentReviser* reviser_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Job> queue_;

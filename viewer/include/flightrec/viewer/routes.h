@@ -4,16 +4,17 @@
 #include <cstdint>
 
 #include "flightrec/dump/dump_route.h"
+#include "flightrec/dump/stored_file.h"
 #include "flightrec/http/route.h"
-#include "flightrec/incidents/incident_store.h"
 
 namespace flightrec::viewer {
 
 // Incident files larger than this are answered with 413 rather than read into memory.
 inline constexpr uint64_t kDefaultMaxViewFileBytes = 256ull << 20;
 
-// GET /incidents/{id}/view: the incident file as a page. `store` must outlive the server.
-http::Route incident_view_route(const incidents::IncidentStore& store,
+// GET /incidents/{id}/view: the incident file `open_incident` opens for the id (the incident
+// store's, incidents::open_stored_file, as the app wires it) as a page.
+http::Route incident_view_route(dump::StoredFileOpener open_incident,
                                 uint64_t max_file_bytes = kDefaultMaxViewFileBytes);
 
 // format=html of /dump: the window (from= and to= as /dump takes them) as a page, with the process

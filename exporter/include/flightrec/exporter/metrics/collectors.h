@@ -1,6 +1,8 @@
 #pragma once
-// The collectors behind /metrics, one per component; the app adds them to Collectables in the
-// order of the output. Label sets are bounded by the schema (CPUs, and devices up to max_keys)
+// The collectors of the machine and of the layers below the consumers (sampler, recorder, rings,
+// web server) and of flightrec's own cost: those layers know nothing of Prometheus. Each consumer's
+// collector is in its own folder (incidents/, trigger/). The app adds them all to Collectables in
+// the order of the output. Label sets are bounded by the schema (CPUs, and devices up to max_keys)
 // and by export.top_processes: no unbounded PID labels. Every family is listed in docs/METRICS.md.
 #include <atomic>
 #include <chrono>
@@ -13,31 +15,27 @@
 #include <vector>
 
 #include "flightrec/ebpf/bpf_run_stats.h"
-#include "flightrec/exporter/exposition/format.h"
-#include "flightrec/exporter/metrics/collectable.h"
 #include "flightrec/exporter/metrics/process_metrics.h"
 #include "flightrec/exporter/metrics/thread_cpu.h"
+#include "flightrec/exposition/collectable.h"
+#include "flightrec/exposition/format.h"
 #include "flightrec/http/server_stats.h"
-#include "flightrec/incidents/incident_store.h"
 #include "flightrec/recorder/process_recorder_stats.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler_stats.h"
 #include "flightrec/sampler/series.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
-#include "flightrec/trigger/alert_receiver.h"
-#include "flightrec/trigger/manual_gate.h"
-#include "flightrec/trigger/writer.h"
 
 namespace flightrec::exporter::metrics {
 
 // The machine: the raw counters and gauges of every system series (newest frame), then the
 // window aggregates and per-tick histograms of the derived signals.
-class SystemCollector final : public Collectable {
+class SystemCollector final : public exposition::Collectable {
  public:
   // Both must outlive the collector.
   SystemCollector(const sampler::Schema& schema, const recorder::Recorder& recorder);
-  void collect(Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
   // Raw series grouped by family, in schema order.
@@ -57,9 +55,9 @@ class SystemCollector final : public Collectable {
     std::vector<size_t> signals;
   };
 
-  void collect_raw(Families& out) const;
-  void collect_aggregates(Families& out) const;
-  void collect_histograms(Families& out) const;
+  void collect_raw(exposition::Families& out) const;
+  void collect_aggregates(exposition::Families& out) const;
+  void collect_histograms(exposition::Families& out) const;
 
   const sampler::Schema& schema_;
   const recorder::Recorder& recorder_;
@@ -68,17 +66,17 @@ class SystemCollector final : public Collectable {
 };
 
 // The process tier's rankings (ProcessMetrics: top processes, states, attributed traffic).
-class ProcessRankingsCollector final : public Collectable {
+class ProcessRankingsCollector final : public exposition::Collectable {
  public:
   explicit ProcessRankingsCollector(const ProcessMetrics& processes) : processes_(processes) {}
-  void collect(Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
   const ProcessMetrics& processes_;
 };
 
 // What this flightrec is: build info, start time and the configured sampler and export periods.
-class InstanceCollector final : public Collectable {
+class InstanceCollector final : public exposition::Collectable {
  public:
   struct Settings {
     int64_t start_real_ns = 0;
@@ -87,7 +85,7 @@ class InstanceCollector final : public Collectable {
     std::function<std::chrono::nanoseconds()> export_window;
   };
   explicit InstanceCollector(Settings settings) : settings_(std::move(settings)) {}
-  void collect(Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
   Settings settings_;
@@ -95,60 +93,35 @@ class InstanceCollector final : public Collectable {
 
 // The sampler's health: ticks (late, missed, queue overflows), the lateness histogram and every
 // source's reads, failures, partial reads, read time and newest success.
-class SamplerCollector final : public Collectable {
+class SamplerCollector final : public exposition::Collectable {
  public:
   explicit SamplerCollector(const sampler::SamplerStats& stats) : stats_(stats) {}
-  void collect(Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
   const sampler::SamplerStats& stats_;
 };
 
 // The recorder's throughput and the ring's size, span and compression.
-class RecorderCollector final : public Collectable {
+class RecorderCollector final : public exposition::Collectable {
  public:
   RecorderCollector(const recorder::Recorder& recorder, const store::Ring& ring)
       : recorder_(recorder), ring_(ring) {}
-  void collect(Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
   const recorder::Recorder& recorder_;
   const store::Ring& ring_;
 };
 
-// Incidents by rule and outcome, write failures, retention, and those the writer dropped.
-class IncidentsCollector final : public Collectable {
- public:
-  IncidentsCollector(const incidents::IncidentStore& store, const trigger::IncidentWriter& writer,
-                     const trigger::ManualTriggerGate& manual_gate)
-      : store_(store), writer_(writer), manual_gate_(manual_gate) {}
-  void collect(Families& out) const override;
-
- private:
-  const incidents::IncidentStore& store_;
-  const trigger::IncidentWriter& writer_;
-  const trigger::ManualTriggerGate& manual_gate_;
-};
-
-// Alert webhook notifications (POST /-/trigger/alertmanager, /-/trigger/grafana) and what became
-// of their alerts.
-class AlertsCollector final : public Collectable {
- public:
-  explicit AlertsCollector(const trigger::AlertReceiver& receiver) : receiver_(receiver) {}
-  void collect(Families& out) const override;
-
- private:
-  const trigger::AlertReceiver& receiver_;
-};
-
 // The process tier's own health (ticks, reads, drops) and its ring.
-class ProcessTierCollector final : public Collectable {
+class ProcessTierCollector final : public exposition::Collectable {
  public:
   // `backend`: the process backend in use ("ebpf", "procfs"); "" leaves its info gauge out.
   ProcessTierCollector(const recorder::ProcessRecorderStats& stats, const store::ProcessRing& ring,
                        std::string backend = {})
       : stats_(stats), ring_(ring), backend_(std::move(backend)) {}
-  void collect(Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
   const recorder::ProcessRecorderStats& stats_;
@@ -159,7 +132,7 @@ class ProcessTierCollector final : public Collectable {
 // What flightrec itself costs: its CPU per thread group and its eBPF programs' kernel run time.
 // The BPF families appear only when the process holds BPF programs, and their run time only while
 // the kernel counts it (the collector turns counting on for its lifetime where permitted).
-class SelfCostCollector final : public Collectable {
+class SelfCostCollector final : public exposition::Collectable {
  public:
   struct Settings {
     std::filesystem::path procfs = "/proc";
@@ -167,10 +140,10 @@ class SelfCostCollector final : public Collectable {
     bool enable_bpf_stats = true;  // tests leave the host's setting alone
   };
   explicit SelfCostCollector(Settings settings);
-  void collect(Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
-  void collect_bpf(Families& out) const;
+  void collect_bpf(exposition::Families& out) const;
   [[nodiscard]] bool bpf_stats_on() const;
 
   Settings settings_;
@@ -181,10 +154,10 @@ class SelfCostCollector final : public Collectable {
 
 // The web server: responses by route and status, connections the gate accepted and closed (by
 // why), refused credentials (by kind).
-class HttpCollector final : public Collectable {
+class HttpCollector final : public exposition::Collectable {
  public:
   explicit HttpCollector(const http::ServerStats& stats) : stats_(stats) {}
-  void collect(Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
   const http::ServerStats& stats_;
@@ -192,10 +165,10 @@ class HttpCollector final : public Collectable {
 
 // /metrics itself: the previous scrape's duration, the CPU of all earlier ones, and their count
 // by format. The /metrics route records each scrape; the next one exposes it.
-class ScrapeCollector final : public Collectable {
+class ScrapeCollector final : public exposition::Collectable {
  public:
   void record(exposition::Format format, int64_t ns, int64_t cpu_ns) noexcept;
-  void collect(Families& out) const override;
+  void collect(exposition::Families& out) const override;
 
  private:
   std::atomic<int64_t> last_scrape_ns_{0};

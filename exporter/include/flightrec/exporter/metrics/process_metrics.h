@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "flightrec/exporter/exposition/serialize.h"
+#include "flightrec/exposition/serialize.h"
 #include "flightrec/process/process_frame.h"
 
 namespace flightrec::exporter::metrics {
