@@ -28,8 +28,9 @@ struct ThrottleSpan {
   int64_t period_ns = 0;      // the group's CFS period
   int64_t quota_ns = 0;       // the group's quota per period
   int64_t period_end_ns = 0;  // the refill that was due when it began: its period is the one before
-  // end_ns is the kernel's own unthrottle time; false: when the end was seen (at that CPU's next
-  // context switch: a throttle the kernel never counted, a nested one, or a kernel before 6.8)
+  // end_ns is the kernel's own unthrottle time. False (a throttle the kernel never counted, a
+  // nested one, or a kernel before 6.8): the refill due between the last context switch of that CPU
+  // that saw it throttled and the one that saw it unthrottled, else the latter's time.
   bool end_exact = false;
 };
 
