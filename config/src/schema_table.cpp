@@ -148,6 +148,92 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        "How per-process traffic is counted: `ebpf` (socket-layer BPF programs, needs CAP_BPF and "
        "CAP_PERFMON), `sock_diag` (TCP byte counters of each socket via netlink, no UDP), `auto` "
        "(eBPF when it loads, else sock_diag) or `off`."},
+      {"containers.enabled", BoolRule{[](Config& c) -> bool& { return c.containers.enabled; }},
+       "Run the container tier: each container's cgroup (CPU, throttling, memory, I/O, pids, "
+       "pressure) read at `containers.rate`, the ones that matter now at `containers.fast_rate` "
+       "(docs/CONTAINERS.md). The cgroup hierarchy is the one under `--path.cgroupfs`; without "
+       "one the tier is off, with one log line saying why."},
+      {"containers.rate",
+       DurationRule{[](Config& c) -> Duration& { return c.containers.rate; }, 1ms, 60s,
+                    "containers.fast_rate"},
+       "How often every tracked container is read: the slow tier. Each read of a container is a "
+       "dozen small files (docs/CONTAINERS.md \"How often each container is read\")."},
+      {"containers.fast_rate",
+       DurationRule{[](Config& c) -> Duration& { return c.containers.fast_rate; }, 1ms, 10s},
+       "How often the fast tier's containers are read: at 10ms each 100 ms CFS period is seen in "
+       "ten slices, so a throttle that a 15 s average hides shows as the share of the period it "
+       "took."},
+      {"containers.fast_max",
+       CountRule{[](Config& c) -> uint32_t& { return c.containers.fast_max; }, 0, 256},
+       "Most containers in the fast tier, chosen at each slow round: the ones throttled in the "
+       "last round, then those using over 90 % of their memory limit, then the busiest. 0: no "
+       "fast tier."},
+      {"containers.discovery_interval",
+       DurationRule{[](Config& c) -> Duration& { return c.containers.discovery_interval; }, 100ms,
+                    1h},
+       "How often the cgroup hierarchy is walked for containers that came or went."},
+      {"containers.max",
+       CountRule{[](Config& c) -> uint32_t& { return c.containers.max; }, 1, 65536},
+       "Most containers tracked at once; the ones found beyond it are counted "
+       "(`flightrec_containers{state=\"untracked\"}`) and wait for a place."},
+      {"containers.match.runtimes",
+       BoolRule{[](Config& c) -> bool& { return c.containers.match.runtimes; }},
+       "Track the containers of Docker, containerd, CRI-O and Podman outside Kubernetes "
+       "(`docker-<id>.scope`, `/docker/<id>`, `libpod-<id>.scope`, ...)."},
+      {"containers.match.kubepods",
+       BoolRule{[](Config& c) -> bool& { return c.containers.match.kubepods; }},
+       "Track the containers of Kubernetes pods (under `kubepods`), whichever runtime made them, "
+       "the bare ids of the kubelet's cgroupfs driver included."},
+      {"containers.match.systemd_services",
+       BoolRule{[](Config& c) -> bool& { return c.containers.match.systemd_services; }},
+       "Also track each systemd service (`/system.slice/<name>.service`) as a container: on a host "
+       "without containers, the units worth watching one by one."},
+      {"containers.match.path_regex",
+       RegexRule{[](Config& c) -> std::string& { return c.containers.match.path_regex; }},
+       "Also track the cgroups whose path (as `/proc/<pid>/cgroup` shows it, e.g. "
+       "`/machine.slice/qemu-1.scope`) this regex matches, searched anywhere in the path "
+       "(empty: none). Asked only of the paths the rules above do not take."},
+      {"containers.names.enabled",
+       BoolRule{[](Config& c) -> bool& { return c.containers.names.enabled; }},
+       "Name containers (namespace, pod, container, name, image) from the node's files below; "
+       "`false` leaves those labels empty and reads none of them (Docker's and the OCI "
+       "`config.json` files hold the containers' environments)."},
+      {"containers.names.root",
+       PathRule{[](Config& c) -> std::string& { return c.containers.names.root; }},
+       "Every path below is read under this directory: a daemon in a container reads the host's "
+       "files mounted under `/host`."},
+      {"containers.names.kubelet_logs",
+       PathRule{[](Config& c) -> std::string& { return c.containers.names.kubelet_logs; }},
+       "The kubelet's log directory: the names of `containers/` and `pods/` beneath it give each "
+       "container's namespace, pod and name."},
+      {"containers.names.docker_root",
+       PathRule{[](Config& c) -> std::string& { return c.containers.names.docker_root; }},
+       "Docker's `data-root`: `containers/<id>/config.v2.json` gives a container's name, image and "
+       "Kubernetes labels."},
+      {"containers.names.storage_root",
+       PathRule{[](Config& c) -> std::string& { return c.containers.names.storage_root; }},
+       "The `graphroot` of containers/storage (Podman, CRI-O): its "
+       "`overlay-containers/containers.json` names containers and their images. A rootless "
+       "Podman's is `~/.local/share/containers/storage`."},
+      {"containers.names.storage_run_root",
+       PathRule{[](Config& c) -> std::string& { return c.containers.names.storage_run_root; }},
+       "The `runroot` of containers/storage, where a transient store keeps its "
+       "`overlay-containers/` lists."},
+      {"containers.names.containerd_state",
+       PathRule{[](Config& c) -> std::string& { return c.containers.names.containerd_state; }},
+       "containerd's `state` directory: the CRI plugin's running tasks "
+       "(`io.containerd.runtime.v2.task/k8s.io/<id>/config.json`) name Kubernetes containers and "
+       "their images. k3s: `/run/k3s/containerd`."},
+      {"containers.names.rescan_interval",
+       DurationRule{[](Config& c) -> Duration& { return c.containers.names.rescan_interval; }, 1s,
+                    1h},
+       "How often each name source is looked at for changes (one `stat`; read again only when it "
+       "changed). A container no source knows yet makes them be looked at within a second."},
+      {"containers.names.grace_period",
+       DurationRule{[](Config& c) -> Duration& { return c.containers.names.grace_period; }, 0s,
+                    24h},
+       "How long a container's names are kept after every source lost it, so a container that "
+       "exited (or was OOM-killed) is still named in what was recorded before."},
       {"export.window",
        DurationRule{[](Config& c) -> Duration& { return c.export_.window; }, 1s, 1h},
        "Span of the sliding min/max/mean aggregates in `/metrics`: each scrape sees the window "
@@ -156,6 +242,11 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        CountRule{[](Config& c) -> uint32_t& { return c.export_.top_processes; }, 0, 1000},
        "Processes exported per ranking (CPU, memory, network) in `/metrics`, labelled pid and "
        "comm; 0 exports none. Bounds the label set: PIDs are never exported unbounded."},
+      {"export.top_containers",
+       CountRule{[](Config& c) -> uint32_t& { return c.export_.top_containers; }, 0, 10000},
+       "Containers exported in `/metrics`: the throttled ones first, then by CPU; 0 exports none. "
+       "Bounds the label set; `flightrec_containers{state}` counts those tracked, untracked and "
+       "exported."},
       {"incidents.dir", PathRule{[](Config& c) -> std::string& { return c.incidents.dir; }},
        "Directory incident files are written to (see docs/TRIGGERS.md). When it cannot be "
        "created, `./incidents` is used instead and a warning is logged."},

@@ -48,8 +48,12 @@ TEST_CASE("Config equality notices a change in any field", "[defaults]") {
   for (const KeySpec& key : schema()) {
     INFO("key: " << key.path);
     Config changed;
-    const char* value = std::holds_alternative<BoolRule>(key.rule) ? "false" : nullptr;
-    if (std::holds_alternative<DurationRule>(key.rule)) value = "10s";
+    // Each value differs from every default of its type: a bool is turned the other way.
+    const char* value = nullptr;
+    if (std::holds_alternative<BoolRule>(key.rule)) {
+      value = value_text(key, Config{}) == "true" ? "false" : "true";
+    }
+    if (std::holds_alternative<DurationRule>(key.rule)) value = "7s";
     if (std::holds_alternative<SizeRule>(key.rule)) value = "2MiB";
     if (std::holds_alternative<CountRule>(key.rule)) value = "3";
     if (std::holds_alternative<RegexRule>(key.rule)) value = "^changed$";

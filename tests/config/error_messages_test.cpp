@@ -141,7 +141,7 @@ TEST_CASE("a dotted key explains that keys are nested", "[errors][unknown]") {
 TEST_CASE("an unknown key with no close match lists the keys known there", "[errors][unknown]") {
   CHECK(only_error("plugins:\n  x: 1\n") ==
         "flightrec.yaml:1: plugins: unknown section (known here: sampler, buffer, sources, "
-        "processes, network, export, incidents, web, log, triggers, thresholds)");
+        "processes, network, containers, export, incidents, web, log, triggers, thresholds)");
   CHECK(only_error("sampler:\n  frequency: 1ms\n") ==
         "flightrec.yaml:2: sampler.frequency: unknown key (known here: rate, process_rate, "
         "realtime, backend, cpu_budget)");
@@ -165,12 +165,11 @@ TEST_CASE("wrong node types are errors, not defaults", "[errors][types]") {
 }
 
 TEST_CASE("the top level must be a map", "[errors][types]") {
-  CHECK_THAT(
-      only_error("just text\n"),
-      Catch::StartsWith(
-          "flightrec.yaml:1: the top level must be a map of sections "
-          "(sampler, buffer, sources, processes, network, export, incidents, web, log, triggers, "
-          "thresholds), got the value \"just text\""));
+  CHECK_THAT(only_error("just text\n"),
+             Catch::StartsWith("flightrec.yaml:1: the top level must be a map of sections "
+                               "(sampler, buffer, sources, processes, network, containers, export, "
+                               "incidents, web, log, triggers, "
+                               "thresholds), got the value \"just text\""));
   CHECK_THAT(only_error("- a\n- b\n"), Catch::EndsWith("got a list"));
 }
 

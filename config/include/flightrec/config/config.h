@@ -127,10 +127,46 @@ struct Config {
     bool operator==(const Network&) const = default;
   } network;
 
+  // The container tier (docs/CONTAINERS.md): every container's cgroup read at `rate`, the few
+  // that matter now at `fast_rate`. The cgroup root is --path.cgroupfs.
+  struct Containers {
+    bool enabled = true;
+    Duration rate = std::chrono::milliseconds(100);
+    // A 10 ms read sees each 100 ms CFS period in ten slices: the throttling inside one period.
+    Duration fast_rate = std::chrono::milliseconds(10);
+    uint32_t fast_max = 16;  // containers in the fast tier; 0: none
+    Duration discovery_interval = std::chrono::seconds(1);
+    uint32_t max = 1000;  // containers tracked at once; the rest are counted
+    // What counts as a container (container_matcher.h's MatchSettings).
+    struct Match {
+      bool runtimes = true;           // Docker, containerd, CRI-O, Podman outside Kubernetes
+      bool kubepods = true;           // the containers of Kubernetes pods
+      bool systemd_services = false;  // /system.slice/<name>.service
+      std::string path_regex;         // RE2 over the cgroup path; "" for none
+      bool operator==(const Match&) const = default;
+    } match;
+    // Where names come from (names/name_settings.h): the runtimes' own directories, as their
+    // configuration calls them, under `root`.
+    struct Names {
+      bool enabled = true;
+      std::string root = "/";
+      std::string kubelet_logs = "/var/log";  // containers/ and pods/ beneath
+      std::string docker_root = "/var/lib/docker";
+      std::string storage_root = "/var/lib/containers/storage";
+      std::string storage_run_root = "/run/containers/storage";
+      std::string containerd_state = "/run/containerd";
+      Duration rescan_interval = std::chrono::seconds(10);
+      Duration grace_period = std::chrono::minutes(10);
+      bool operator==(const Names&) const = default;
+    } names;
+    bool operator==(const Containers&) const = default;
+  } containers;
+
   struct Export {
     // Span of the sliding min/max/mean aggregates /metrics exposes.
     Duration window = std::chrono::seconds(15);
-    uint32_t top_processes = 10;  // processes exported per ranking (CPU, memory, network)
+    uint32_t top_processes = 10;   // processes exported per ranking (CPU, memory, network)
+    uint32_t top_containers = 20;  // containers exported in /metrics, the busiest first
     bool operator==(const Export&) const = default;
   } export_;
 
