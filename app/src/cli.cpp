@@ -16,7 +16,7 @@ using flags::Flag;
 using flags::store;
 
 Apply one_of(std::string& target, std::vector<std::string_view> allowed) {
-  return [&target, allowed = std::move(allowed)](std::string_view value) -> std::string {
+  return [&target, allowed = std::move(allowed)](std::string_view value) -> Status {
     std::string names;
     for (const std::string_view name : allowed) {
       if (name == value) {
@@ -25,7 +25,7 @@ Apply one_of(std::string& target, std::vector<std::string_view> allowed) {
       }
       names += (names.empty() ? "" : " or ") + std::string(name);
     }
-    return "\"" + std::string(value) + "\" is not " + names;
+    return Error{"\"" + std::string(value) + "\" is not " + names};
   };
 }
 
@@ -161,7 +161,7 @@ std::string command_words() {
 }
 
 // An unknown flag that another command takes is named with that command, not just refused.
-std::string unknown_flag_error(const std::string& flag, const CommandSpec* word) {
+std::string unknown_flag_error(std::string_view flag, const CommandSpec* word) {
   Command scratch;
   std::string owners;
   for (const auto& spec : commands()) {
@@ -169,10 +169,10 @@ std::string unknown_flag_error(const std::string& flag, const CommandSpec* word)
     if (flags::find(own, flag) == nullptr) continue;
     owners += (owners.empty() ? "" : " and ") + ("`flightrec " + std::string(spec.word) + "`");
   }
-  if (!owners.empty()) return flag + " only applies to " + owners;
+  if (!owners.empty()) return std::string(flag) + " only applies to " + owners;
   const std::string help =
       word == nullptr ? "flightrec --help" : "flightrec " + std::string(word->word) + " --help";
-  return "unknown flag " + flag + " (see " + help + ")";
+  return "unknown flag " + std::string(flag) + " (see " + help + ")";
 }
 
 ParseResult parse_flags(const std::vector<std::string_view>& args, const CommandSpec* word,
@@ -182,21 +182,21 @@ ParseResult parse_flags(const std::vector<std::string_view>& args, const Command
   if (!spec.own_parser) {
     for (auto& flag : spec.own_flags(command)) table.push_back(std::move(flag));
   }
-  const auto take_argument = [&command, &spec](std::string_view argument) -> std::string {
+  const auto take_argument = [&command, &spec](std::string_view argument) -> Status {
     if (!spec.takes_argument || command.argument) {
-      return "unexpected argument \"" + std::string(argument) + "\"";
+      return Error{"unexpected argument \"" + std::string(argument) + "\""};
     }
     command.argument = std::string(argument);
     return {};
   };
-  const flags::Parsed parsed = flags::parse(args, table, take_argument);
-  if (parsed.help) {
+  const auto unknown = [word](std::string_view flag) { return unknown_flag_error(flag, word); };
+  const auto parsed = flags::parse(args, table, take_argument, unknown);
+  if (!parsed) return {std::nullopt, parsed.error()};
+  if (parsed->help) {
     Command help{.kind = CommandKind::help};
     if (word != nullptr) help.help_for = word->kind;
     return {help, {}};
   }
-  if (!parsed.unknown.empty()) return {std::nullopt, unknown_flag_error(parsed.unknown, word)};
-  if (!parsed.ok()) return {std::nullopt, parsed.error};
   return {command, {}};
 }
 
