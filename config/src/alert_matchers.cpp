@@ -113,13 +113,13 @@ std::variant<AlertMatcher, std::string> parse_one(Scanner& scan, const Environme
     return matcher.name + ": " + *error;
   }
   if (is_regex(matcher.op)) {
-    std::string error;
     // Anchored, as Alertmanager does: the regex must match the whole label value.
-    matcher.regex = Regex::compile("^(?:" + matcher.value + ")$", error);
-    if (!matcher.regex) {
+    auto compiled = Regex::compile("^(?:" + matcher.value + ")$");
+    if (!compiled) {
       return matcher.name + op_text(matcher.op) + "\"" + matcher.value + "\": not a valid regex (" +
-             error + ")";
+             compiled.error() + ")";
     }
+    matcher.regex = *std::move(compiled);
   }
   return matcher;
 }

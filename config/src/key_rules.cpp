@@ -64,8 +64,8 @@ struct Applier {
     if (scalar.size() > kMaxRegexLength) {
       return quote(scalar) + " is too long (allowed: " + allowed_values(key) + ")";
     }
-    if (std::string error; !Regex::compile(scalar, error)) {
-      return quote(scalar) + " is not a valid regex (" + error +
+    if (const auto compiled = Regex::compile(scalar); !compiled) {
+      return quote(scalar) + " is not a valid regex (" + compiled.error() +
              "; allowed: " + allowed_values(key) + ")";
     }
     rule.field(config) = std::string(scalar);
