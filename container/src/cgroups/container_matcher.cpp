@@ -157,12 +157,12 @@ ContainerMatcher::ContainerMatcher(const MatchSettings& settings, std::optional<
 Result<ContainerMatcher> ContainerMatcher::create(const MatchSettings& settings) {
   std::optional<Regex> regex;
   if (!settings.path_regex.empty()) {
-    std::string why;
-    regex = Regex::compile(settings.path_regex, why);
-    if (!regex) {
+    Result<Regex> compiled = Regex::compile(settings.path_regex);
+    if (!compiled) {
       return Error{"container path regex " + quote_for_error(settings.path_regex) +
-                   " does not compile: " + why};
+                   " does not compile: " + compiled.error()};
     }
+    regex = *std::move(compiled);
   }
   return ContainerMatcher(settings, std::move(regex));
 }
