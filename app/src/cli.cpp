@@ -16,7 +16,7 @@ using flags::Flag;
 using flags::store;
 
 Apply one_of(std::string& target, std::vector<std::string_view> allowed) {
-  return [&target, allowed = std::move(allowed)](std::string_view value) -> std::string {
+  return [&target, allowed = std::move(allowed)](std::string_view value) -> Status {
     std::string names;
     for (const std::string_view name : allowed) {
       if (name == value) {
@@ -25,7 +25,7 @@ Apply one_of(std::string& target, std::vector<std::string_view> allowed) {
       }
       names += (names.empty() ? "" : " or ") + std::string(name);
     }
-    return "\"" + std::string(value) + "\" is not " + names;
+    return Error{"\"" + std::string(value) + "\" is not " + names};
   };
 }
 
@@ -161,7 +161,7 @@ std::string command_words() {
 }
 
 // An unknown flag that another command takes is named with that command, not just refused.
-std::string unknown_flag_error(const std::string& flag, const CommandSpec* word) {
+std::string unknown_flag_error(std::string_view flag, const CommandSpec* word) {
   Command scratch;
   std::string owners;
   for (const auto& spec : commands()) {
@@ -169,54 +169,54 @@ std::string unknown_flag_error(const std::string& flag, const CommandSpec* word)
     if (flags::find(own, flag) == nullptr) continue;
     owners += (owners.empty() ? "" : " and ") + ("`flightrec " + std::string(spec.word) + "`");
   }
-  if (!owners.empty()) return flag + " only applies to " + owners;
+  if (!owners.empty()) return std::string(flag) + " only applies to " + owners;
   const std::string help =
       word == nullptr ? "flightrec --help" : "flightrec " + std::string(word->word) + " --help";
-  return "unknown flag " + flag + " (see " + help + ")";
+  return "unknown flag " + std::string(flag) + " (see " + help + ")";
 }
 
-ParseResult parse_flags(const std::vector<std::string_view>& args, const CommandSpec* word,
-                        Command& command) {
+Result<Command> parse_flags(const std::vector<std::string_view>& args, const CommandSpec* word,
+                            Command& command) {
   const CommandSpec& spec = word != nullptr ? *word : commands().front();
   std::vector<Flag> table = global_flags(command);
   if (!spec.own_parser) {
     for (auto& flag : spec.own_flags(command)) table.push_back(std::move(flag));
   }
-  const auto take_argument = [&command, &spec](std::string_view argument) -> std::string {
+  const auto take_argument = [&command, &spec](std::string_view argument) -> Status {
     if (!spec.takes_argument || command.argument) {
-      return "unexpected argument \"" + std::string(argument) + "\"";
+      return Error{"unexpected argument \"" + std::string(argument) + "\""};
     }
     command.argument = std::string(argument);
     return {};
   };
-  const flags::Parsed parsed = flags::parse(args, table, take_argument);
-  if (parsed.help) {
+  const auto unknown = [word](std::string_view flag) { return unknown_flag_error(flag, word); };
+  const auto parsed = flags::parse(args, table, take_argument, unknown);
+  if (!parsed) return Error{parsed.error()};
+  if (parsed->help) {
     Command help{.kind = CommandKind::help};
     if (word != nullptr) help.help_for = word->kind;
-    return {help, {}};
+    return help;
   }
-  if (!parsed.unknown.empty()) return {std::nullopt, unknown_flag_error(parsed.unknown, word)};
-  if (!parsed.ok()) return {std::nullopt, parsed.error};
-  return {command, {}};
+  return command;
 }
 
 // Fills what a command's flags leave unset, and refuses what is missing.
-std::string complete(Command& command) {
+Status complete(Command& command) {
   if (command.kind == CommandKind::snapshot && command.format.empty()) command.format = "text";
   if (command.kind == CommandKind::dump) {
     if (command.format.empty()) command.format = "json";
-    if (!command.argument) return "dump needs a FILE (an incident or raw dump)";
+    if (!command.argument) return Error{"dump needs a FILE (an incident or raw dump)"};
   }
   return {};
 }
 
 }  // namespace
 
-ParseResult parse_command_line(const std::vector<std::string>& raw_args) {
+Result<Command> parse_command_line(const std::vector<std::string>& raw_args) {
   const std::vector<std::string_view> args(raw_args.begin(), raw_args.end());
   for (const std::string_view arg : args) {
     if (!arg.starts_with("-")) break;  // past the command word, flags are the command's
-    if (arg == "--version") return {Command{.kind = CommandKind::version}, {}};
+    if (arg == "--version") return Command{.kind = CommandKind::version};
   }
   Command command;
   const auto word_at = command_word_at(args);
@@ -225,8 +225,8 @@ ParseResult parse_command_line(const std::vector<std::string>& raw_args) {
   if (word_at) {
     word = command_named(args[*word_at]);
     if (word == nullptr) {
-      return {std::nullopt, "unknown command \"" + std::string(args[*word_at]) +
-                                "\" (commands: " + command_words() + "; see --help)"};
+      return Error{"unknown command \"" + std::string(args[*word_at]) +
+                   "\" (commands: " + command_words() + "; see --help)"};
     }
     command.kind = word->kind;
     const auto at = args.begin() + static_cast<std::ptrdiff_t>(*word_at);
@@ -237,9 +237,9 @@ ParseResult parse_command_line(const std::vector<std::string>& raw_args) {
       flag_args.insert(flag_args.end(), at + 1, args.end());
     }
   }
-  ParseResult result = parse_flags(flag_args, word, command);
-  if (!result.command || result.command->kind == CommandKind::help) return result;
-  if (auto error = complete(*result.command); !error.empty()) return {std::nullopt, error};
+  Result<Command> result = parse_flags(flag_args, word, command);
+  if (!result || result->kind == CommandKind::help) return result;
+  if (Status completed = complete(*result); !completed) return Error{completed.error()};
   return result;
 }
 

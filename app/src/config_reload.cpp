@@ -56,8 +56,8 @@ ReloadPlan plan_reload(const config::Config& running, const config::Config& load
       continue;
     }
     // The loaded value, spelled as YAML and read back: it passed the same check when loaded.
-    if (const auto error = config::apply_value(key, wanted, plan.effective)) {
-      throw std::logic_error(std::string(key.path) + ": " + *error);
+    if (const Status applied = config::apply_value(key, wanted, plan.effective); !applied) {
+      throw std::logic_error(std::string(key.path) + ": " + applied.error());
     }
     plan.applied.emplace_back(key.path);
   }

@@ -41,7 +41,7 @@ int run_snapshot(const Command& command) {
   }
   const auto written = snapshot::write_output_file(*command.output, text);
   if (!written.ok()) {
-    std::cerr << "flightrec snapshot: " << written.error << '\n';
+    std::cerr << "flightrec snapshot: " << written.error() << '\n';
     return 1;
   }
   return 0;

@@ -79,10 +79,11 @@ bool AtomicFile::write(std::string_view bytes) {
   return true;
 }
 
-WriteResult AtomicFile::commit() {
+Status AtomicFile::commit() {
   if (error_.empty()) publish();
   fd_.reset();
-  return {error_};
+  if (!error_.empty()) return Error{error_};
+  return {};
 }
 
 void AtomicFile::publish() {
@@ -110,7 +111,7 @@ void AtomicFile::publish() {
   }
 }
 
-WriteResult write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+Status write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
   AtomicFile file(path);
   file.write(bytes);
   return file.commit();

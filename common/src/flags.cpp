@@ -5,10 +5,6 @@
 namespace flightrec::flags {
 namespace {
 
-Parsed failure(std::string error) {
-  return {.help = false, .error = std::move(error), .unknown = {}};
-}
-
 std::string spelled(const Flag& flag) {
   std::string text = flag.alias.empty() ? "     " : "  " + std::string(flag.alias) + ",";
   text += " " + std::string(flag.name);
@@ -21,21 +17,21 @@ std::string spelled(const Flag& flag) {
 Apply store(std::string& target) {
   return [&target](std::string_view value) {
     target = std::string(value);
-    return std::string();
+    return Status{};
   };
 }
 
 Apply store(std::optional<std::string>& target) {
   return [&target](std::string_view value) {
     target = std::string(value);
-    return std::string();
+    return Status{};
   };
 }
 
 Apply enable(bool& target) {
   return [&target](std::string_view) {
     target = true;
-    return std::string();
+    return Status{};
   };
 }
 
@@ -46,14 +42,14 @@ const Flag* find(std::span<const Flag> flags, std::string_view name) {
   return it == flags.end() ? nullptr : &*it;
 }
 
-Parsed parse(std::span<const std::string_view> args, std::span<const Flag> flags,
-             const PositionalHandler& positional) {
+Result<Parsed> parse(std::span<const std::string_view> args, std::span<const Flag> flags,
+                     const PositionalHandler& positional, const UnknownFlag& unknown) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
-    if (arg == "-h" || arg == "--help") return {.help = true, .error = {}, .unknown = {}};
+    if (arg == "-h" || arg == "--help") return Parsed{.help = true};
     if (!arg.starts_with("-") || arg == "-") {
-      if (!positional) return failure("unexpected argument \"" + std::string(arg) + "\"");
-      if (auto error = positional(arg); !error.empty()) return failure(std::move(error));
+      if (!positional) return Error{"unexpected argument \"" + std::string(arg) + "\""};
+      if (Status taken = positional(arg); !taken) return Error{std::move(taken).error()};
       continue;
     }
     // Only long flags carry an attached value: `-n5` is not a spelling anyone relies on.
@@ -61,28 +57,26 @@ Parsed parse(std::span<const std::string_view> args, std::span<const Flag> flags
     const std::string_view name = arg.substr(0, eq);
     const Flag* flag = find(flags, name);
     if (flag == nullptr) {
-      Parsed unknown = failure("unknown flag " + std::string(name));
-      unknown.unknown = std::string(name);
-      return unknown;
+      return Error{unknown ? unknown(name) : "unknown flag " + std::string(name)};
     }
     std::string_view value;
     if (!takes_value(*flag)) {
-      if (eq != std::string_view::npos) return failure(std::string(name) + " takes no value");
+      if (eq != std::string_view::npos) return Error{std::string(name) + " takes no value"};
     } else if (eq != std::string_view::npos) {
       value = arg.substr(eq + 1);
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {
-      return failure("flag " + std::string(name) + " needs a value");
+      return Error{"flag " + std::string(name) + " needs a value"};
     }
     if (takes_value(*flag) && value.empty()) {
-      return failure("flag " + std::string(name) + " needs a non-empty value");
+      return Error{"flag " + std::string(name) + " needs a non-empty value"};
     }
-    if (auto error = flag->apply(value); !error.empty()) {
-      return failure(std::string(name) + ": " + error);
+    if (Status applied = flag->apply(value); !applied) {
+      return Error{std::string(name) + ": " + applied.error()};
     }
   }
-  return {};
+  return Parsed{};
 }
 
 std::string help_lines(std::span<const Flag> flags) {

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "flightrec/common/clock.h"
+#include "flightrec/common/enum_names.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/common/time_format.h"
 
@@ -13,19 +14,10 @@ namespace {
 
 std::atomic<Level> g_level{Level::info};
 
-std::string_view level_name(Level level) {
-  switch (level) {
-    case Level::debug:
-      return "debug";
-    case Level::info:
-      return "info";
-    case Level::warn:
-      return "warn";
-    case Level::error:
-      return "error";
-  }
-  return "info";
-}
+// The one list of levels and their names, which records print and --log.level takes.
+constexpr EnumName<Level> kLevelNames[] = {
+    {Level::debug, "debug"}, {Level::info, "info"}, {Level::warn, "warn"}, {Level::error, "error"}};
+static_assert(names_are_distinct(kLevelNames));
 
 // logfmt quotes a value only when it holds a space, a quote or '=', or anything that is not
 // printable UTF-8 (a control character, a byte that is not UTF-8); quoted, \n and \t are named and
@@ -44,13 +36,7 @@ void append_value(std::string& out, std::string_view value) {
 
 }  // namespace
 
-std::optional<Level> parse_level(std::string_view text) {
-  if (text == "debug") return Level::debug;
-  if (text == "info") return Level::info;
-  if (text == "warn") return Level::warn;
-  if (text == "error") return Level::error;
-  return std::nullopt;
-}
+std::optional<Level> parse_level(std::string_view text) { return value_named(kLevelNames, text); }
 
 void set_level(Level level) { g_level.store(level, std::memory_order_relaxed); }
 
@@ -58,7 +44,7 @@ bool enabled(Level level) { return level >= g_level.load(std::memory_order_relax
 
 std::string format(Level level, std::string_view msg, std::initializer_list<Field> fields) {
   std::string out = "level=";
-  out += level_name(level);
+  out += name_of(kLevelNames, level);
   out += " msg=";
   append_value(out, msg);
   for (const auto& [key, value] : fields) {

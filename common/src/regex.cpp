@@ -6,7 +6,7 @@ namespace flightrec {
 
 Regex::Regex(std::shared_ptr<const re2::RE2> compiled) : compiled_(std::move(compiled)) {}
 
-std::optional<Regex> Regex::compile(std::string_view pattern, std::string& error) {
+Result<Regex> Regex::compile(std::string_view pattern) {
   RE2::Options options;
   // Bytes, not UTF-8: in UTF-8 mode an invalid byte matches no character class, so a secret
   // holding one would end its [^ ]+ match early and leak the rest.
@@ -14,10 +14,7 @@ std::optional<Regex> Regex::compile(std::string_view pattern, std::string& error
   options.set_log_errors(false);  // the caller reports the error with the key's name
   auto compiled =
       std::make_shared<const re2::RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
-  if (!compiled->ok()) {
-    error = compiled->error();
-    return std::nullopt;
-  }
+  if (!compiled->ok()) return Error{compiled->error()};
   return Regex(std::move(compiled));
 }
 

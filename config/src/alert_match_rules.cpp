@@ -12,24 +12,23 @@ std::string alert_match_allowed() {
   return "a list of matcher sets such as '{severity=\"critical\", instance=~\"web-.*\"}'";
 }
 
-std::optional<std::string> read_alert_match(std::string_view text, std::vector<std::string>& out) {
+Result<std::vector<std::string>> read_alert_match(std::string_view text) {
   const auto node = parse_flow(text);
   if (!node || !node->IsSequence()) {
-    return "expected " + alert_match_allowed() + ", got " + (node ? describe(*node) : quote(text));
+    return Error{"expected " + alert_match_allowed() + ", got " +
+                 (node ? describe(*node) : quote(text))};
   }
   std::vector<std::string> sets;
   for (const auto& item : *node) {
     const std::string position = "set " + std::to_string(sets.size() + 1);
-    if (!item.IsScalar()) return position + ": expected a string, got " + describe(item);
-    const auto parsed = parse_alert_matchers(item.Scalar());
-    if (const auto* error = std::get_if<std::string>(&parsed)) {
-      return position + " " + quote(item.Scalar()) + ": " + *error +
-             " (allowed: " + alert_match_allowed() + ")";
+    if (!item.IsScalar()) return Error{position + ": expected a string, got " + describe(item)};
+    if (const auto parsed = parse_alert_matchers(item.Scalar()); !parsed) {
+      return Error{position + " " + quote(item.Scalar()) + ": " + parsed.error() +
+                   " (allowed: " + alert_match_allowed() + ")"};
     }
     sets.push_back(item.Scalar());
   }
-  out = std::move(sets);
-  return std::nullopt;
+  return sets;
 }
 
 std::string alert_match_text(const std::vector<std::string>& sets) {

@@ -39,21 +39,21 @@ class Scanner {
     }
     return std::nullopt;
   }
-  // A double-quoted value with \" \\ \n escapes, or a bare word up to ',' or '}'. False, with
-  // `error` set, when the value is malformed.
-  bool value(std::string& out, std::string& error) {
+  // A double-quoted value with \" \\ \n escapes, or a bare word up to ',' or '}'; or what is
+  // malformed about it.
+  Result<std::string> value() {
+    std::string out;
     if (!take('"')) {
       const size_t from = at_;
       while (!done() && text_[at_] != ',' && text_[at_] != '}' && !is_space(text_[at_])) ++at_;
       out = std::string(text_.substr(from, at_ - from));
       // `a=="x"` or `a=~~x` is a typo, not the value `="x"`.
-      if (out.find_first_of("\"=~!") == std::string::npos) return true;
-      error = "a value holding \", =, ~ or ! must be quoted";
-      return false;
+      if (out.find_first_of("\"=~!") == std::string::npos) return out;
+      return Error{"a value holding \", =, ~ or ! must be quoted"};
     }
     while (!done()) {
       const char c = text_[at_++];
-      if (c == '"') return true;
+      if (c == '"') return out;
       if (c != '\\') {
         out += c;
         continue;
@@ -65,12 +65,10 @@ class Scanner {
       } else if (escaped == '"' || escaped == '\\') {
         out += escaped;
       } else {
-        error = std::string("unknown escape \\") + escaped + " in a value";
-        return false;
+        return Error{std::string("unknown escape \\") + escaped + " in a value"};
       }
     }
-    error = "a quoted value is not closed";
-    return false;
+    return Error{"a quoted value is not closed"};
   }
 
  private:
@@ -78,48 +76,34 @@ class Scanner {
   size_t at_ = 0;
 };
 
-std::string op_text(MatchOp op) {
-  switch (op) {
-    case MatchOp::equal:
-      return "=";
-    case MatchOp::not_equal:
-      return "!=";
-    case MatchOp::regex:
-      return "=~";
-    case MatchOp::not_regex:
-      return "!~";
-  }
-  return "?";
-}
-
 bool is_regex(MatchOp op) { return op == MatchOp::regex || op == MatchOp::not_regex; }
 
 // One `name op value`, or why not.
-std::variant<AlertMatcher, std::string> parse_one(Scanner& scan, const Environment& env) {
+Result<AlertMatcher> parse_one(Scanner& scan, const Environment& env) {
   AlertMatcher matcher;
   matcher.name = scan.name();
-  if (matcher.name.empty()) return "expected a label name (letters, digits, _)";
+  if (matcher.name.empty()) return Error{"expected a label name (letters, digits, _)"};
   scan.skip_spaces();
   const auto op = scan.op();
-  if (!op) return matcher.name + ": expected one of =, !=, =~, !~";
+  if (!op) return Error{matcher.name + ": expected one of =, !=, =~, !~"};
   matcher.op = *op;
   scan.skip_spaces();
-  std::string written;
-  if (std::string error; !scan.value(written, error)) return matcher.name + ": " + error;
+  const auto written = scan.value();
+  if (!written) return Error{matcher.name + ": " + written.error()};
   // After unquoting, so that a variable's value needs no quoting of its own.
   const auto substitution =
       is_regex(matcher.op) ? Substitution::regex_literal : Substitution::literal;
-  if (auto error = expand_variables(written, env, substitution, matcher.value)) {
-    return matcher.name + ": " + *error;
-  }
+  auto expanded = expand_variables(*written, env, substitution);
+  if (!expanded) return Error{matcher.name + ": " + expanded.error()};
+  matcher.value = *std::move(expanded);
   if (is_regex(matcher.op)) {
-    std::string error;
     // Anchored, as Alertmanager does: the regex must match the whole label value.
-    matcher.regex = Regex::compile("^(?:" + matcher.value + ")$", error);
-    if (!matcher.regex) {
-      return matcher.name + op_text(matcher.op) + "\"" + matcher.value + "\": not a valid regex (" +
-             error + ")";
+    auto compiled = Regex::compile("^(?:" + matcher.value + ")$");
+    if (!compiled) {
+      return Error{matcher.name + std::string(name_of(kMatchOps, matcher.op)) + "\"" +
+                   matcher.value + "\": not a valid regex (" + compiled.error() + ")"};
     }
+    matcher.regex = *std::move(compiled);
   }
   return matcher;
 }
@@ -146,8 +130,7 @@ bool holds(const AlertMatcher& matcher, std::string_view value) {
 
 }  // namespace
 
-std::variant<AlertMatcherSet, std::string> parse_alert_matchers(std::string_view text,
-                                                                const Environment& env) {
+Result<AlertMatcherSet> parse_alert_matchers(std::string_view text, const Environment& env) {
   Scanner scan(text);
   scan.skip_spaces();
   const bool braced = scan.take('{');
@@ -156,16 +139,15 @@ std::variant<AlertMatcherSet, std::string> parse_alert_matchers(std::string_view
     scan.skip_spaces();
     if (scan.done() || scan.peek() == '}') break;
     auto matcher = parse_one(scan, env);
-    if (matcher.index() == 1) return std::get<1>(std::move(matcher));
-    set.push_back(std::get<0>(std::move(matcher)));
+    if (!matcher) return Error{std::move(matcher).error()};
+    set.push_back(*std::move(matcher));
     scan.skip_spaces();
     if (!scan.take(',')) break;
   }
-  if (braced && !scan.take('}')) return std::string("expected , or } after a matcher");
+  if (braced && !scan.take('}')) return Error{"expected , or } after a matcher"};
   scan.skip_spaces();
-  if (!scan.done()) return std::string("unexpected text after the matchers");
-  if (set.empty())
-    return std::string("no matchers (write at least one, e.g. severity=\"critical\")");
+  if (!scan.done()) return Error{"unexpected text after the matchers"};
+  if (set.empty()) return Error{"no matchers (write at least one, e.g. severity=\"critical\")"};
   return set;
 }
 

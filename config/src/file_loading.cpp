@@ -9,6 +9,7 @@
 
 #include "flightrec/common/fd.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/common/result.h"
 #include "flightrec/config/loader.h"
 
 namespace flightrec::config {
@@ -36,36 +37,27 @@ std::string_view kind_of_file(mode_t mode) {
 // reads as empty would silently give the defaults. O_NONBLOCK keeps the open itself from waiting;
 // it changes nothing for the reads of a regular file. Reads until EOF rather than trusting
 // st_size, which a file being rewritten can outdate.
-std::optional<std::string> read_bounded(const std::filesystem::path& path, std::string& error) {
+Result<std::string> read_bounded(const std::filesystem::path& path) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-  if (!fd) {
-    error = "cannot open config file: " + describe_errno(errno);
-    return std::nullopt;
-  }
+  if (!fd) return Error{"cannot open config file: " + describe_errno(errno)};
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) {
-    error = "cannot read config file: " + describe_errno(errno);
-    return std::nullopt;
+    return Error{"cannot read config file: " + describe_errno(errno)};
   }
   if (!S_ISREG(info.st_mode)) {
-    error = "cannot read config file: not a regular file (it is " +
-            std::string(kind_of_file(info.st_mode)) + ")";
-    return std::nullopt;
+    return Error{"cannot read config file: not a regular file (it is " +
+                 std::string(kind_of_file(info.st_mode)) + ")"};
   }
   std::string text;
   char chunk[8192];
   while (true) {
     ssize_t got = ::read(fd.get(), chunk, sizeof chunk);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      error = "cannot read config file: " + describe_errno(errno);
-      return std::nullopt;
-    }
+    if (got < 0) return Error{"cannot read config file: " + describe_errno(errno)};
     if (got == 0) return text;
     text.append(chunk, static_cast<size_t>(got));
     if (text.size() > kMaxConfigFileBytes) {
-      error = "config file is larger than " + std::to_string(kMaxConfigFileBytes) + " bytes";
-      return std::nullopt;
+      return Error{"config file is larger than " + std::to_string(kMaxConfigFileBytes) + " bytes"};
     }
   }
 }
@@ -73,9 +65,8 @@ std::optional<std::string> read_bounded(const std::filesystem::path& path, std::
 }  // namespace
 
 LoadResult load_from_file(const std::filesystem::path& path) {
-  std::string error;
-  auto text = read_bounded(path, error);
-  if (!text) return failure(path, error);
+  const auto text = read_bounded(path);
+  if (!text) return failure(path, text.error());
   return load_from_string(*text, path.string());
 }
 

@@ -39,82 +39,92 @@ struct Applier {
   std::string_view scalar;
   Config& config;
 
-  std::optional<std::string> operator()(const DurationRule& rule) const {
-    return detail::read_duration(scalar, rule.min, rule.max, allowed_values(key),
-                                 rule.field(config));
+  // Stores a value read by one of the readers that return it, or passes on why it is not one.
+  template <typename T, typename Field>
+  static Status store(Result<T> read, Field& field) {
+    if (!read) return Error{std::move(read).error()};
+    field = *std::move(read);
+    return {};
   }
-  std::optional<std::string> operator()(const SizeRule& rule) const {
-    return detail::read_size(scalar, rule.min, rule.max, allowed_values(key), rule.field(config));
+
+  Status operator()(const DurationRule& rule) const {
+    return store(detail::read_duration(scalar, rule.min, rule.max, allowed_values(key)),
+                 rule.field(config));
   }
-  std::optional<std::string> operator()(const BoolRule& rule) const {
+  Status operator()(const SizeRule& rule) const {
+    return store(detail::read_size(scalar, rule.min, rule.max, allowed_values(key)),
+                 rule.field(config));
+  }
+  Status operator()(const BoolRule& rule) const {
     auto value = parse_bool(scalar);
-    if (!value) return quote(scalar) + " is not a boolean (allowed: true, false)";
+    if (!value) return Error{quote(scalar) + " is not a boolean (allowed: true, false)"};
     rule.field(config) = *value;
-    return std::nullopt;
+    return {};
   }
-  std::optional<std::string> operator()(const CountRule& rule) const {
+  Status operator()(const CountRule& rule) const {
     std::string allowed = allowed_values(key);
     auto value = parse_whole_number(scalar);
-    if (!value) return quote(scalar) + " is not a whole number (allowed: " + allowed + ")";
-    if (*value < rule.min || *value > rule.max) return out_of_range(scalar, allowed);
+    if (!value) return Error{quote(scalar) + " is not a whole number (allowed: " + allowed + ")"};
+    if (*value < rule.min || *value > rule.max) return Error{out_of_range(scalar, allowed)};
     rule.field(config) = static_cast<uint32_t>(*value);
-    return std::nullopt;
+    return {};
   }
-  std::optional<std::string> operator()(const RegexRule& rule) const {
+  Status operator()(const RegexRule& rule) const {
     if (scalar.size() > kMaxRegexLength) {
-      return quote(scalar) + " is too long (allowed: " + allowed_values(key) + ")";
+      return Error{quote(scalar) + " is too long (allowed: " + allowed_values(key) + ")"};
     }
-    if (std::string error; !Regex::compile(scalar, error)) {
-      return quote(scalar) + " is not a valid regex (" + error +
-             "; allowed: " + allowed_values(key) + ")";
+    if (const auto compiled = Regex::compile(scalar); !compiled) {
+      return Error{quote(scalar) + " is not a valid regex (" + compiled.error() +
+                   "; allowed: " + allowed_values(key) + ")"};
     }
     rule.field(config) = std::string(scalar);
-    return std::nullopt;
+    return {};
   }
-  std::optional<std::string> operator()(const ListenAddressRule& rule) const {
+  Status operator()(const ListenAddressRule& rule) const {
     if (!parse_listen_address(scalar)) {
-      return quote(scalar) + " is not a listen address (allowed: " + allowed_values(key) +
-             "; examples: 127.0.0.1:9717, [::1]:9717, 0.0.0.0:9717)";
+      return Error{quote(scalar) + " is not a listen address (allowed: " + allowed_values(key) +
+                   "; examples: 127.0.0.1:9717, [::1]:9717, 0.0.0.0:9717)"};
     }
     rule.field(config) = std::string(scalar);
-    return std::nullopt;
+    return {};
   }
-  std::optional<std::string> operator()(const PathRule& rule) const {
-    if (scalar.empty())
-      return "an empty path is not allowed (allowed: " + allowed_values(key) + ")";
+  Status operator()(const PathRule& rule) const {
+    if (scalar.empty()) {
+      return Error{"an empty path is not allowed (allowed: " + allowed_values(key) + ")"};
+    }
     rule.field(config) = std::string(scalar);
-    return std::nullopt;
+    return {};
   }
-  std::optional<std::string> operator()(const PercentRule& rule) const {
+  Status operator()(const PercentRule& rule) const {
     const auto value = parse_percent_ppm(scalar);
     if (!value) {
-      return quote(scalar) +
-             " is not a percentage (examples: 10%, 2.5%; allowed: " + allowed_values(key) + ")";
+      return Error{quote(scalar) + " is not a percentage (examples: 10%, 2.5%; allowed: " +
+                   allowed_values(key) + ")"};
     }
     const bool off = *value == 0 && rule.zero_is_off;
     if (!off && (*value < rule.min_ppm || *value > rule.max_ppm)) {
-      return out_of_range(scalar, allowed_values(key));
+      return Error{out_of_range(scalar, allowed_values(key))};
     }
     rule.field(config) = static_cast<uint32_t>(*value);
-    return std::nullopt;
+    return {};
   }
-  std::optional<std::string> operator()(const ChoiceRule& rule) const {
+  Status operator()(const ChoiceRule& rule) const {
     for (std::string_view choice : rule.choices) {
       if (scalar == choice) {
         rule.field(config) = std::string(choice);
-        return std::nullopt;
+        return {};
       }
     }
-    return quote(scalar) + " is not allowed (allowed: " + allowed_values(key) + ")";
+    return Error{quote(scalar) + " is not allowed (allowed: " + allowed_values(key) + ")"};
   }
-  std::optional<std::string> operator()(const RoleListRule& rule) const {
-    return detail::read_role_list(scalar, rule.field(config));
+  Status operator()(const RoleListRule& rule) const {
+    return store(detail::read_role_list(scalar), rule.field(config));
   }
-  std::optional<std::string> operator()(const UserRolesRule& rule) const {
-    return detail::read_user_roles(scalar, rule.field(config));
+  Status operator()(const UserRolesRule& rule) const {
+    return store(detail::read_user_roles(scalar), rule.field(config));
   }
-  std::optional<std::string> operator()(const AlertMatchRule& rule) const {
-    return detail::read_alert_match(scalar, rule.field(config));
+  Status operator()(const AlertMatchRule& rule) const {
+    return store(detail::read_alert_match(scalar), rule.field(config));
   }
 };
 
@@ -215,8 +225,7 @@ bool takes_collection(const KeySpec& key) {
          std::holds_alternative<AlertMatchRule>(key.rule);
 }
 
-std::optional<std::string> apply_value(const KeySpec& key, std::string_view scalar,
-                                       Config& config) {
+Status apply_value(const KeySpec& key, std::string_view scalar, Config& config) {
   return std::visit(Applier{key, scalar, config}, key.rule);
 }
 

@@ -106,21 +106,21 @@ class DocumentLoader {
     written_.emplace(spec.path, mark);
     std::string expected =
         "expected a " + std::string(type_name(spec)) + " (allowed: " + allowed_values(spec) + ")";
-    std::optional<std::string> problem;
+    Status applied;
     if (value.IsScalar()) {
-      problem = apply_value(spec, value.Scalar(), config_);
+      applied = apply_value(spec, value.Scalar(), config_);
     } else if (takes_collection(spec) && (value.IsSequence() || value.IsMap())) {
       // Re-spelled in flow style, the one form apply_value reads collections in.
       YAML::Emitter flow;
       flow << YAML::Flow << value;
-      problem = apply_value(spec, flow.c_str(), config_);
+      applied = apply_value(spec, flow.c_str(), config_);
     } else {
       // An empty value is an error rather than the default: the user wrote the key for a reason.
-      problem = expected + ", got " + describe(value);
+      applied = Error{expected + ", got " + describe(value)};
     }
-    if (problem) {
+    if (!applied) {
       failed_.insert(spec.path);
-      add_error(mark, spec.path, *problem);
+      add_error(mark, spec.path, applied.error());
     }
   }
 

@@ -10,26 +10,16 @@
 
 namespace flightrec::config {
 
-std::string_view role_name(Role role) {
-  for (size_t i = 0; i < kRoles.size(); ++i) {
-    if (kRoles.at(i) == role) return kRoleNames.at(i);
-  }
-  return "?";
-}
+std::string_view role_name(Role role) { return name_of(kRoleNames, role); }
 
-std::optional<Role> parse_role(std::string_view name) {
-  for (size_t i = 0; i < kRoles.size(); ++i) {
-    if (kRoleNames.at(i) == name) return kRoles.at(i);
-  }
-  return std::nullopt;
-}
+std::optional<Role> parse_role(std::string_view name) { return value_named(kRoleNames, name); }
 
 std::string roles_text(RoleSet roles) {
   std::string out;
-  for (Role role : kRoles) {
+  for (const auto& [role, name] : kRoleNames) {
     if (!has_role(roles, role)) continue;
     if (!out.empty()) out += ", ";
-    out += role_name(role);
+    out += name;
   }
   return "[" + out + "]";
 }
@@ -37,39 +27,45 @@ std::string roles_text(RoleSet roles) {
 namespace detail {
 namespace {
 
+const std::vector<std::string_view>& role_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> all;
+    for (const auto& row : kRoleNames) all.push_back(row.name);
+    return all;
+  }();
+  return names;
+}
+
 const std::string& allowed_roles() {
-  static const std::string text = join(kRoleNames);
+  static const std::string text = join(role_names());
   return text;
 }
 
 std::string not_a_role(std::string_view name, const std::string& allowed) {
   std::string message = quote(name) + " is not a role (allowed: " + allowed + ")";
-  const std::vector<std::string_view> known(kRoleNames.begin(), kRoleNames.end());
-  if (auto meant = closest_name(name, known))
+  if (auto meant = closest_name(name, role_names()))
     message += "; did you mean \"" + std::string(*meant) + "\"?";
   return message;
 }
 
 // One role or a list of them; `allowed` is what the key allows, for the messages.
-std::optional<std::string> read_roles(const YAML::Node& node, const std::string& allowed,
-                                      RoleSet& out) {
+Result<RoleSet> read_roles(const YAML::Node& node, const std::string& allowed) {
   std::vector<YAML::Node> items;
   if (node.IsScalar()) {
     items.push_back(node);
   } else if (node.IsSequence()) {
     for (const auto& item : node) items.push_back(item);
   } else {
-    return "expected a list of roles (allowed: " + allowed + "), got " + describe(node);
+    return Error{"expected a list of roles (allowed: " + allowed + "), got " + describe(node)};
   }
   RoleSet roles = kNoRoles;
   for (const YAML::Node& item : items) {
-    if (!item.IsScalar()) return "expected a role name, got " + describe(item);
+    if (!item.IsScalar()) return Error{"expected a role name, got " + describe(item)};
     const auto role = parse_role(item.Scalar());
-    if (!role) return not_a_role(item.Scalar(), allowed);
+    if (!role) return Error{not_a_role(item.Scalar(), allowed)};
     roles |= role_bit(*role);
   }
-  out = roles;
-  return std::nullopt;
+  return roles;
 }
 
 }  // namespace
@@ -90,40 +86,36 @@ std::string role_list_allowed() { return "auto, or a list of " + allowed_roles()
 
 std::string user_roles_allowed() { return "user: a list of " + allowed_roles(); }
 
-std::optional<std::string> read_role_list(std::string_view text, std::optional<RoleSet>& out) {
-  if (text == "auto") {
-    out.reset();
-    return std::nullopt;
-  }
+Result<std::optional<RoleSet>> read_role_list(std::string_view text) {
+  if (text == "auto") return std::optional<RoleSet>();
   const auto node = parse_flow(text);
-  if (!node) return quote(text) + " is not a list of roles (allowed: " + role_list_allowed() + ")";
-  RoleSet roles = kNoRoles;
-  if (auto error = read_roles(*node, role_list_allowed(), roles)) return error;
-  out = roles;
-  return std::nullopt;
+  if (!node) {
+    return Error{quote(text) + " is not a list of roles (allowed: " + role_list_allowed() + ")"};
+  }
+  const auto roles = read_roles(*node, role_list_allowed());
+  if (!roles) return Error{roles.error()};
+  return std::optional<RoleSet>(*roles);
 }
 
-std::optional<std::string> read_user_roles(std::string_view text,
-                                           std::map<std::string, RoleSet>& out) {
+Result<std::map<std::string, RoleSet>> read_user_roles(std::string_view text) {
   const auto node = parse_flow(text);
   if (!node || !node->IsMap()) {
-    return "expected a map of user names to lists of roles (allowed: " + user_roles_allowed() +
-           "), got " + (node ? describe(*node) : quote(text));
+    return Error{"expected a map of user names to lists of roles (allowed: " +
+                 user_roles_allowed() + "), got " + (node ? describe(*node) : quote(text))};
   }
   std::map<std::string, RoleSet> users;
   for (const auto& entry : *node) {
     if (!entry.first.IsScalar() || entry.first.Scalar().empty()) {
-      return "a user name must be a non-empty string, got " + describe(entry.first);
+      return Error{"a user name must be a non-empty string, got " + describe(entry.first)};
     }
     const std::string& user = entry.first.Scalar();
-    RoleSet roles = kNoRoles;
-    if (auto error = read_roles(entry.second, allowed_roles(), roles)) {
-      return "user " + quote(user) + ": " + *error;
+    const auto roles = read_roles(entry.second, allowed_roles());
+    if (!roles) return Error{"user " + quote(user) + ": " + roles.error()};
+    if (!users.emplace(user, *roles).second) {
+      return Error{"user " + quote(user) + " is listed twice"};
     }
-    if (!users.emplace(user, roles).second) return "user " + quote(user) + " is listed twice";
   }
-  out = std::move(users);
-  return std::nullopt;
+  return users;
 }
 
 std::string role_list_text(const std::optional<RoleSet>& roles) {
@@ -136,8 +128,8 @@ std::string user_roles_text(const std::map<std::string, RoleSet>& roles) {
   out << YAML::Flow << YAML::BeginMap;
   for (const auto& [user, set] : roles) {
     out << YAML::Key << user << YAML::Value << YAML::BeginSeq;
-    for (Role role : kRoles) {
-      if (has_role(set, role)) out << std::string(role_name(role));
+    for (const auto& [role, name] : kRoleNames) {
+      if (has_role(set, role)) out << std::string(name);
     }
     out << YAML::EndSeq;
   }

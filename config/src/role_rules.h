@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/result.h"
 #include "flightrec/config/roles.h"
 
 namespace YAML {
@@ -19,14 +20,12 @@ namespace flightrec::config::detail {
 // keys' flow text).
 [[nodiscard]] std::optional<YAML::Node> parse_flow(std::string_view text);
 
-// Each stores the value in `out` and returns nullopt, or returns why not (naming the bad role,
-// the valid ones and, for a likely typo, the one meant).
+// Each returns the value, or why not (naming the bad role, the valid ones and, for a likely typo,
+// the one meant).
 // `web.anonymous_roles`: "auto" (nullopt), one role, or a list of roles.
-[[nodiscard]] std::optional<std::string> read_role_list(std::string_view text,
-                                                        std::optional<RoleSet>& out);
+[[nodiscard]] Result<std::optional<RoleSet>> read_role_list(std::string_view text);
 // `web.roles`: a map of user names to a role or a list of roles.
-[[nodiscard]] std::optional<std::string> read_user_roles(std::string_view text,
-                                                         std::map<std::string, RoleSet>& out);
+[[nodiscard]] Result<std::map<std::string, RoleSet>> read_user_roles(std::string_view text);
 
 // What each key allows, for the docs and the messages: "auto, or a list of metrics, ...".
 [[nodiscard]] std::string role_list_allowed();

@@ -3,9 +3,19 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>  // the Node member definitions describe() needs
 
+#include "flightrec/common/enum_names.h"
 #include "flightrec/common/printable.h"
 
 namespace flightrec::config::detail {
+namespace {
+
+// What a collection is called in "got <this>"; a scalar is named by its value, anything else
+// (null, undefined) is "no value".
+constexpr EnumName<YAML::NodeType::value> kCollectionNames[] = {
+    {YAML::NodeType::Map, "a map"}, {YAML::NodeType::Sequence, "a list"}};
+static_assert(names_are_distinct(kCollectionNames));
+
+}  // namespace
 
 std::string quote(std::string_view value) {
   return quote_for_error(value, {.keep_non_ascii = true, .named_escapes = true, .max_bytes = 80});
@@ -30,16 +40,9 @@ std::string join(std::span<const std::string_view> words) {
 }
 
 std::string describe(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map:
-      return "a map";
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Scalar:
-      return "the value " + quote(node.Scalar());
-    default:
-      return "no value";
-  }
+  if (node.IsScalar()) return "the value " + quote(node.Scalar());
+  const std::string_view collection = name_of(kCollectionNames, node.Type());
+  return std::string(collection.empty() ? "no value" : collection);
 }
 
 }  // namespace flightrec::config::detail

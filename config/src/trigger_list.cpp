@@ -45,82 +45,80 @@ std::optional<double> parse_threshold(std::string_view text) {
 }
 
 // for, pre, post and cooldown: durations from 0 up to their limit.
-std::optional<std::string> apply_duration(std::string_view name, std::string_view text,
-                                          TriggerRule& rule) {
+Status apply_duration(std::string_view name, std::string_view text, TriggerRule& rule) {
   const auto& limit = *std::find_if(kDurationLimits.begin(), kDurationLimits.end(),
                                     [&](const DurationLimit& l) { return l.key == name; });
-  Duration duration{};
-  if (auto problem = read_duration(text, Duration::zero(), limit.max,
-                                   "0.." + format_duration(limit.max), duration)) {
-    return problem;
-  }
-  if (name == "for") rule.hold = duration;
-  if (name == "pre") rule.pre = duration;
-  if (name == "post") rule.post = duration;
-  if (name == "cooldown") rule.cooldown = duration;
-  return std::nullopt;
+  const auto duration =
+      read_duration(text, Duration::zero(), limit.max, "0.." + format_duration(limit.max));
+  if (!duration) return Error{duration.error()};
+  if (name == "for") rule.hold = *duration;
+  if (name == "pre") rule.pre = *duration;
+  if (name == "post") rule.post = *duration;
+  if (name == "cooldown") rule.cooldown = *duration;
+  return {};
 }
 
 std::string rule_path(size_t index) { return "triggers[" + std::to_string(index) + "]"; }
 
 // Sets the field of `rule` that `name` (one of kRuleKeys) stands for, or says why it cannot.
-std::optional<std::string> apply_rule_key(const std::string& name, const std::string& text,
-                                          TriggerRule& rule) {
+Status apply_rule_key(const std::string& name, const std::string& text, TriggerRule& rule) {
   if (name == "name") {
     rule.name = text;
     if (!is_rule_name(text)) {
-      return quote(text) + " is not a rule name (allowed: one or more of a-z, 0-9, _ and -)";
+      return Error{quote(text) + " is not a rule name (allowed: one or more of a-z, 0-9, _ and -)"};
     }
     // Manual and alert incidents carry these rule names: a rule of the same name would be listed
     // as if it were one of them. (A rule named oom_kill replaces the built-in one: not reserved.)
-    if (text == "manual")
-      return quote(text) + " is reserved for manual incidents (POST /-/trigger)";
+    if (text == "manual") {
+      return Error{quote(text) + " is reserved for manual incidents (POST /-/trigger)"};
+    }
     if (text == "alert") {
-      return quote(text) +
-             " is reserved for alert incidents (POST /-/trigger/alertmanager, /-/trigger/grafana)";
+      return Error{quote(text) +
+                   " is reserved for alert incidents (POST /-/trigger/alertmanager, "
+                   "/-/trigger/grafana)"};
     }
   } else if (name == "signal") {
     auto selector = parse_signal_selector(text);
     if (!selector) {
-      return quote(text) +
-             " is not a signal selector (examples: memory_used_bytes, "
-             "cpu_busy_ratio{cpu=\"total\"}, pressure_stall_ratio{resource=\"io\",kind=\"some\"})";
+      return Error{quote(text) +
+                   " is not a signal selector (examples: memory_used_bytes, "
+                   "cpu_busy_ratio{cpu=\"total\"}, "
+                   "pressure_stall_ratio{resource=\"io\",kind=\"some\"})"};
     }
     rule.signal = text;
     rule.selector = std::move(*selector);
   } else if (name == "op") {
     auto op = parse_comparison(text);
-    if (!op) return quote(text) + " is not a comparison (allowed: >, >=, <, <=)";
+    if (!op) return Error{quote(text) + " is not a comparison (allowed: >, >=, <, <=)"};
     rule.op = *op;
   } else if (name == "value") {
     auto threshold = parse_threshold(text);
-    if (!threshold) return quote(text) + " is not a number (examples: 0.8, -1, 1e9, 8GiB)";
+    if (!threshold) return Error{quote(text) + " is not a number (examples: 0.8, -1, 1e9, 8GiB)"};
     rule.value = *threshold;
   } else {
     return apply_duration(name, text, rule);
   }
-  return std::nullopt;
+  return {};
 }
 
 // The shorthand's rules: `cpu_percent: 90` and `mem_bytes: 8GiB`.
-std::optional<std::string> apply_shorthand(const std::string& name, const YAML::Node& value,
-                                           TriggerRule& rule) {
+Status apply_shorthand(const std::string& name, const YAML::Node& value, TriggerRule& rule) {
   const std::string text = value.IsScalar() ? value.Scalar() : std::string();
   const std::string written = value.IsScalar() ? quote(text) : describe(value);
   if (name == "cpu_percent") {
     auto percent = value.IsScalar() ? parse_number(text) : std::nullopt;
     if (!percent || *percent < 0 || *percent > 100) {
-      return written + " is not a percentage (allowed: 0..100)";
+      return Error{written + " is not a percentage (allowed: 0..100)"};
     }
     rule.signal = "cpu_busy_ratio{cpu=\"total\"}";
     rule.value = *percent / 100.0;
-    return std::nullopt;
+    return {};
   }
   auto bytes = value.IsScalar() ? parse_size(text) : std::nullopt;
-  if (!bytes) return written + std::string(kNotASize);
+  if (!bytes) return Error{written + std::string(kNotASize)};
   rule.signal = "memory_used_bytes";
   rule.value = static_cast<double>(*bytes);
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -182,8 +180,9 @@ void TriggerRulesLoader::load_rule(const YAML::Node& map, const std::string& pat
       loaded.name_mark = entry.key.Mark();
       loaded.path = entry.path;
     }
-    if (auto problem = apply_rule_key(entry.name, entry.value.Scalar(), loaded.rule)) {
-      fail(entry.key.Mark(), entry.path, *problem);
+    if (const Status applied = apply_rule_key(entry.name, entry.value.Scalar(), loaded.rule);
+        !applied) {
+      fail(entry.key.Mark(), entry.path, applied.error());
     }
   });
   for (std::string_view required : kRequiredKeys) {
@@ -215,8 +214,8 @@ void TriggerRulesLoader::load_thresholds(const YAML::Node& map) {
     rule.name = entry.name;
     rule.line = entry.key.Mark().line + 1;
     rule.op = Comparison::greater;
-    if (auto problem = apply_shorthand(entry.name, entry.value, rule)) {
-      report_(entry.key.Mark(), entry.path, *problem);
+    if (const Status applied = apply_shorthand(entry.name, entry.value, rule); !applied) {
+      report_(entry.key.Mark(), entry.path, applied.error());
       return;
     }
     rule.selector = *parse_signal_selector(rule.signal);

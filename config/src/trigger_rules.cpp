@@ -78,26 +78,10 @@ std::optional<SignalSelector> parse_signal_selector(std::string_view text) {
 }
 
 std::optional<Comparison> parse_comparison(std::string_view text) {
-  if (text == ">") return Comparison::greater;
-  if (text == ">=") return Comparison::greater_equal;
-  if (text == "<") return Comparison::less;
-  if (text == "<=") return Comparison::less_equal;
-  return std::nullopt;
+  return value_named(kComparisons, text);
 }
 
-std::string_view comparison_text(Comparison op) {
-  switch (op) {
-    case Comparison::greater:
-      return ">";
-    case Comparison::greater_equal:
-      return ">=";
-    case Comparison::less:
-      return "<";
-    case Comparison::less_equal:
-      return "<=";
-  }
-  return "?";
-}
+std::string_view comparison_text(Comparison op) { return name_of(kComparisons, op); }
 
 bool is_rule_name(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {

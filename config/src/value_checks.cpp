@@ -9,26 +9,24 @@ std::string out_of_range(std::string_view scalar, const std::string& allowed) {
   return quote(scalar) + " is out of range (allowed: " + allowed + ")";
 }
 
-std::optional<std::string> read_duration(std::string_view scalar, Duration min, Duration max,
-                                         const std::string& allowed, Duration& out) {
+Result<Duration> read_duration(std::string_view scalar, Duration min, Duration max,
+                               const std::string& allowed) {
   const auto value = parse_duration(scalar);
   // A negative duration is one, just below every range: say so rather than "not a duration".
   if (!value && scalar.starts_with('-') && parse_duration(scalar.substr(1))) {
-    return out_of_range(scalar, allowed);
+    return Error{out_of_range(scalar, allowed)};
   }
-  if (!value) return quote(scalar) + std::string(kNotADuration);
-  if (*value < min || *value > max) return out_of_range(scalar, allowed);
-  out = *value;
-  return std::nullopt;
+  if (!value) return Error{quote(scalar) + std::string(kNotADuration)};
+  if (*value < min || *value > max) return Error{out_of_range(scalar, allowed)};
+  return *value;
 }
 
-std::optional<std::string> read_size(std::string_view scalar, uint64_t min, uint64_t max,
-                                     const std::string& allowed, uint64_t& out) {
+Result<uint64_t> read_size(std::string_view scalar, uint64_t min, uint64_t max,
+                           const std::string& allowed) {
   const auto value = parse_size(scalar);
-  if (!value) return quote(scalar) + std::string(kNotASize);
-  if (*value < min || *value > max) return out_of_range(scalar, allowed);
-  out = *value;
-  return std::nullopt;
+  if (!value) return Error{quote(scalar) + std::string(kNotASize)};
+  if (*value < min || *value > max) return Error{out_of_range(scalar, allowed)};
+  return *value;
 }
 
 }  // namespace flightrec::config::detail

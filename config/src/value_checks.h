@@ -3,10 +3,10 @@
 //   "soon" is not a duration (examples: 500us, 1ms, 2s)
 //   "25h" is out of range (allowed: 1s..24h)
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/result.h"
 #include "flightrec/config/config.h"
 
 namespace flightrec::config::detail {
@@ -18,13 +18,10 @@ inline constexpr std::string_view kNotASize =
 
 [[nodiscard]] std::string out_of_range(std::string_view scalar, const std::string& allowed);
 
-// Each stores the value in `out` and returns nullopt, or returns why not; `allowed` describes the
-// range in the out-of-range message ("1s..24h").
-[[nodiscard]] std::optional<std::string> read_duration(std::string_view scalar, Duration min,
-                                                       Duration max, const std::string& allowed,
-                                                       Duration& out);
-[[nodiscard]] std::optional<std::string> read_size(std::string_view scalar, uint64_t min,
-                                                   uint64_t max, const std::string& allowed,
-                                                   uint64_t& out);
+// The value, or why not; `allowed` describes the range in the out-of-range message ("1s..24h").
+[[nodiscard]] Result<Duration> read_duration(std::string_view scalar, Duration min, Duration max,
+                                             const std::string& allowed);
+[[nodiscard]] Result<uint64_t> read_size(std::string_view scalar, uint64_t min, uint64_t max,
+                                         const std::string& allowed);
 
 }  // namespace flightrec::config::detail

@@ -10,30 +10,27 @@ namespace {
 
 std::string reference(std::string_view name) { return "${" + std::string(name) + "}"; }
 
-// The value of one reference, `inner` being what is between `${` and `}`; nullopt with `error`
-// set when it has none.
-std::optional<std::string> resolve(std::string_view inner, const Environment& env,
-                                   std::string& error) {
+// The value of one reference, `inner` being what is between `${` and `}`, or why it has none.
+Result<std::string> resolve(std::string_view inner, const Environment& env) {
   size_t end = 0;
   if (!inner.empty() && detail::is_identifier_start(inner[0])) {
     while (end < inner.size() && detail::is_identifier_char(inner[end])) ++end;
   }
   const std::string_view name = inner.substr(0, end);
   if (name.empty()) {
-    error = reference(inner) + ": expected a variable name (letters, digits, _; not a digit first)";
-    return std::nullopt;
+    return Error{reference(inner) +
+                 ": expected a variable name (letters, digits, _; not a digit first)"};
   }
   const std::string_view rest = inner.substr(end);
   if (!rest.empty() && !rest.starts_with(":-")) {
-    error = reference(inner) + ": expected } or :-default after the name " + std::string(name);
-    return std::nullopt;
+    return Error{reference(inner) + ": expected } or :-default after the name " +
+                 std::string(name)};
   }
   std::optional<std::string> value = env(name);
-  if (value && !value->empty()) return value;
+  if (value && !value->empty()) return *std::move(value);
   if (!rest.empty()) return std::string(rest.substr(2));
-  error = reference(name) + (value ? " is empty" : " is not set") +
-          " (set it, or give a default: ${" + std::string(name) + ":-value})";
-  return std::nullopt;
+  return Error{reference(name) + (value ? " is empty" : " is not set") +
+               " (set it, or give a default: ${" + std::string(name) + ":-value})"};
 }
 
 }  // namespace
@@ -46,8 +43,8 @@ Environment process_environment() {
   };
 }
 
-std::optional<std::string> expand_variables(std::string_view text, const Environment& env,
-                                            Substitution substitution, std::string& out) {
+Result<std::string> expand_variables(std::string_view text, const Environment& env,
+                                     Substitution substitution) {
   std::string expanded;
   size_t at = 0;
   while (at < text.size()) {
@@ -68,18 +65,17 @@ std::optional<std::string> expand_variables(std::string_view text, const Environ
     }
     const size_t close = text.find('}', dollar + 2);
     if (close == std::string_view::npos) {
-      return "${ is not closed (write ${NAME}, or $${ for a literal ${; a value holding ${ must "
-             "be quoted)";
+      return Error{
+          "${ is not closed (write ${NAME}, or $${ for a literal ${; a value holding ${ must be "
+          "quoted)"};
     }
-    std::string error;
-    const auto value = resolve(text.substr(dollar + 2, close - dollar - 2), env, error);
-    if (!value) return error;
+    const auto value = resolve(text.substr(dollar + 2, close - dollar - 2), env);
+    if (!value) return Error{value.error()};
     expanded += substitution == Substitution::regex_literal ? Regex::quote(*value) : *value;
     at = close + 1;
   }
   if (at < text.size()) expanded.append(text.substr(at));
-  out = std::move(expanded);
-  return std::nullopt;
+  return expanded;
 }
 
 }  // namespace flightrec::config

@@ -126,11 +126,11 @@ RewriteResult rewrite_incident_file(const std::filesystem::path& path,
     if (auto error = copy_with_changes(path, rewrite, appended, file); !error.empty()) {
       return failed(error);
     }
-    const WriteResult written = file.commit();
+    const Status written = file.commit();
     // The atomic writer's own wording ("cannot <step> <path>: <errno text>") names the file and
     // ends with strerror, which the store reads the failure cause back from.
     if (!written.ok()) {
-      result.error = written.error;
+      result.error = written.error();
       return result;
     }
   }

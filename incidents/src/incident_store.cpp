@@ -136,8 +136,8 @@ IncidentEntry IncidentStore::write(
       if (result.ok()) {
         entry.bytes = fs::file_size(path);
       } else {
-        cause = cause_of_message(result.error);
-        error = result.error;
+        cause = cause_of_message(result.error());
+        error = result.error();
       }
     }
   } catch (const std::exception& e) {

@@ -6,12 +6,12 @@ namespace flightrec::process {
 
 CmdlineRedactor::CmdlineRedactor(std::string regex) : pattern_(std::move(regex)) {
   if (pattern_.empty()) return;
-  std::string error;
-  regex_ = Regex::compile(pattern_, error);
-  if (!regex_) {
+  auto compiled = Regex::compile(pattern_);
+  if (!compiled) {
     throw std::invalid_argument("processes.redact_cmdline: invalid regex '" + pattern_ +
-                                "': " + error);
+                                "': " + compiled.error());
   }
+  regex_ = *std::move(compiled);
 }
 
 std::string CmdlineRedactor::redact(std::string_view cmdline) const {

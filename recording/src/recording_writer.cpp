@@ -79,13 +79,12 @@ bool RecordingWriter::finish() {
   return put(trailer);
 }
 
-WriteResult write_recording_atomically(
-    const std::filesystem::path& path, const Metadata& metadata,
-    std::span<const std::shared_ptr<const store::Block>> blocks) {
+Status write_recording_atomically(const std::filesystem::path& path, const Metadata& metadata,
+                                  std::span<const std::shared_ptr<const store::Block>> blocks) {
   return write_recording_atomically(path, metadata, blocks, {});
 }
 
-WriteResult write_recording_atomically(
+Status write_recording_atomically(
     const std::filesystem::path& path, const Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks,
     std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks) {

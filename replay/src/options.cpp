@@ -11,8 +11,6 @@
 namespace flightrec::replay {
 namespace {
 
-ReplayArgs failure(std::string error) { return {std::nullopt, false, std::move(error)}; }
-
 // The tab table's names, "processes, network, ..." with `last` before the last one: a tab added
 // to the table is in --tab's help and error without another edit.
 std::string tab_names(std::string_view last) {
@@ -45,9 +43,9 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
        "note. Default: the trigger point if the\nrecording has one, else the end.",
        store(o.at)},
       {"--tab", "", "TAB", tab_help(),
-       [&o](std::string_view value) -> std::string {
+       [&o](std::string_view value) -> Status {
          const auto tab = tab_named(value);
-         if (!tab) return "\"" + std::string(value) + "\" is not one of " + tab_names(", ");
+         if (!tab) return Error{"\"" + std::string(value) + "\" is not one of " + tab_names(", ")};
          o.tab = *tab;
          return {};
        }},
@@ -61,11 +59,11 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
        store(o.filter)},
       {"--tree", "", "", "Show processes as a tree.", enable(o.tree)},
       {"--interval", "", "DURATION", "What rates cover: sample, 10ms, 100ms, 1s (default 1s).",
-       [&o](std::string_view value) -> std::string {
+       [&o](std::string_view value) -> Status {
          const auto interval = parse_interval(value);
          if (!interval || *interval > 60'000'000'000) {
-           return "\"" + std::string(value) +
-                  "\" is not a duration up to 1m (examples: sample, 10ms, 1s)";
+           return Error{"\"" + std::string(value) +
+                        "\" is not a duration up to 1m (examples: sample, 10ms, 1s)"};
          }
          o.interval_ns = *interval;
          return {};
@@ -86,40 +84,40 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
        "instead; never a flag value).",
        store(o.credentials.password_file)},
       {"--format", "", "FORMAT", "With --batch: text or json (default text).",
-       [&o](std::string_view value) -> std::string {
+       [&o](std::string_view value) -> Status {
          if (value == "text") {
            o.format = BatchFormat::text;
          } else if (value == "json") {
            o.format = BatchFormat::json;
          } else {
-           return "\"" + std::string(value) + "\" is not text or json";
+           return Error{"\"" + std::string(value) + "\" is not text or json"};
          }
          return {};
        }},
   };
 }
 
-ReplayArgs parse_replay_args(std::span<const std::string_view> args) {
+Result<ReplayArgs> parse_replay_args(std::span<const std::string_view> args) {
   ReplayOptions options;
   bool have_source = false;
   const auto table = replay_flags(options);
-  const flags::Parsed parsed =
-      flags::parse(args, table, [&](std::string_view argument) -> std::string {
-        if (have_source) return "unexpected argument \"" + std::string(argument) + "\"";
-        options.source = std::string(argument);
-        have_source = true;
-        return {};
-      });
-  if (parsed.help) return {std::nullopt, true, {}};
-  if (!parsed.unknown.empty()) {
-    return failure("unknown flag " + parsed.unknown + " (see flightrec replay --help)");
-  }
-  if (!parsed.ok()) return failure(parsed.error);
-  if (!have_source) return failure("replay needs a SOURCE (a recording file or an http(s):// URL)");
+  const auto take_source = [&](std::string_view argument) -> Status {
+    if (have_source) return Error{"unexpected argument \"" + std::string(argument) + "\""};
+    options.source = std::string(argument);
+    have_source = true;
+    return {};
+  };
+  const auto unknown = [](std::string_view flag) {
+    return "unknown flag " + std::string(flag) + " (see flightrec replay --help)";
+  };
+  const auto parsed = flags::parse(args, table, take_source, unknown);
+  if (!parsed) return Error{parsed.error()};
+  if (parsed->help) return ReplayArgs{.help = true, .options = {}};
+  if (!have_source) return Error{"replay needs a SOURCE (a recording file or an http(s):// URL)"};
   if (!options.batch && options.format != BatchFormat::text) {
-    return failure("--format only applies with --batch");
+    return Error{"--format only applies with --batch"};
   }
-  return {options, false, {}};
+  return ReplayArgs{.help = false, .options = options};
 }
 
 std::string replay_usage() {

@@ -63,23 +63,23 @@ Target target_of(const fs::path& path) {
   return follow_links(path);
 }
 
-WriteResult write_through(const fs::path& path, std::string_view bytes) {
+Status write_through(const fs::path& path, std::string_view bytes) {
   // No O_CREAT: it exists. O_APPEND: a file behind /dev/stdout keeps what the shell wrote before.
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return {file_error("open", path, errno)};
+  if (fd < 0) return Error{file_error("open", path, errno)};
   const int write_error = write_all(fd, bytes);
   // close can report a deferred write error (NFS), so its result counts too.
   const int close_error = ::close(fd) == 0 ? 0 : errno;
-  if (write_error != 0) return {file_error("write", path, write_error)};
-  if (close_error != 0) return {file_error("close", path, close_error)};
+  if (write_error != 0) return Error{file_error("write", path, write_error)};
+  if (close_error != 0) return Error{file_error("close", path, close_error)};
   return {};
 }
 
 }  // namespace
 
-WriteResult write_output_file(const fs::path& path, std::string_view bytes) {
+Status write_output_file(const fs::path& path, std::string_view bytes) {
   const Target target = target_of(path);
-  if (const auto* refuse = std::get_if<Refuse>(&target)) return {refuse->error};
+  if (const auto* refuse = std::get_if<Refuse>(&target)) return Error{refuse->error};
   if (const auto* replace = std::get_if<ReplaceAt>(&target)) {
     return write_file_atomically(replace->path, bytes);
   }

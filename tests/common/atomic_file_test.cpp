@@ -46,8 +46,8 @@ TEST_CASE("write_file_atomically names the path when its directory cannot be wri
   const fs::path target = "/nonexistent/flightrec-dir/snap.json";
   const auto result = write_file_atomically(target, "x");
   REQUIRE_FALSE(result.ok());
-  CHECK_THAT(result.error, Catch::Matchers::Contains(target.string()));
-  CHECK_THAT(result.error, Catch::Matchers::Contains("No such file or directory"));
+  CHECK_THAT(result.error(), Catch::Matchers::Contains(target.string()));
+  CHECK_THAT(result.error(), Catch::Matchers::Contains("No such file or directory"));
 }
 
 TEST_CASE("write_file_atomically removes its temporary file when the rename fails",
@@ -57,7 +57,7 @@ TEST_CASE("write_file_atomically removes its temporary file when the rename fail
   fs::create_directories(dir.path() / "taken" / "inside");
   const auto result = write_file_atomically(dir.path() / "taken", "x");
   REQUIRE_FALSE(result.ok());
-  CHECK_THAT(result.error, Catch::Matchers::Contains((dir.path() / "taken").string()));
+  CHECK_THAT(result.error(), Catch::Matchers::Contains((dir.path() / "taken").string()));
   CHECK(dir.names() == std::vector<std::string>{"taken"});
   CHECK(fs::is_directory(dir.path() / "taken" / "inside"));
 }
@@ -110,8 +110,8 @@ TEST_CASE("AtomicFile fails every write when it cannot create its temporary file
   CHECK_FALSE(file.write("x"));
   const auto result = file.commit();
   REQUIRE_FALSE(result.ok());
-  CHECK_THAT(result.error, Catch::Matchers::StartsWith("cannot create a temporary file for " +
-                                                       target.string() + ": "));
+  CHECK_THAT(result.error(), Catch::Matchers::StartsWith("cannot create a temporary file for " +
+                                                         target.string() + ": "));
 }
 
 namespace {
@@ -148,8 +148,8 @@ TEST_CASE("write_file_atomically on a full file system names the file and remove
   const fs::path target = dir.path() / "small" / "big.json";
   const auto result = write_file_atomically(target, std::string(1 << 20, 'x'));
   REQUIRE_FALSE(result.ok());
-  CHECK_THAT(result.error,
+  CHECK_THAT(result.error(),
              Catch::Matchers::StartsWith("cannot write " + target.string() + ".tmp."));
-  CHECK_THAT(result.error, Catch::Matchers::EndsWith(std::strerror(ENOSPC)));
+  CHECK_THAT(result.error(), Catch::Matchers::EndsWith(std::strerror(ENOSPC)));
   CHECK(fs::is_empty(dir.path() / "small"));
 }

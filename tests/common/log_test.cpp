@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "flightrec/common/clock.h"
 #include "flightrec/common/time_format.h"
@@ -50,6 +51,16 @@ TEST_CASE("log levels parse and filter", "[log]") {
   CHECK_FALSE(log::enabled(log::Level::info));
   CHECK(log::enabled(log::Level::error));
   log::set_level(log::Level::info);
+}
+
+TEST_CASE("every log level is written by the name --log.level takes", "[log]") {
+  // The names come from one table: each is printed and parsed back to its level.
+  for (const auto& [level, name] :
+       {std::pair{log::Level::debug, "debug"}, std::pair{log::Level::info, "info"},
+        std::pair{log::Level::warn, "warn"}, std::pair{log::Level::error, "error"}}) {
+    CHECK(log::format(level, "m", {}) == "level=" + std::string(name) + " msg=m");
+    CHECK(log::parse_level(name) == level);
+  }
 }
 
 TEST_CASE("log format escapes control characters so a value cannot reach the terminal", "[log]") {

@@ -10,14 +10,14 @@ namespace {
 
 AlertMatcherSet set_of(std::string_view text) {
   auto parsed = parse_alert_matchers(text);
-  if (const auto* error = std::get_if<std::string>(&parsed)) FAIL(*error);
-  return std::get<AlertMatcherSet>(std::move(parsed));
+  if (!parsed) FAIL(parsed.error());
+  return *std::move(parsed);
 }
 
 std::string error_of(std::string_view text) {
   auto parsed = parse_alert_matchers(text);
-  REQUIRE(std::holds_alternative<std::string>(parsed));
-  return std::get<std::string>(parsed);
+  REQUIRE_FALSE(parsed);
+  return parsed.error();
 }
 
 const AlertLabels kWeb = {
@@ -36,6 +36,15 @@ TEST_CASE("matchers read in Alertmanager's syntax", "[alerts]") {
   CHECK(set[2].value == "db");
   CHECK(set[3].op == MatchOp::not_regex);
   CHECK(set_of("severity=\"crit\\\"ical\"")[0].value == "crit\"ical");
+}
+
+TEST_CASE("each operator reads back from the spelling messages print it with", "[alerts]") {
+  for (const auto& [op, text] : kMatchOps) {
+    INFO(text);
+    const AlertMatcherSet set = set_of("a" + std::string(text) + "\"x\"");
+    REQUIRE(set.size() == 1);
+    CHECK(set[0].op == op);
+  }
 }
 
 TEST_CASE("matchers hold as Alertmanager's do", "[alerts]") {

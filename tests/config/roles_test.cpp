@@ -1,6 +1,9 @@
 // The access-role keys of the `web` section: lists and maps of roles, their errors, and their
 // round trip through value_text, which a reload relies on.
+#include "flightrec/config/roles.h"
+
 #include <catch2/catch.hpp>
+#include <utility>
 
 #include "flightrec/config/listen_address.h"
 #include "flightrec/config/loader.h"
@@ -92,18 +95,29 @@ TEST_CASE("role values spell back as YAML that reads the same", "[roles]") {
     REQUIRE(spec != nullptr);
     const std::string text = value_text(*spec, config);
     Config copy;
-    CHECK_FALSE(apply_value(*spec, text, copy).has_value());
+    CHECK(apply_value(*spec, text, copy).ok());
     CHECK(value_text(*spec, copy) == text);
   }
   Config copy;
   for (std::string_view key : {"web.roles", "web.anonymous_roles"}) {
-    REQUIRE_FALSE(
-        apply_value(*find_key(key), value_text(*find_key(key), config), copy).has_value());
+    REQUIRE(apply_value(*find_key(key), value_text(*find_key(key), config), copy).ok());
   }
   CHECK(copy.web == config.web);
   CHECK(value_text(*find_key("web.anonymous_roles"), config) == "[metrics, recordings]");
   CHECK(value_text(*find_key("web.anonymous_roles"), Config{}) == "auto");
   CHECK(value_text(*find_key("web.roles"), Config{}) == "{}");
+}
+
+TEST_CASE("every role has one name, which reads back as that role", "[roles]") {
+  for (const auto& [role, name] :
+       {std::pair{Role::metrics, "metrics"}, std::pair{Role::recordings, "recordings"},
+        std::pair{Role::actions, "actions"}}) {
+    CHECK(role_name(role) == name);
+    CHECK(parse_role(name) == role);
+  }
+  CHECK(roles_text(kAllRoles) == "[metrics, recordings, actions]");
+  CHECK(roles_text(kNoRoles) == "[]");
+  CHECK_FALSE(parse_role("Metrics"));
 }
 
 TEST_CASE("loopback listen addresses are 127.0.0.0/8, ::1 and localhost", "[roles]") {

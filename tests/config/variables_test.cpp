@@ -23,22 +23,21 @@ Environment node_environment() {
 }
 
 std::string expanded(std::string_view text, Substitution substitution = Substitution::literal) {
-  std::string out;
-  if (auto error = expand_variables(text, node_environment(), substitution, out)) FAIL(*error);
-  return out;
+  auto out = expand_variables(text, node_environment(), substitution);
+  if (!out) FAIL(out.error());
+  return *std::move(out);
 }
 
 std::string error_of(std::string_view text) {
-  std::string out;
-  auto error = expand_variables(text, node_environment(), Substitution::literal, out);
-  REQUIRE(error);
-  return *error;
+  auto out = expand_variables(text, node_environment(), Substitution::literal);
+  REQUIRE_FALSE(out);
+  return out.error();
 }
 
 AlertMatcherSet set_of(std::string_view text) {
   auto parsed = parse_alert_matchers(text, node_environment());
-  if (const auto* error = std::get_if<std::string>(&parsed)) FAIL(*error);
-  return std::get<AlertMatcherSet>(std::move(parsed));
+  if (!parsed) FAIL(parsed.error());
+  return *std::move(parsed);
 }
 
 AlertLabels instance(std::string value) { return {{"instance", std::move(value)}}; }
@@ -90,8 +89,8 @@ TEST_CASE("a matcher names this host through a variable", "[alerts]") {
   CHECK_FALSE(matches_all(equal, instance("web-1")));
   const auto unset =
       parse_alert_matchers("{severity=critical, instance=~\"${NODE}\"}", node_environment());
-  REQUIRE(std::holds_alternative<std::string>(unset));
-  CHECK(std::get<std::string>(unset) ==
+  REQUIRE_FALSE(unset);
+  CHECK(unset.error() ==
         "instance: ${NODE} is not set (set it, or give a default: ${NODE:-value})");
 }
 

@@ -125,9 +125,44 @@ if have yq; then
     "$unit_caps" "compose adds exactly the unit's capabilities"
   expect_eq "$(yq -r '.services.flightrec.pid' "$repo/docker/compose.yml")" host "compose runs flightrec with pid: host"
   args=$(yq -r "$pod.containers[0].args | join(\" \")" "$ds")
-  for flag in --path.procfs=/host/proc --path.sysfs=/host/sys --config.file=/etc/flightrec/flightrec.yaml; do
+  for flag in --path.procfs=/host/proc --path.sysfs=/host/sys --path.cgroupfs=/host/sys/fs/cgroup \
+    --config.file=/etc/flightrec/flightrec.yaml; do
     expect_contains "$args" "$flag" "the DaemonSet passes $flag"
   done
+  compose_command=$(yq -r '.services.flightrec.command | join(" ")' "$repo/docker/compose.yml")
+  expect_contains "$compose_command" --path.cgroupfs=/host/sys/fs/cgroup "compose passes --path.cgroupfs=/host/sys/fs/cgroup"
+
+  # The container tier's names (docs/CONTAINERS.md, "Names"): the node's directories mounted
+  # read-only at their own paths, so that containers.names.root stays / and the ConfigMap is
+  # deploy/flightrec.yaml.
+  # hostpath_mounts: "<hostPath> <mountPath> <readOnly>" for every hostPath volume's mount.
+  hostpath_mounts=$(yq -r "$pod as \$p | \$p.containers[0].volumeMounts[] | . as \$m
+    | (\$p.volumes[] | select(.name == \$m.name and .hostPath != null)) as \$v
+    | \"\\(\$v.hostPath.path) \\(\$m.mountPath) \\(\$m.readOnly // false)\"" "$ds")
+  for dir in /var/log/pods /var/log/containers /run/containerd/io.containerd.runtime.v2.task/k8s.io \
+    /var/lib/docker/containers; do
+    expect_eq "$(awk -v d="$dir" '$1 == d { print $2, $3 }' <<<"$hostpath_mounts")" "$dir true" \
+      "the DaemonSet mounts the node's $dir read-only at $dir"
+  done
+  expect_eq "$(awk '$3 != "true" { print $2 }' <<<"$hostpath_mounts")" /var/lib/flightrec/incidents \
+    "the DaemonSet's only writable host directory is the incident store"
+  compose_binds=$(yq -r '.services.flightrec.volumes[] | select(startswith("/"))' "$repo/docker/compose.yml")
+  expect_contains "$compose_binds" /var/lib/docker/containers:/var/lib/docker/containers:ro \
+    "compose mounts Docker's container files read-only at their own path"
+  expect_eq "$(grep -v ':ro$' <<<"$compose_binds" || true)" "" "compose mounts every host path read-only"
+  # No runtime's socket is reachable: no host directory mounted holds one (a read-only mount still
+  # lets a root process connect to a socket in it).
+  sockets="/run/containerd/containerd.sock /run/containerd/s /run/k3s/containerd/containerd.sock
+    /run/docker.sock /run/docker/containerd/containerd.sock /run/crio/crio.sock
+    /run/podman/podman.sock /run/dockershim.sock /run/cri-dockerd.sock"
+  exposed=""
+  for source in $(awk '{ print $1 }' <<<"$hostpath_mounts") $(cut -d: -f1 <<<"$compose_binds"); do
+    real=${source/#\/var\/run/\/run}  # /var/run is a link to /run
+    for socket in $sockets; do
+      if [ "$socket" = "$real" ] || [[ $socket == "${real%/}/"* ]]; then exposed+=" $source ($socket)"; fi
+    done
+  done
+  expect_eq "$exposed" "" "no host directory the DaemonSet or compose mounts holds a container runtime's socket"
   expect_eq "$(yq -r "$pod.volumes[] | select(.name == \"incidents\") | .hostPath.path" "$ds")" \
     "$state_dir/incidents" "the DaemonSet keeps incidents on the node at $state_dir/incidents"
 

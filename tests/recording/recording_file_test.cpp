@@ -87,7 +87,7 @@ TEST_CASE("write_recording_atomically leaves only the complete file behind", "[r
         std::filesystem::perms::none);
   const auto missing =
       write_recording_atomically(dir / "no" / "such.fltrec", metadata_for(7), blocks);
-  CHECK_THAT(missing.error, Catch::Matchers::Contains("no/such.fltrec"));
+  CHECK_THAT(missing.error(), Catch::Matchers::Contains("no/such.fltrec"));
 }
 
 TEST_CASE("Reading names the file when it cannot be opened", "[recording]") {

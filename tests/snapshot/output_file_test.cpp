@@ -85,7 +85,7 @@ TEST_CASE("write_output_file appends to the open file a /proc/self/fd link names
 
   const auto result =
       write_output_file("/proc/self/fd/" + std::to_string(open_file.get()), "snapshot\n");
-  REQUIRE(result.error == "");
+  REQUIRE(result.error() == "");
   CHECK(read_file(file) == "header\nsnapshot\n");
   struct stat after {};
   REQUIRE(::stat(file.c_str(), &after) == 0);
@@ -96,7 +96,7 @@ TEST_CASE("write_output_file refuses a directory and names it", "[output_file]")
   const TempDir dir("flightrec-output-dir");
   fs::create_directories(dir.path() / "out");
   const auto result = write_output_file(dir.path() / "out", "x");
-  CHECK(result.error == "cannot write " + (dir.path() / "out").string() + ": Is a directory");
+  CHECK(result.error() == "cannot write " + (dir.path() / "out").string() + ": Is a directory");
   CHECK(fs::is_empty(dir.path() / "out"));
 }
 
@@ -105,7 +105,7 @@ TEST_CASE("write_output_file names a link that loops", "[output_file]") {
   fs::create_symlink("b", dir.path() / "a");
   fs::create_symlink("a", dir.path() / "b");
   const auto result = write_output_file(dir.path() / "a", "x");
-  CHECK_THAT(result.error, Catch::Matchers::Contains((dir.path() / "a").string()) &&
-                               Catch::Matchers::Contains("symbolic links"));
+  CHECK_THAT(result.error(), Catch::Matchers::Contains((dir.path() / "a").string()) &&
+                                 Catch::Matchers::Contains("symbolic links"));
   CHECK(fs::is_symlink(dir.path() / "a"));
 }

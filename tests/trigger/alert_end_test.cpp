@@ -185,8 +185,7 @@ TEST_CASE("anEndForAnEpisodeStoredBeforeARestartIsQueuedToo", "[alerts]") {
 TEST_CASE("reloadedOptionsApplyToTheNextNotifications", "[alerts]") {
   AlertReceiver receiver({.pre = 30s, .post = 10s});
   AlertReceiverOptions reloaded{.pre = 5s, .post = 1s};
-  reloaded.match.push_back(
-      std::get<config::AlertMatcherSet>(config::parse_alert_matchers("{alertname=\"HighLoad\"}")));
+  reloaded.match.push_back(*config::parse_alert_matchers("{alertname=\"HighLoad\"}"));
   receiver.set_options(std::move(reloaded));
   Alert other = alert(true);
   other.labels = {{"alertname", "Other"}};

@@ -224,8 +224,8 @@ TEST_CASE("a closed receiver drops every alert, for the sender to send it again"
 
 TEST_CASE("the filter decides which alerts capture", "[alerts]") {
   AlertReceiverOptions options;
-  options.match.push_back(std::get<config::AlertMatcherSet>(
-      config::parse_alert_matchers("{severity=\"critical\", instance=~\"db-.*\"}")));
+  options.match.push_back(
+      *config::parse_alert_matchers("{severity=\"critical\", instance=~\"db-.*\"}"));
   AlertReceiver receiver(std::move(options));
   Alert db = alert("db");
   db.labels = {{"alertname", "X"}, {"instance", "db-1"}, {"severity", "critical"}};

@@ -132,9 +132,7 @@ AlertReceiverOptions AlertReceiver::options_from(const config::Config& config) {
     // Variables expand from the daemon's environment, as they did when the loader checked every
     // set; one that fails here would be a loader bug, not user input.
     auto parsed = config::parse_alert_matchers(text);
-    if (auto* set = std::get_if<config::AlertMatcherSet>(&parsed)) {
-      options.match.push_back(std::move(*set));
-    }
+    if (parsed) options.match.push_back(*std::move(parsed));
   }
   return options;
 }

@@ -6,23 +6,23 @@
 namespace flightrec::app {
 namespace {
 
-std::string whole_number(std::string_view text, uint32_t& out) {
+Status whole_number(std::string_view text, uint32_t& out) {
   uint32_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc{} || end != text.data() + text.size()) {
-    return "\"" + std::string(text) + "\" is not a whole number";
+    return Error{"\"" + std::string(text) + "\" is not a whole number"};
   }
   out = value;
   return {};
 }
 
-std::string delay(std::string_view value, std::chrono::nanoseconds& out) {
+Status delay(std::string_view value, std::chrono::nanoseconds& out) {
   // Plain numbers are seconds, as in top(1); units as in the config (250ms, 2s).
   std::string text(value);
   if (text.find_first_not_of("0123456789.") == std::string::npos) text += "s";
   const auto parsed = config::parse_duration(text);
   if (!parsed || parsed->count() < 10'000'000 || *parsed > std::chrono::hours(1)) {
-    return "\"" + std::string(value) + "\" is not a delay between 10ms and 1h";
+    return Error{"\"" + std::string(value) + "\" is not a delay between 10ms and 1h"};
   }
   out = *parsed;
   return {};
@@ -36,12 +36,12 @@ std::vector<flags::Flag> top_flags(TopOptions& o) {
       {"--batch", "-b", "", "Plain output for scripts (no screen clearing).",
        flags::enable(o.batch)},
       {"--iterations", "-n", "N", "Print N screens, then exit (default: until interrupted).",
-       [&o](std::string_view value) {
-         std::string error = whole_number(value, o.iterations);
-         if (error.empty() && o.iterations == 0) {
-           error = "0 prints nothing; leave -n out to run until interrupted";
+       [&o](std::string_view value) -> Status {
+         if (Status read = whole_number(value, o.iterations); !read) return read;
+         if (o.iterations == 0) {
+           return Error{"0 prints nothing; leave -n out to run until interrupted"};
          }
-         return error;
+         return {};
        }},
       {"--delay", "-d", "DELAY",
        "Time between screens: seconds (0.5) or a duration (250ms);\ndefault 1s.",
@@ -49,9 +49,9 @@ std::vector<flags::Flag> top_flags(TopOptions& o) {
       {"--limit", "", "N", "Rows per screen (default: all in batch mode, else 40).",
        [&o](std::string_view value) { return whole_number(value, o.limit); }},
       {"--backend", "", "NAME", "Network backend: auto, ebpf or sock_diag (default: the config's).",
-       [&o](std::string_view value) -> std::string {
+       [&o](std::string_view value) -> Status {
          if (value != "auto" && value != "ebpf" && value != "sock_diag") {
-           return "\"" + std::string(value) + "\" is not auto, ebpf or sock_diag";
+           return Error{"\"" + std::string(value) + "\" is not auto, ebpf or sock_diag"};
          }
          o.backend = std::string(value);
          return {};
@@ -62,18 +62,17 @@ std::vector<flags::Flag> top_flags(TopOptions& o) {
   };
 }
 
-TopArgs parse_top_args(const std::vector<std::string>& args) {
+Result<TopArgs> parse_top_args(const std::vector<std::string>& args) {
   TopOptions options;
   const std::vector<std::string_view> views(args.begin(), args.end());
   const auto table = top_flags(options);
-  const flags::Parsed parsed = flags::parse(views, table);
-  if (parsed.help) return {std::nullopt, true, {}};
-  if (!parsed.unknown.empty()) {
-    return {std::nullopt, false,
-            "top: unknown flag " + parsed.unknown + " (see flightrec top --help)"};
-  }
-  if (!parsed.ok()) return {std::nullopt, false, "top: " + parsed.error};
-  return {options, false, {}};
+  const auto unknown = [](std::string_view flag) {
+    return "unknown flag " + std::string(flag) + " (see flightrec top --help)";
+  };
+  const auto parsed = flags::parse(views, table, {}, unknown);
+  if (!parsed) return Error{"top: " + parsed.error()};
+  if (parsed->help) return TopArgs{.help = true, .options = {}};
+  return TopArgs{.help = false, .options = options};
 }
 
 }  // namespace flightrec::app

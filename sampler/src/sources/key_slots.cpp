@@ -9,13 +9,12 @@ namespace {
 std::optional<Regex> compile(std::string_view owner, std::string_view role,
                                      const std::string& pattern) {
   if (pattern.empty()) return std::nullopt;
-  std::string error;
-  auto compiled = Regex::compile(pattern, error);
+  auto compiled = Regex::compile(pattern);
   if (!compiled) {
     throw std::runtime_error(std::string(owner) + ": bad " + std::string(role) + " regex \"" +
-                             pattern + "\": " + error);
+                             pattern + "\": " + compiled.error());
   }
-  return compiled;
+  return *std::move(compiled);
 }
 
 }  // namespace

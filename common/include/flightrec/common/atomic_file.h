@@ -12,13 +12,9 @@
 #include <string_view>
 
 #include "flightrec/common/fd.h"
+#include "flightrec/common/result.h"
 
 namespace flightrec {
-
-struct [[nodiscard]] WriteResult {
-  std::string error;  // empty on success; otherwise names the path and the errno text
-  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
-};
 
 // "cannot <what> <path>: <errno text>": the wording of every file error here, which callers
 // (incidents' failure causes) read the errno text back from.
@@ -41,7 +37,8 @@ class AtomicFile {
 
   // False once anything failed; later writes are ignored.
   bool write(std::string_view bytes);
-  WriteResult commit();
+  // The first failure's "cannot <step> <path>: <errno text>", if any.
+  Status commit();
 
  private:
   bool fail(std::string_view what, const std::filesystem::path& about, int error);
@@ -54,7 +51,7 @@ class AtomicFile {
 };
 
 // The whole file at once.
-WriteResult write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+Status write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
 // The temporary file for <name> is <name>.tmp.XXXXXX, the six X's filled in by mkostemp from
 // [A-Za-z0-9]. For a file name of exactly that shape, the name it was the temporary of; nullopt

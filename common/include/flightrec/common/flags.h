@@ -6,8 +6,9 @@
 //
 // Accepted spellings: `--name=VALUE`, `--name VALUE`, `-n VALUE` (a short alias), and switches
 // `--name` / `-b`. `-h` and `--help` ask for help wherever they stand. Errors are one line that
-// names the flag: "unknown flag --x", "flag --x needs a value", "flag --x needs a non-empty value",
-// "--x takes no value", "--x: <what apply said>", "unexpected argument \"y\"".
+// names the flag: "unknown flag --x" (or what the command says about a flag it lacks), "flag --x
+// needs a value", "flag --x needs a non-empty value", "--x takes no value", "--x: <what apply
+// said>", "unexpected argument \"y\"".
 #include <functional>
 #include <optional>
 #include <span>
@@ -15,33 +16,38 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/result.h"
+
 namespace flightrec::flags {
 
-using Apply = std::function<std::string(std::string_view value)>;
+using Apply = std::function<Status(std::string_view value)>;
 
 struct Flag {
   std::string_view name;        // "--format"
   std::string_view alias;       // "-n", or "" when the flag has no short form
   std::string_view value_name;  // "FORMAT" in the help; "" for a switch, which takes no value
   std::string_view help;        // the help text; "\n" starts a continuation line
-  // Takes the value (a switch gets ""); returns what is wrong with it, or "" when accepted.
+  // Takes the value (a switch gets ""), or says what is wrong with it.
   Apply apply;
 };
 
+// Every argument was accepted.
 struct Parsed {
-  bool help = false;    // -h or --help was given
-  std::string error;    // "" when every argument was accepted
-  std::string unknown;  // the flag, when the error is that no such flag exists
-  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
+  bool help = false;  // -h or --help was given
 };
 
-// What to do with an argument that is not a flag: return "" to take it, or the error to report.
-using PositionalHandler = std::function<std::string(std::string_view argument)>;
+// What to do with an argument that is not a flag: take it, or say what is wrong.
+using PositionalHandler = std::function<Status(std::string_view argument)>;
+
+// The error for a flag the table lacks (given as written, "--bogus"), so that a command can point
+// to its own help or to the command that has the flag.
+using UnknownFlag = std::function<std::string(std::string_view flag)>;
 
 // Applies every argument in order; stops at the first error or at -h/--help. Without a
-// positional handler, any non-flag argument is an error.
-Parsed parse(std::span<const std::string_view> args, std::span<const Flag> flags,
-             const PositionalHandler& positional = {});
+// positional handler, any non-flag argument is an error; without `unknown`, a flag the table
+// lacks is "unknown flag --x".
+Result<Parsed> parse(std::span<const std::string_view> args, std::span<const Flag> flags,
+                     const PositionalHandler& positional = {}, const UnknownFlag& unknown = {});
 
 // The flag called `name` (long name or alias), or null.
 const Flag* find(std::span<const Flag> flags, std::string_view name);

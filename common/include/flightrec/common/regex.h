@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/result.h"
+
 namespace re2 {
 class RE2;
 }
@@ -23,8 +25,8 @@ struct RegexMatch {
 
 class Regex {
  public:
-  // The compiled regex, or nullopt with `error` set to RE2's reason (e.g. "missing ): (a").
-  static std::optional<Regex> compile(std::string_view pattern, std::string& error);
+  // The compiled regex, or RE2's reason it is not one (e.g. "missing ): (a").
+  static Result<Regex> compile(std::string_view pattern);
   // `text` as a pattern that matches exactly that text: every metacharacter escaped (a host
   // name's dots match only dots).
   [[nodiscard]] static std::string quote(std::string_view text);

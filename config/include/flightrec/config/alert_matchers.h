@@ -9,15 +9,23 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
+#include "flightrec/common/enum_names.h"
 #include "flightrec/common/regex.h"
+#include "flightrec/common/result.h"
 #include "flightrec/config/variables.h"
 
 namespace flightrec::config {
 
 enum class MatchOp { equal, not_equal, regex, not_regex };
+
+// Each operator as written between a label's name and its value.
+inline constexpr EnumName<MatchOp> kMatchOps[] = {{MatchOp::equal, "="},
+                                                  {MatchOp::not_equal, "!="},
+                                                  {MatchOp::regex, "=~"},
+                                                  {MatchOp::not_regex, "!~"}};
+static_assert(names_are_distinct(kMatchOps));
 
 struct AlertMatcher {
   std::string name;
@@ -31,7 +39,7 @@ using AlertLabels = std::vector<std::pair<std::string, std::string>>;
 
 // The set `text` spells, its variables looked up in `env`, or why not, e.g. `instance=~"(": not a
 // valid regex (missing ): ()` or `instance: ${NODE_NAME} is not set (...)`.
-[[nodiscard]] std::variant<AlertMatcherSet, std::string> parse_alert_matchers(
+[[nodiscard]] Result<AlertMatcherSet> parse_alert_matchers(
     std::string_view text, const Environment& env = process_environment());
 
 // Whether every matcher of `set` holds for `labels` (an empty set holds for every alert).

@@ -16,6 +16,8 @@
 
 namespace flightrec::config {
 
+// Not a Result<Config>: a load reports every error of the file, not the first, and says which
+// file it read whether or not it succeeded.
 struct LoadResult {
   std::optional<Config> config;     // set exactly when `errors` is empty
   std::vector<std::string> errors;  // complete lines, ready to print

@@ -2,11 +2,12 @@
 // The access roles of the HTTP server (docs/SECURITY.md, "Roles"): what a user of `web.roles`, or a
 // client without credentials (`web.anonymous_roles`), may do. A set of roles is a bit mask, so a
 // whole policy compares and copies as plain values.
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "flightrec/common/enum_names.h"
 
 namespace flightrec::config {
 
@@ -25,9 +26,10 @@ inline constexpr RoleSet kAllRoles = 7;
   return (roles & role_bit(role)) != 0;
 }
 
-// Every role, in the order docs and messages list them.
-inline constexpr std::array<Role, 3> kRoles{Role::metrics, Role::recordings, Role::actions};
-inline constexpr std::array<std::string_view, 3> kRoleNames{"metrics", "recordings", "actions"};
+// Every role and its name, in the order docs and messages list them.
+inline constexpr EnumName<Role> kRoleNames[] = {
+    {Role::metrics, "metrics"}, {Role::recordings, "recordings"}, {Role::actions, "actions"}};
+static_assert(names_are_distinct(kRoleNames));
 
 [[nodiscard]] std::string_view role_name(Role role);
 [[nodiscard]] std::optional<Role> parse_role(std::string_view name);

@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/config/config.h"
 
 namespace flightrec::config {
@@ -127,10 +128,9 @@ inline constexpr size_t kMaxRegexLength = 1024;
 [[nodiscard]] std::string value_text(const KeySpec& key, const Config& config);
 
 // Parses one scalar (for a rule that takes_collection, the value in YAML flow style) and stores it
-// into `config`. On failure returns the message without the key path, e.g. `"1xs" is not a duration
-// (examples: 500us, 1ms, 2s)`, and leaves `config` unchanged.
-[[nodiscard]] std::optional<std::string> apply_value(const KeySpec& key, std::string_view scalar,
-                                                     Config& config);
+// into `config`. On failure the message is without the key path, e.g. `"1xs" is not a duration
+// (examples: 500us, 1ms, 2s)`, and `config` is unchanged.
+[[nodiscard]] Status apply_value(const KeySpec& key, std::string_view scalar, Config& config);
 
 // Checks rules between keys (DurationRule::at_least_key) once every key is applied. Each error
 // names the constrained key, the key it depends on, and says why, e.g. "250ms must be >=

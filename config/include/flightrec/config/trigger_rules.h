@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/enum_names.h"
 #include "flightrec/config/config.h"
 
 namespace flightrec::config {
@@ -14,6 +15,13 @@ namespace flightrec::config {
 // `\` or control characters; spaces around `{`, `,`, `=` and `}` are allowed. A label may appear
 // once. nullopt when the text is not such a selector.
 [[nodiscard]] std::optional<SignalSelector> parse_signal_selector(std::string_view text);
+
+// Each comparison as a rule's `op` writes it.
+inline constexpr EnumName<Comparison> kComparisons[] = {{Comparison::greater, ">"},
+                                                        {Comparison::greater_equal, ">="},
+                                                        {Comparison::less, "<"},
+                                                        {Comparison::less_equal, "<="}};
+static_assert(names_are_distinct(kComparisons));
 
 // ">", ">=", "<", "<=".
 [[nodiscard]] std::optional<Comparison> parse_comparison(std::string_view text);

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/result.h"
+
 namespace flightrec::config {
 
 // A variable's value, nullopt when it is not set.
@@ -25,11 +27,9 @@ enum class Substitution {
   regex_literal,  // with regex metacharacters escaped, so that it matches only itself
 };
 
-// `text` with its variables replaced (into `out`), or why not, e.g. "${NODE_NAME} is not set
-// (set it, or give a default: ${NODE_NAME:-value})". A default is substituted like a value.
-[[nodiscard]] std::optional<std::string> expand_variables(std::string_view text,
-                                                          const Environment& env,
-                                                          Substitution substitution,
-                                                          std::string& out);
+// `text` with its variables replaced, or why not, e.g. "${NODE_NAME} is not set (set it, or give
+// a default: ${NODE_NAME:-value})". A default is substituted like a value.
+[[nodiscard]] Result<std::string> expand_variables(std::string_view text, const Environment& env,
+                                                   Substitution substitution);
 
 }  // namespace flightrec::config

@@ -71,10 +71,10 @@ class RecordingWriter {
 
 // Writes a whole recording to `path` so that readers see the old file or the complete new one:
 // temporary file, fsync, rename, directory fsync. Streams: memory does not grow with the blocks.
-WriteResult write_recording_atomically(const std::filesystem::path& path, const Metadata& metadata,
-                                       std::span<const std::shared_ptr<const store::Block>> blocks);
+Status write_recording_atomically(const std::filesystem::path& path, const Metadata& metadata,
+                                  std::span<const std::shared_ptr<const store::Block>> blocks);
 // The same with process blocks, records interleaved in order of start time.
-WriteResult write_recording_atomically(
+Status write_recording_atomically(
     const std::filesystem::path& path, const Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks,
     std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks);

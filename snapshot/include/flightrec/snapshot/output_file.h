@@ -16,6 +16,6 @@
 
 namespace flightrec::snapshot {
 
-WriteResult write_output_file(const std::filesystem::path& path, std::string_view bytes);
+Status write_output_file(const std::filesystem::path& path, std::string_view bytes);
 
 }  // namespace flightrec::snapshot

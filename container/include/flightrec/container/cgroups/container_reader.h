@@ -1,0 +1,48 @@
+#pragma once
+// Reads one container's CgroupStats. Every file is opened once and kept open (sampler's
+// FileReader), so a read is one pread per file and no open or path walk; files are parsed by the
+// pure parsers of cpu_files.h, memory_files.h, io_files.h, value_files.h and pressure_file.h.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "flightrec/common/result.h"
+#include "flightrec/container/cgroups/cgroup_file.h"
+#include "flightrec/container/cgroups/cgroup_stats.h"
+#include "flightrec/container/cgroups/container_ref.h"
+#include "flightrec/sampler/file_reader.h"
+
+namespace flightrec::container {
+
+class ContainerReader {
+ public:
+  // Opens each file of the container that its cgroup has: a file this kernel lacks, or whose
+  // controller is not enabled for the cgroup, is left out and its fields stay kAbsent. An error,
+  // naming the path and the first failure, when not one file opens (the cgroup went away).
+  static Result<ContainerReader> open(const ContainerRef& ref, CgroupMode mode);
+
+  // Fills `out` from every open file; fields without a file are kAbsent. On v1 the CPU times are
+  // converted to µs (cpuacct.usage from ns, cpuacct.stat from USER_HZ), memory.failcnt is
+  // events.max and memory.oom_control's oom_kill is events.oom_kill. Every file is read even
+  // after one fails; the error names the first that could not be read or parsed (ENODEV once the
+  // cgroup is removed), and the fields it feeds stay kAbsent.
+  Status read(CgroupStats& out);
+
+  [[nodiscard]] bool has(CgroupFile file) const { return files_[index(file)].has_value(); }
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  ContainerReader(std::string path, CgroupMode mode, int64_t us_per_tick);
+  static constexpr size_t index(CgroupFile file) { return static_cast<size_t>(file); }
+
+  // Parses one file's bytes into `out`; v1's blkio pair is read together, under blkio_bytes.
+  Status take(CgroupFile file, std::string_view bytes, CgroupStats& out);
+
+  std::string path_;
+  CgroupMode mode_;
+  int64_t us_per_tick_;  // µs per USER_HZ tick, for cpuacct.stat
+  std::array<std::optional<sampler::FileReader>, kCgroupFileCount> files_;
+};
+
+}  // namespace flightrec::container
