@@ -1,7 +1,6 @@
 #include "flightrec/process/process_sampler.h"
 
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 #include <utility>
 
 #include "flightrec/common/clock.h"
+#include "flightrec/common/open_file_limit.h"
 #include "flightrec/process/pid_io.h"
 #include "process_identity.h"
 
@@ -32,18 +32,10 @@ uint64_t ticks_to_ns(uint64_t ticks, int64_t user_hz) {
   return ticks / hz * kNanos + ticks % hz * kNanos / hz;
 }
 
-// Raises the soft RLIMIT_NOFILE to the hard limit (thousands of processes need thousands of fds)
-// and returns how many fds the sampler may hold.
+// How many fds the sampler may hold, once the limit is raised (thousands of processes need
+// thousands of fds).
 size_t fd_budget_from_limit() {
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
-  if (limit.rlim_cur < limit.rlim_max && limit.rlim_max != RLIM_INFINITY) {
-    rlimit raised = limit;
-    raised.rlim_cur = limit.rlim_max;
-    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
-  }
-  const auto soft =
-      static_cast<size_t>(std::min<rlim_t>(limit.rlim_cur, std::numeric_limits<int>::max()));
+  const size_t soft = raise_open_file_limit();
   return soft - std::min(kReservedFds, soft / 2);
 }
 
