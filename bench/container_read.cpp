@@ -100,6 +100,10 @@ int run(int argc, char** argv) {
   std::vector<double> reads =
       measure(rounds, [&] { failed = !reader->read(stats).ok() || failed; });
   if (failed) throw std::runtime_error("a read of " + name + " failed");
+  // The fast tier's read: the CPU counters and the memory usage alone.
+  std::vector<double> fast_reads =
+      measure(rounds, [&] { failed = !reader->read_fast(stats).ok() || failed; });
+  if (failed) throw std::runtime_error("a fast read of " + name + " failed");
   std::vector<double> floors = measure(rounds, [&] {
     std::string_view bytes;
     for (flightrec::sampler::FileReader& file : floor) (void)file.read(bytes);
@@ -113,6 +117,10 @@ int run(int argc, char** argv) {
               rounds, kReadsPerRound, quantile(reads, 0.9));
   std::printf("pread floor:    %.0f ns CPU for the same files (read / floor %.2f)\n", floor_ns,
               read_ns / floor_ns);
+  std::printf("fast read:      %.0f ns CPU (read_fast, the fast tier's: cpu.stat%s, %s)\n",
+              quantile(fast_reads, 0.5),
+              layout->mode == CgroupMode::hybrid ? ", cpuacct.usage" : "",
+              std::string(cgroup_file_name(CgroupFile::memory_usage, layout->mode)).c_str());
   std::printf("pread per file (ns CPU):");
   for (size_t i = 0; i < floor.size(); ++i) {
     std::vector<double> one = measure(rounds, [&] {

@@ -146,6 +146,36 @@ TEST_CASE("ContainerReader sees a file change without reopening it", "[container
   CHECK(stats.memory.events.oom_kill == 3);
 }
 
+TEST_CASE("ContainerReader::read_fast reads only the CPU counters and the memory usage",
+          "[container][reader]") {
+  const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v1-hybrid-cgroupfs");
+  const Found found = find(tree.root(), "/docker/" + kA);
+  auto reader = ContainerReader::open(found.ref, found.mode);
+  REQUIRE(reader.ok());
+  CgroupStats stats;
+  REQUIRE(reader->read(stats).ok());
+  tree.file("cpu/docker/" + kA + "/cpu.stat",
+            "nr_periods 14\nnr_throttled 11\nthrottled_time 303186752\n")
+      .file("cpuacct/docker/" + kA + "/cpuacct.usage", "662544060\n")
+      .file("cpuacct/docker/" + kA + "/cpuacct.stat", "user 99\nsystem 99\n")
+      .file("memory/docker/" + kA + "/memory.usage_in_bytes", "1\n")
+      .file("pids/docker/" + kA + "/pids.current", "9\n");
+  REQUIRE(reader->read_fast(stats).ok());
+  // cpu.stat, cpuacct.usage and the usage read again (the lines this cpu.stat lacks keep their
+  // values); cpuacct.stat, as every other file, not.
+  CHECK(stats.cpu == CpuStat{662544, 42 * us_per_tick(), 20 * us_per_tick(), 14, 11, 303186, 0, 0});
+  CHECK(stats.memory.usage_bytes == 1);
+  CHECK(stats.memory.limit_bytes == 268435456);
+  CHECK(stats.pids.current == 2);
+  // A failing file is named and leaves what it would have given as it was.
+  tree.file("cpu/docker/" + kA + "/cpu.stat", "nr_periods x\n");
+  const flightrec::Status status = reader->read_fast(stats);
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.error(),
+             Catch::StartsWith((tree.root() / "cpu/docker" / kA / "cpu.stat").string()));
+  CHECK(stats.cpu.periods == 14);
+}
+
 TEST_CASE("ContainerReader names the file that failed and reads the others",
           "[container][reader]") {
   const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v2-systemd-docker");

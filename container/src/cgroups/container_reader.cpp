@@ -94,18 +94,32 @@ Status ContainerReader::read(CgroupStats& out) {
   Status first_error;
   for (size_t i = 0; i < kCgroupFileCount; ++i) {
     const auto file = static_cast<CgroupFile>(i);
-    if (!files_[i] || file == CgroupFile::blkio_ios) continue;  // blkio_ios: read with its pair
-    std::string_view bytes;
-    Status status;
-    if (!files_[i]->read(bytes)) {
-      status = Error{"cannot read " + files_[i]->path().string() + ": " +
-                     std::generic_category().message(files_[i]->errno_value())};
-    } else if (Status taken = take(file, bytes, out); !taken) {
-      status = Error{files_[i]->path().string() + ": " + std::move(taken).error()};
-    }
-    if (!status && first_error) first_error = std::move(status);
+    if (file != CgroupFile::blkio_ios) read_file(file, out, first_error);  // read with its pair
   }
   return first_error;
+}
+
+Status ContainerReader::read_fast(CgroupStats& out) {
+  Status first_error;
+  for (const CgroupFile file :
+       {CgroupFile::cpu_stat, CgroupFile::cpuacct_usage, CgroupFile::memory_usage}) {
+    read_file(file, out, first_error);
+  }
+  return first_error;
+}
+
+void ContainerReader::read_file(CgroupFile file, CgroupStats& out, Status& first_error) {
+  std::optional<sampler::FileReader>& reader = files_[index(file)];
+  if (!reader) return;
+  std::string_view bytes;
+  Status status;
+  if (!reader->read(bytes)) {
+    status = Error{"cannot read " + reader->path().string() + ": " +
+                   std::generic_category().message(reader->errno_value())};
+  } else if (Status taken = take(file, bytes, out); !taken) {
+    status = Error{reader->path().string() + ": " + std::move(taken).error()};
+  }
+  if (!status && first_error) first_error = std::move(status);
 }
 
 Status ContainerReader::take(CgroupFile file, std::string_view bytes, CgroupStats& out) {

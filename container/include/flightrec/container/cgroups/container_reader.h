@@ -29,6 +29,12 @@ class ContainerReader {
   // cgroup is removed), and the fields it feeds stay kAbsent.
   Status read(CgroupStats& out);
 
+  // Only the numbers that move within a CFS period, into `out`: the CPU counters (cpu.stat, and
+  // on v1 cpuacct.usage) and the memory usage. What the fast tier reads: three preads instead of
+  // every file's. Every other field, and those of a file that fails (the error names it), keeps
+  // its value.
+  Status read_fast(CgroupStats& out);
+
   [[nodiscard]] bool has(CgroupFile file) const { return files_[index(file)].has_value(); }
   [[nodiscard]] const std::string& path() const { return path_; }
 
@@ -36,6 +42,8 @@ class ContainerReader {
   ContainerReader(std::string path, CgroupMode mode, int64_t us_per_tick);
   static constexpr size_t index(CgroupFile file) { return static_cast<size_t>(file); }
 
+  // Reads one open file into `out`, keeping the first failure in `first_error`.
+  void read_file(CgroupFile file, CgroupStats& out, Status& first_error);
   // Parses one file's bytes into `out`; v1's blkio pair is read together, under blkio_bytes.
   Status take(CgroupFile file, std::string_view bytes, CgroupStats& out);
 
