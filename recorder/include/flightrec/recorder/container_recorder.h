@@ -1,0 +1,123 @@
+#pragma once
+// The container tier's recorder, beside the process tier's: its own thread walks the cgroup
+// hierarchy for containers every discovery_interval, reads every tracked container at
+// containers.rate (the slow round) and the few the slow round chose at containers.fast_rate (the
+// fast tier: the CPU counters and memory usage), keeps what the reads derive (cpu_signals.h), names
+// the containers through the NameResolver, and publishes a snapshot after each slow round for
+// readers, who never block it. docs/CONTAINERS.md "How often each container is read".
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "flightrec/common/limited_warning.h"
+#include "flightrec/common/result.h"
+#include "flightrec/common/stop_signal.h"
+#include "flightrec/config/config.h"
+#include "flightrec/container/cgroups/container_discovery.h"
+#include "flightrec/container/cgroups/container_reader.h"
+#include "flightrec/container/names/name_resolver.h"
+#include "flightrec/recorder/containers/container_recorder_stats.h"
+#include "flightrec/recorder/containers/container_snapshot.h"
+#include "flightrec/recorder/containers/cpu_signals.h"
+#include "flightrec/recorder/containers/window_max.h"
+#include "flightrec/sampler/proc_root.h"
+
+namespace flightrec::recorder {
+
+struct ContainerTierSettings {
+  std::chrono::nanoseconds rate = std::chrono::milliseconds(100);
+  std::chrono::nanoseconds fast_rate = std::chrono::milliseconds(10);
+  size_t fast_max = 16;
+  std::chrono::nanoseconds discovery_interval = std::chrono::seconds(1);
+  // export.window: the span of each container's largest throttled share.
+  std::chrono::nanoseconds window = std::chrono::seconds(15);
+  container::MatchSettings match;
+  container::DiscoveryLimits limits;
+  // Where names come from; nothing: containers are not named (containers.names.enabled).
+  std::optional<container::names::NameSettings> names;
+};
+
+// The containers.* keys (and export.window) as the tier's settings.
+[[nodiscard]] ContainerTierSettings container_tier_settings(const config::Config& config);
+
+class ContainerRecorder {
+ public:
+  // Finds the cgroup hierarchy under root.cgroupfs and compiles the matcher: an error saying why
+  // when there is no hierarchy or the path regex does not compile. Nothing is read yet.
+  static Result<std::unique_ptr<ContainerRecorder>> open(ContainerTierSettings settings,
+                                                         const sampler::ProcRoot& root);
+  ContainerRecorder(const ContainerRecorder&) = delete;
+  ContainerRecorder& operator=(const ContainerRecorder&) = delete;
+
+  // Reads until `stop` is requested, waking on a timerfd for each walk and slow round, and at the
+  // fast rate while the fast tier has containers.
+  void run(const StopSignal& stop);
+
+  // One tick's work at `now_ns` (CLOCK_MONOTONIC): the walk and slow round when due, else the
+  // fast round.
+  // run() calls it; tests call it with their own times.
+  void tick(int64_t now_ns);
+
+  // The newest snapshot (any thread); an empty one before the first slow round.
+  [[nodiscard]] std::shared_ptr<const containers::ContainerTierSnapshot> snapshot() const;
+  [[nodiscard]] const containers::ContainerRecorderStats& stats() const noexcept { return stats_; }
+  // The name sources' counters; nothing when containers are not named.
+  [[nodiscard]] std::optional<container::names::NameStats> name_stats() const;
+  [[nodiscard]] container::CgroupMode mode() const noexcept { return discovery_.layout().mode; }
+  // Any thread (a configuration reload): the span of the throttled-share maximum.
+  void set_window(std::chrono::nanoseconds window) {
+    window_ns_.store(window.count(), std::memory_order_relaxed);
+  }
+
+ private:
+  struct Tracked {
+    std::shared_ptr<const containers::ContainerInfo> info;
+    std::optional<container::ContainerReader> reader;  // none while it could not be opened
+    container::CgroupStats stats;
+    bool read_ok = false;
+    containers::CpuReading last_cpu;  // the newest read, of either tier
+    containers::CpuReading slow_cpu;  // the last slow round's
+    containers::ContainerSignals signals;
+    containers::WindowMax share_max;
+    containers::WindowMax memory_max;  // of the memory usage, in bytes
+    // Since the last slow round: whether nr_throttled grew and the largest share resolved.
+    bool throttled_in_round = false;
+    double round_share_max = 0;
+  };
+
+  ContainerRecorder(ContainerTierSettings settings, container::ContainerDiscovery discovery);
+  void discover(int64_t now_ns);
+  void name(Tracked& tracked);
+  void slow_round(int64_t now_ns);
+  void fast_round(int64_t now_ns);
+  // Folds one read's CPU counters and memory usage into the container's signals.
+  void take_read(Tracked& tracked, int64_t now_ns);
+  void choose_fast_tier();
+  void publish(int64_t now_ns);
+
+  ContainerTierSettings settings_;
+  container::ContainerDiscovery discovery_;
+  std::unique_ptr<container::names::NameResolver> names_;  // null when not named
+  std::atomic<int64_t> window_ns_;
+  std::chrono::nanoseconds tick_;
+  // When the next slow round and walk are due (CLOCK_MONOTONIC); the first tick does both.
+  int64_t next_slow_ns_ = std::numeric_limits<int64_t>::min();
+  int64_t next_discovery_ns_ = std::numeric_limits<int64_t>::min();
+  int64_t next_full_naming_ns_ = 0;
+  std::vector<Tracked> tracked_;  // by cgroup path, as discovery keeps them
+  std::vector<size_t> fast_;      // indices into tracked_ of the fast tier
+  size_t untracked_ = 0;
+  containers::ContainerRecorderStats stats_;
+  log::LimitedWarning read_failures_{"container reads failed"};
+  log::LimitedWarning discovery_failures_{"container discovery failed"};
+  mutable std::mutex snapshot_mutex_;
+  std::shared_ptr<const containers::ContainerTierSnapshot> snapshot_;  // guarded
+};
+
+}  // namespace flightrec::recorder
