@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "collector_world.h"
+#include "fake_proc_tree.h"
 #include "family_names.h"
 #include "flightrec/exposition/collectable.h"
 #include "flightrec/exposition/serialize.h"
@@ -35,6 +36,16 @@ class DiscardingSink final : public model::IncidentSink {
   }
 };
 
+// The container tier over a cgroup tree, read once.
+std::unique_ptr<recorder::ContainerRecorder> container_tier_of(const testing::FakeProcTree& tree) {
+  sampler::ProcRoot root;
+  root.cgroupfs = tree.root();
+  auto tier = recorder::ContainerRecorder::open({}, root);
+  REQUIRE(tier.ok());
+  (*tier)->tick(0);
+  return std::move(*tier);
+}
+
 // Every component /metrics reads, as the daemon composes them.
 struct DaemonCollectors {
   testing::CollectorWorld machine;
@@ -44,11 +55,14 @@ struct DaemonCollectors {
   trigger::IncidentWriter incident_writer{sink};
   trigger::ManualTriggerGate manual_gate{std::chrono::seconds(5), std::chrono::seconds(60)};
   trigger::AlertReceiver alert_receiver{{}};
+  testing::FakeProcTree cgroups = testing::FakeProcTree::copy_of("cgroup/v2-systemd-docker");
+  std::unique_ptr<recorder::ContainerRecorder> container_tier = container_tier_of(cgroups);
 
   // The daemon's collectors, in the daemon's order (app/src/daemon.cpp).
   ScrapeCollector& add_all(exposition::Collectables& collectables) {
     collectables.emplace<SystemCollector>(machine.schema, machine.recorder);
     collectables.emplace<ProcessRankingsCollector>(machine.processes);
+    collectables.emplace<ContainerCollector>(*container_tier, 20);
     collectables.emplace<InstanceCollector>(InstanceCollector::Settings{
         .start_real_ns = 1, .sampler_rate = 1ms, .export_window = [] { return 15s; }});
     collectables.emplace<SamplerCollector>(machine.sampler.stats());

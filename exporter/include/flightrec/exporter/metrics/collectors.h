@@ -20,6 +20,7 @@
 #include "flightrec/exposition/collectable.h"
 #include "flightrec/exposition/format.h"
 #include "flightrec/http/server_stats.h"
+#include "flightrec/recorder/container_recorder.h"
 #include "flightrec/recorder/process_recorder_stats.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler_stats.h"
@@ -127,6 +128,27 @@ class ProcessTierCollector final : public exposition::Collectable {
   const recorder::ProcessRecorderStats& stats_;
   const store::ProcessRing& ring_;
   std::string backend_;
+};
+
+// The container tier: the counters, limits and largest throttled share of the
+// export.top_containers containers it exports (cAdvisor's families, under flightrec_container_*,
+// with cAdvisor's labels), how many it tracks, leaves untracked and exports, and its own health.
+class ContainerCollector final : public exposition::Collectable {
+ public:
+  // `tier` must outlive the collector.
+  ContainerCollector(const recorder::ContainerRecorder& tier, uint32_t top_n)
+      : tier_(tier), top_n_(top_n) {}
+  // Any thread (a configuration reload): containers exported from the next scrape on.
+  void set_top_n(uint32_t top_n) { top_n_.store(top_n, std::memory_order_relaxed); }
+  void collect(exposition::Families& out) const override;
+
+ private:
+  void collect_tier(exposition::Families& out,
+                    const recorder::containers::ContainerTierSnapshot& snapshot,
+                    size_t exported) const;
+
+  const recorder::ContainerRecorder& tier_;
+  std::atomic<uint32_t> top_n_;
 };
 
 // What flightrec itself costs: its CPU per thread group and its eBPF programs' kernel run time.
