@@ -34,6 +34,7 @@ const std::vector<std::string_view>& live_keys() {
                                                   "incidents.alerts.max_extension",
                                                   "export.window",
                                                   "export.top_processes",
+                                                  "export.top_containers",
                                                   "processes.redact_cmdline",
                                                   "web.max_dump_bytes",
                                                   "web.max_requests",

@@ -38,6 +38,7 @@
 #include "flightrec/incidents/incidents_collector.h"
 #include "flightrec/incidents/routes.h"
 #include "flightrec/incidents/stored_file.h"
+#include "flightrec/recorder/container_recorder.h"
 #include "flightrec/recorder/heap_trim.h"
 #include "flightrec/recorder/process_recorder.h"
 #include "flightrec/recorder/recorder.h"
@@ -228,6 +229,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
       running_(*setup.config) {
   sampler::choose_sampler_backend(sampler_, cfg_, proc_root_of(command));
   if (cfg_.processes.enabled) start_process_tier(command);
+  open_container_tier(command);
   capturer_.add_requests(alert_receiver_);
   alert_receiver_.hand_revisions_to([this](model::IncidentRevision revision) {
     return incident_writer_.submit_revision(std::move(revision), ring_.snapshot());
@@ -285,6 +287,28 @@ void Daemon::start_process_tier(const Command& command) {
       });
 }
 
+// The container tier runs unless turned off or there is no cgroup hierarchy to read: either way
+// one line says so, and the daemon runs without it.
+void Daemon::open_container_tier(const Command& command) {
+  if (!cfg_.containers.enabled) {
+    log::info("container tier off", {{"reason", "containers.enabled is false"}});
+    return;
+  }
+  auto tier = recorder::ContainerRecorder::open(recorder::container_tier_settings(cfg_),
+                                                proc_root_of(command));
+  if (!tier) {
+    log::info("container tier off", {{"reason", tier.error()}});
+    return;
+  }
+  container_tier_ = std::move(*tier);
+  log::info("container tier",
+            {{"cgroup", std::string(container::mode_name(container_tier_->mode()))},
+             {"rate", config::format_duration(cfg_.containers.rate)},
+             {"fast_rate", config::format_duration(cfg_.containers.fast_rate)},
+             {"fast_max", std::to_string(cfg_.containers.fast_max)},
+             {"names", cfg_.containers.names.enabled ? "on" : "off"}});
+}
+
 // OOM victims are named from the kernel log and from the process tier's eBPF exit reports: one
 // of them suffices (trigger/oom_victim_sources.h); with neither, incidents say the victim is
 // unknown. Wired even while incidents.capture_oom_kills is off: a reload may turn it on.
@@ -326,6 +350,10 @@ void Daemon::add_collectors() {
   using namespace exporter::metrics;
   collectables_.emplace<SystemCollector>(sampler_.schema(), recorder_);
   if (process_metrics_) collectables_.emplace<ProcessRankingsCollector>(*process_metrics_);
+  if (container_tier_) {
+    container_collector_ =
+        &collectables_.emplace<ContainerCollector>(*container_tier_, cfg_.export_.top_containers);
+  }
   collectables_.emplace<InstanceCollector>(InstanceCollector::Settings{
       .start_real_ns = start_real_ns_, .sampler_rate = sampler_.rate(), .export_window = [this] {
         return recorder_.window_stats().window();
@@ -390,6 +418,14 @@ int Daemon::run(int signal_fd) {
     });
   }
 
+  std::thread container_thread;
+  if (container_tier_) {
+    container_thread = guarded_thread("containers", stop, failed, [&] {
+      set_background_priority();
+      container_tier_->run(stop);
+    });
+  }
+
   std::string reason;
   // A reload that fails is logged and counted by reload itself; the daemon runs on either way.
   while ((reason = wait_for_signal(signal_fd, stop)) == "SIGHUP") {
@@ -404,6 +440,7 @@ int Daemon::run(int signal_fd) {
   sampler_thread.join();
   recorder_thread.join();
   if (process_thread.joinable()) process_thread.join();
+  if (container_thread.joinable()) container_thread.join();
   // Incidents waiting for their post window (rule, manual and the alerts answered "captured") are
   // written with what was recorded of it, within a bound: the stop must end before a service
   // manager gives up on it (Kubernetes allows 30 s by default, systemd 90 s).
@@ -491,9 +528,11 @@ void Daemon::apply_live(const config::Config& effective, const std::string& orig
     alert_receiver_.set_options(trigger::AlertReceiver::options_from(effective));
   }
   if (process_metrics_) process_metrics_->set_top_n(effective.export_.top_processes);
+  if (container_collector_) container_collector_->set_top_n(effective.export_.top_containers);
   if (effective.export_.window != running_.export_.window) {
     recorder_.set_export_window(effective.export_.window);
     if (process_metrics_) process_metrics_->set_window(effective.export_.window);
+    if (container_tier_) container_tier_->set_window(effective.export_.window);
   }
   log::set_level(*log::parse_level(effective.log.level));
   if (effective.web != running_.web) {

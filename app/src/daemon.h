@@ -18,6 +18,7 @@
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/incident_file_sink.h"
 #include "flightrec/incidents/incident_store.h"
+#include "flightrec/recorder/container_recorder.h"
 #include "flightrec/recorder/process_recorder.h"
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/recording/metadata.h"
@@ -58,6 +59,7 @@ class Daemon {
   Error reload_failed(std::string_view cause, const std::vector<std::string>& errors);
   void apply_live(const config::Config& effective, const std::string& origin);
   void start_process_tier(const Command& command);
+  void open_container_tier(const Command& command);
   void watch_oom_victims();
   void add_collectors();
   // Whether the incident store holds an alert incident of this episode (trigger::StoredEpisode),
@@ -84,6 +86,9 @@ class Daemon {
   store::ProcessRing process_ring_;
   std::unique_ptr<recorder::ProcessRecorder> process_tier_;  // null when processes are off
   std::unique_ptr<exporter::metrics::ProcessMetrics> process_metrics_;
+  // Null when containers are off or the cgroup root has no hierarchy (logged once at start-up).
+  std::unique_ptr<recorder::ContainerRecorder> container_tier_;
+  exporter::metrics::ContainerCollector* container_collector_ = nullptr;
   incidents::IncidentFileSink incident_sink_;
   trigger::oom::KernelLog kernel_log_;  // names OOM victims (trigger/oom_victims.h)
   trigger::OomVictimNamer oom_victim_namer_;

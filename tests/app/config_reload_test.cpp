@@ -82,3 +82,13 @@ incidents:
   CHECK(plan.kept.empty());
   CHECK(plan.effective.incidents.alerts == loaded.incidents.alerts);
 }
+
+TEST_CASE("theExportedContainersChangeLiveTheContainerTierAtARestart", "[reload]") {
+  const Config running;
+  const Config loaded = load("export: {top_containers: 5}\ncontainers: {rate: 1s}\n");
+  const auto plan = plan_reload(running, loaded);
+  CHECK(plan.applied == std::vector<std::string>{"export.top_containers"});
+  CHECK(plan.kept == std::vector<std::string>{"containers.rate"});
+  CHECK(plan.effective.export_.top_containers == 5);
+  CHECK(plan.effective.containers.rate == running.containers.rate);
+}
