@@ -131,10 +131,12 @@ struct Config {
   // that matter now at `fast_rate`. The cgroup root is --path.cgroupfs.
   struct Containers {
     bool enabled = true;
-    Duration rate = std::chrono::milliseconds(100);
+    // Every second, not every 100 ms: a full read of one container costs 60-80 us in the daemon, so
+    // 300 containers at 100 ms took a fifth of a core (docs/CONTAINERS.md "Cost").
+    Duration rate = std::chrono::seconds(1);
     // A 10 ms read sees each 100 ms CFS period in ten slices: the throttling inside one period.
     Duration fast_rate = std::chrono::milliseconds(10);
-    uint32_t fast_max = 16;  // containers in the fast tier; 0: none
+    uint32_t fast_max = 4;  // containers in the fast tier; 0: none
     Duration discovery_interval = std::chrono::seconds(1);
     uint32_t max = 1000;  // containers tracked at once; the rest are counted
     // What counts as a container (container_matcher.h's MatchSettings).
