@@ -2,44 +2,6 @@
 
 namespace flightrec::http {
 
-std::string_view label(GateClose reason) noexcept {
-  switch (reason) {
-    case GateClose::header_timeout:
-      return "header_timeout";
-    case GateClose::evicted:
-      return "evicted";
-    case GateClose::tls_handshake_failed:
-      return "tls_handshake_failed";
-    case GateClose::relay_timeout:
-      return "relay_timeout";
-    case GateClose::relay_evicted:
-      return "relay_evicted";
-    case GateClose::overloaded:
-      return "overloaded";
-    case GateClose::error:
-      return "error";
-  }
-  return "error";
-}
-
-std::string_view label(AuthFailure reason) noexcept {
-  switch (reason) {
-    case AuthFailure::missing_credentials:
-      return "missing_credentials";
-    case AuthFailure::malformed_credentials:
-      return "malformed_credentials";
-    case AuthFailure::unknown_user:
-      return "unknown_user";
-    case AuthFailure::wrong_password:
-      return "wrong_password";
-    case AuthFailure::throttled:
-      return "throttled";
-    case AuthFailure::client_certificate:
-      return "client_certificate";
-  }
-  return "missing_credentials";
-}
-
 void ServerStats::count_response(std::string_view handler, int status) {
   const std::lock_guard lock(mutex_);
   auto found = responses_.find(handler);

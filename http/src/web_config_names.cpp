@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "flightrec/common/enum_names.h"
+
 namespace flightrec::http::detail {
 namespace {
 
@@ -33,25 +35,20 @@ struct Named {
 constexpr std::array kCurves{Named{"CurveP256", "P-256"}, Named{"CurveP384", "P-384"},
                              Named{"CurveP521", "P-521"}, Named{"X25519", "X25519"}};
 
-struct VersionName {
-  std::string_view name;
-  TlsVersion version;
-};
-constexpr std::array kVersions{
-    VersionName{"TLS10", TlsVersion::tls10}, VersionName{"TLS11", TlsVersion::tls11},
-    VersionName{"TLS12", TlsVersion::tls12}, VersionName{"TLS13", TlsVersion::tls13}};
+constexpr EnumName<TlsVersion> kVersions[] = {{TlsVersion::tls10, "TLS10"},
+                                              {TlsVersion::tls11, "TLS11"},
+                                              {TlsVersion::tls12, "TLS12"},
+                                              {TlsVersion::tls13, "TLS13"}};
+static_assert(names_are_distinct(kVersions));
 
-struct AuthName {
-  std::string_view name;
-  ClientAuth auth;
+constexpr EnumName<ClientAuth> kClientAuths[] = {
+    {ClientAuth::none, "NoClientCert"},
+    {ClientAuth::request, "RequestClientCert"},
+    {ClientAuth::require_any, "RequireAnyClientCert"},
+    {ClientAuth::verify_if_given, "VerifyClientCertIfGiven"},
+    {ClientAuth::require_and_verify, "RequireAndVerifyClientCert"},
 };
-constexpr std::array kClientAuths{
-    AuthName{"NoClientCert", ClientAuth::none},
-    AuthName{"RequestClientCert", ClientAuth::request},
-    AuthName{"RequireAnyClientCert", ClientAuth::require_any},
-    AuthName{"VerifyClientCertIfGiven", ClientAuth::verify_if_given},
-    AuthName{"RequireAndVerifyClientCert", ClientAuth::require_and_verify},
-};
+static_assert(names_are_distinct(kClientAuths));
 
 const std::vector<AllowedHeader>& allowed_headers() {
   static const std::vector<AllowedHeader> headers{
@@ -90,24 +87,18 @@ std::optional<std::string_view> find_curve(std::string_view go_name) {
 std::vector<std::string_view> curve_names() { return names_of(kCurves, &Named::go); }
 
 std::optional<TlsVersion> find_tls_version(std::string_view name) {
-  for (const auto& row : kVersions) {
-    if (row.name == name) return row.version;
-  }
-  return std::nullopt;
+  return value_named(kVersions, name);
 }
 std::vector<std::string_view> tls_version_names() {
-  return names_of(kVersions, &VersionName::name);
+  return names_of(kVersions, &EnumName<TlsVersion>::name);
 }
 
 std::optional<ClientAuth> find_client_auth(std::string_view name) {
   if (name == "RequireClientCert") return ClientAuth::require_any;
-  for (const auto& row : kClientAuths) {
-    if (row.name == name) return row.auth;
-  }
-  return std::nullopt;
+  return value_named(kClientAuths, name);
 }
 std::vector<std::string_view> client_auth_names() {
-  return names_of(kClientAuths, &AuthName::name);
+  return names_of(kClientAuths, &EnumName<ClientAuth>::name);
 }
 
 const AllowedHeader* find_allowed_header(std::string_view name) {
@@ -124,18 +115,10 @@ std::vector<std::string_view> allowed_header_names() {
 
 namespace flightrec::http {
 
-std::string_view client_auth_name(ClientAuth auth) {
-  for (const auto& row : detail::kClientAuths) {
-    if (row.auth == auth) return row.name;
-  }
-  return "?";
-}
+std::string_view client_auth_name(ClientAuth auth) { return name_of(detail::kClientAuths, auth); }
 
 std::string_view tls_version_name(TlsVersion version) {
-  for (const auto& row : detail::kVersions) {
-    if (row.version == version) return row.name;
-  }
-  return "?";
+  return name_of(detail::kVersions, version);
 }
 
 }  // namespace flightrec::http

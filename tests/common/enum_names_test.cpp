@@ -33,5 +33,13 @@ TEST_CASE("a table with a repeated value or name, or an empty name, is not disti
   STATIC_REQUIRE_FALSE(names_are_distinct(empty_name));
 }
 
+TEST_CASE("a table follows its enum's values when row i names value i", "[enum_names]") {
+  STATIC_REQUIRE(rows_follow_values(kColours));
+  constexpr EnumName<Colour> swapped[] = {{Colour::green, "green"}, {Colour::red, "red"}};
+  constexpr EnumName<Colour> gap[] = {{Colour::red, "red"}, {Colour::blue, "blue"}};
+  STATIC_REQUIRE_FALSE(rows_follow_values(swapped));
+  STATIC_REQUIRE_FALSE(rows_follow_values(gap));
+}
+
 }  // namespace
 }  // namespace flightrec

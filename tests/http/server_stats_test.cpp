@@ -156,3 +156,14 @@ TEST_CASE("The gate counts the connections it closes, by why", "[http][stats]") 
     CHECK(strict.stats().auth_failures(AuthFailure::client_certificate) == 1);
   }
 }
+
+TEST_CASE("Every close reason and refused credential is labelled by its enumerator's name",
+          "[http][stats]") {
+  CHECK(label(GateClose::header_timeout) == "header_timeout");
+  CHECK(label(GateClose::error) == "error");
+  CHECK(label(AuthFailure::missing_credentials) == "missing_credentials");
+  CHECK(label(AuthFailure::client_certificate) == "client_certificate");
+  // The counters are indexed by reason: the last one must have a row, and so a counter.
+  CHECK(kGateCloseReasons == static_cast<size_t>(GateClose::error) + 1);
+  CHECK(kAuthFailureReasons == static_cast<size_t>(AuthFailure::client_certificate) + 1);
+}

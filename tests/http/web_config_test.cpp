@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "temp_dir.h"
 
@@ -93,6 +94,20 @@ TEST_CASE("web config: every client_auth_type", "[http][web_config]") {
                          .tls;
     CHECK(tls.enabled);
     CHECK(tls.client_auth == auth);
+    // Messages name each type as the file spells it (the old alias aside).
+    if (name != "RequireClientCert") CHECK(client_auth_name(auth) == name);
+  }
+}
+
+TEST_CASE("web config: every TLS version reads and is named as written", "[http][web_config]") {
+  for (const auto& [name, version] :
+       {std::pair{"TLS10", TlsVersion::tls10}, std::pair{"TLS11", TlsVersion::tls11},
+        std::pair{"TLS12", TlsVersion::tls12}, std::pair{"TLS13", TlsVersion::tls13}}) {
+    const auto tls = parse_ok("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: " +
+                              std::string(name) + "\n  max_version: TLS13\n")
+                         .tls;
+    CHECK(tls.min_version == version);
+    CHECK(tls_version_name(version) == name);
   }
 }
 

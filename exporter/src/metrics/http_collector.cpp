@@ -18,19 +18,16 @@ void HttpCollector::collect(Families& out) const {
   }
   out.counter("flightrec_http_gate_connections_accepted_total",
               "Connections the connection gate accepted.", "", as_double(stats_.accepted()));
-  for (size_t i = 0; i < http::kGateCloseReasons; ++i) {
-    const auto reason = static_cast<http::GateClose>(i);
+  for (const auto& [reason, name] : http::kGateCloseLabels) {
     out.counter("flightrec_http_gate_connections_closed_total",
                 "Connections the connection gate closed, by why.", "",
-                as_double(stats_.closes(reason)), {{"reason", std::string(http::label(reason))}});
+                as_double(stats_.closes(reason)), {{"reason", std::string(name)}});
   }
-  for (size_t i = 0; i < http::kAuthFailureReasons; ++i) {
-    const auto reason = static_cast<http::AuthFailure>(i);
+  for (const auto& [reason, name] : http::kAuthFailureLabels) {
     out.counter("flightrec_http_auth_failures_total",
                 "Credentials refused: basic auth (401, or 503 when throttled) or the client "
                 "certificate (the TLS handshake), by why.",
-                "", as_double(stats_.auth_failures(reason)),
-                {{"reason", std::string(http::label(reason))}});
+                "", as_double(stats_.auth_failures(reason)), {{"reason", std::string(name)}});
   }
 }
 

@@ -47,4 +47,14 @@ template <typename Enum, size_t N>
   return true;
 }
 
+// For an enum numbered 0, 1, 2, ...: true when row i names value i. The table's size is then the
+// enum's count, which arrays indexed by the enum take, and a loop over the rows visits every value.
+template <typename Enum, size_t N>
+[[nodiscard]] constexpr bool rows_follow_values(const EnumName<Enum> (&table)[N]) {
+  for (size_t i = 0; i < N; ++i) {
+    if (static_cast<size_t>(table[i].value) != i) return false;
+  }
+  return true;
+}
+
 }  // namespace flightrec

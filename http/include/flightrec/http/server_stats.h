@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/enum_names.h"
+
 namespace flightrec::http {
 
 // Why the connection gate closed a connection (docs/SECURITY.md, "Slow and idle clients").
@@ -27,7 +29,17 @@ enum class GateClose : uint8_t {
   overloaded,            // civetweb's queue of ready connections was full
   error,                 // a system call failed for it (epoll_ctl, socketpair, ...): logged
 };
-inline constexpr size_t kGateCloseReasons = 7;
+// The label values, the enumerators' names, in the enum's order.
+inline constexpr EnumName<GateClose> kGateCloseLabels[] = {
+    {GateClose::header_timeout, "header_timeout"},
+    {GateClose::evicted, "evicted"},
+    {GateClose::tls_handshake_failed, "tls_handshake_failed"},
+    {GateClose::relay_timeout, "relay_timeout"},
+    {GateClose::relay_evicted, "relay_evicted"},
+    {GateClose::overloaded, "overloaded"},
+    {GateClose::error, "error"}};
+static_assert(names_are_distinct(kGateCloseLabels) && rows_follow_values(kGateCloseLabels));
+inline constexpr size_t kGateCloseReasons = std::size(kGateCloseLabels);
 
 // Why a client's credentials were not accepted.
 enum class AuthFailure : uint8_t {
@@ -38,11 +50,22 @@ enum class AuthFailure : uint8_t {
   throttled,              // not checked: too many password checks waiting for bcrypt (503)
   client_certificate,     // the TLS handshake refused the client's certificate, or its absence
 };
-inline constexpr size_t kAuthFailureReasons = 6;
+inline constexpr EnumName<AuthFailure> kAuthFailureLabels[] = {
+    {AuthFailure::missing_credentials, "missing_credentials"},
+    {AuthFailure::malformed_credentials, "malformed_credentials"},
+    {AuthFailure::unknown_user, "unknown_user"},
+    {AuthFailure::wrong_password, "wrong_password"},
+    {AuthFailure::throttled, "throttled"},
+    {AuthFailure::client_certificate, "client_certificate"}};
+static_assert(names_are_distinct(kAuthFailureLabels) && rows_follow_values(kAuthFailureLabels));
+inline constexpr size_t kAuthFailureReasons = std::size(kAuthFailureLabels);
 
-// The label values: the enumerators' names.
-[[nodiscard]] std::string_view label(GateClose reason) noexcept;
-[[nodiscard]] std::string_view label(AuthFailure reason) noexcept;
+[[nodiscard]] constexpr std::string_view label(GateClose reason) noexcept {
+  return name_of(kGateCloseLabels, reason);
+}
+[[nodiscard]] constexpr std::string_view label(AuthFailure reason) noexcept {
+  return name_of(kAuthFailureLabels, reason);
+}
 
 // The handler label of a response no route answered: a path no route matches, or a request
 // civetweb refused before routing (a malformed request line, a header over the size limit).
