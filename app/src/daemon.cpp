@@ -429,8 +429,9 @@ std::string Daemon::reload(std::string_view cause) {
   if (command_.web_config_file) {
     auto read = http::load_web_config(*command_.web_config_file);
     if (!read.config) return reload_failed(cause, read.errors);
-    tls = server_->prepare_tls(read.config->tls);
-    if (!tls.error.empty()) return reload_failed(cause, {tls.error});
+    auto prepared = server_->prepare_tls(read.config->tls);
+    if (!prepared) return reload_failed(cause, {prepared.error()});
+    tls = *std::move(prepared);
   }
   ReloadPlan plan;
   std::optional<trigger::TriggerEngine::ResolvedRules> rules;

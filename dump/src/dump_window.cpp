@@ -10,9 +10,9 @@ namespace flightrec::dump {
 
 std::string parse_dump_window(const http::Request& request, int64_t now_real_ns,
                               store::TimeRange& range) {
-  if (auto error = http::check_query_names(request.query(), {"from", "to", "format"});
-      !error.empty()) {
-    return error;
+  if (const Status names = http::check_query_names(request.query(), {"from", "to", "format"});
+      !names) {
+    return names.error();
   }
   for (const auto* name : {"from", "to"}) {
     const auto text = request.param(name);

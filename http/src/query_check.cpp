@@ -7,8 +7,7 @@
 
 namespace flightrec::http {
 
-std::string check_query_names(std::string_view query,
-                              std::initializer_list<std::string_view> allowed) {
+Status check_query_names(std::string_view query, std::initializer_list<std::string_view> allowed) {
   std::vector<std::string_view> seen;
   while (!query.empty()) {
     const size_t amp = query.find('&');
@@ -22,11 +21,11 @@ std::string check_query_names(std::string_view query,
         names += names.empty() ? "" : ", ";
         names += known;
       }
-      return "unknown parameter " + quote_for_error(name) +
-             " (allowed: " + (names.empty() ? "none" : names) + ")";
+      return Error{"unknown parameter " + quote_for_error(name) +
+                   " (allowed: " + (names.empty() ? "none" : names) + ")"};
     }
     if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
-      return "parameter " + quote_for_error(name) + " is given more than once";
+      return Error{"parameter " + quote_for_error(name) + " is given more than once"};
     }
     seen.push_back(name);
   }

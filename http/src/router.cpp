@@ -243,12 +243,12 @@ int Router::answer(Request request, RouteMatch found, Response& response) const 
   // Until the body has been read whole, every answer ends the connection: what the client still
   // sends is never read, and a body that never comes holds no worker.
   response.set_keep_alive(!request.body_announced());
-  if (const std::string refusal = framing_refusal(request.header_values("Content-Length"),
-                                                  request.header_values("Transfer-Encoding"));
-      !refusal.empty()) {
+  if (const Status framing = check_body_framing(request.header_values("Content-Length"),
+                                                request.header_values("Transfer-Encoding"));
+      !framing) {
     // civetweb framed the body its own way: the connection cannot go on whatever it announced.
     response.set_keep_alive(false);
-    response.send(400, kText, refusal + "\n");
+    response.send(400, kText, framing.error() + "\n");
     return 400;
   }
   const std::shared_ptr<const AccessPolicy> policy = access();  // a reload may swap it meanwhile

@@ -225,27 +225,27 @@ void Server::use_web_config(const std::string& path) {
   auto security = std::make_shared<WebSecurity>(path);
   const auto config = security->config();
   if (config->tls.enabled) {
-    std::string error;
-    impl_->tls = detail::make_tls_context(config->tls, path, error);
-    if (!impl_->tls) throw std::runtime_error(error);
+    auto context = detail::make_tls_context(config->tls, path);
+    if (!context) throw std::runtime_error(context.error());
+    impl_->tls = *std::move(context);
     tls_ = true;
   }
   impl_->router.set_security(std::move(security));
 }
 
-PreparedTls Server::prepare_tls(const TlsServerConfig& wanted) const {
+Result<PreparedTls> Server::prepare_tls(const TlsServerConfig& wanted) const {
   const auto& security = impl_->router.security();
-  if (!security) return {};
+  if (!security) return PreparedTls{};
   const std::string origin = security->path().string();
   if (wanted.enabled != tls_) {
     log::warn("web config file: turning TLS on or off takes a restart; the port keeps its scheme",
               {{"file", origin}});
-    return {};
+    return PreparedTls{};
   }
-  if (!tls_ || same_tls_settings(wanted, impl_->tls->settings)) return {};
-  PreparedTls prepared;
-  prepared.context = detail::make_tls_context(wanted, origin, prepared.error);
-  return prepared;
+  if (!tls_ || same_tls_settings(wanted, impl_->tls->settings)) return PreparedTls{};
+  auto context = detail::make_tls_context(wanted, origin);
+  if (!context) return Error{std::move(context).error()};
+  return PreparedTls{*std::move(context)};
 }
 
 void Server::install_tls(PreparedTls prepared) {

@@ -48,13 +48,13 @@ struct ServerCertificate::Pair {
     EVP_PKEY_free(key);
   }
 
-  // "" or what was wrong: the chain file's certificates (leaf first), then the key, which must
-  // belong to the leaf.
-  std::string read(const std::filesystem::path& cert_file, const std::filesystem::path& key_file) {
+  // The chain file's certificates (leaf first), then the key, which must belong to the leaf; or
+  // what was wrong.
+  Status read(const std::filesystem::path& cert_file, const std::filesystem::path& key_file) {
     ERR_clear_error();
     const Bio certs(BIO_new_file(cert_file.c_str(), "r"));
     if (!certs || (leaf = PEM_read_bio_X509(certs.get(), nullptr, nullptr, nullptr)) == nullptr) {
-      return "cannot load " + cert_file.string() + ": " + openssl_error("no PEM data");
+      return Error{"cannot load " + cert_file.string() + ": " + openssl_error("no PEM data")};
     }
     while (X509* next = PEM_read_bio_X509(certs.get(), nullptr, nullptr, nullptr)) {
       sk_X509_push(chain, next);
@@ -63,11 +63,11 @@ struct ServerCertificate::Pair {
     const Bio key_bio(BIO_new_file(key_file.c_str(), "r"));
     if (!key_bio ||
         (key = PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr)) == nullptr) {
-      return "cannot load " + key_file.string() + ": " + openssl_error("no PEM data");
+      return Error{"cannot load " + key_file.string() + ": " + openssl_error("no PEM data")};
     }
     if (X509_check_private_key(leaf, key) != 1) {
       ERR_clear_error();
-      return key_file.string() + " is not the key of " + cert_file.string();
+      return Error{key_file.string() + " is not the key of " + cert_file.string()};
     }
     return {};
   }
@@ -87,10 +87,10 @@ ServerCertificate::Stamp ServerCertificate::stamp_now() const {
           std::filesystem::file_size(key_file_, ignored)};
 }
 
-std::string ServerCertificate::load() {
+Status ServerCertificate::load() {
   const Stamp stamp = stamp_now();
   auto pair = std::make_shared<Pair>();
-  if (auto error = pair->read(cert_file_, key_file_); !error.empty()) return error;
+  if (Status read = pair->read(cert_file_, key_file_); !read) return read;
   const std::lock_guard lock(mutex_);
   current_ = std::move(pair);
   stamp_ = stamp;
@@ -106,11 +106,11 @@ void ServerCertificate::reload_if_changed() {
     next_check_ = now + kCheckEvery;
     if (stamp_now() == stamp_) return;
   }
-  if (const std::string error = load(); !error.empty()) {
+  if (const Status loaded = load(); !loaded) {
     // Files replaced one after the other can be caught between the two: the next check (a second
     // on) sees the pair complete. Until then, and for a pair that stays broken, the old one serves.
     log::warn("TLS certificate files changed but do not load; serving the previous certificate",
-              {{"error", error}});
+              {{"error", loaded.error()}});
     const std::lock_guard lock(mutex_);
     stamp_ = stamp_now();  // logged once per change, not once per handshake
     return;

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <string>
 
+#include "flightrec/common/result.h"
+
 namespace flightrec::http::detail {
 
 class ServerCertificate {
@@ -21,8 +23,8 @@ class ServerCertificate {
   ServerCertificate(const ServerCertificate&) = delete;
   ServerCertificate& operator=(const ServerCertificate&) = delete;
 
-  // Loads the pair now; "" or what was wrong with which file.
-  [[nodiscard]] std::string load();
+  // Loads the pair now, or says what was wrong with which file.
+  [[nodiscard]] Status load();
 
   // Installs the current pair on a connection being handshaken, re-reading the files first when
   // they changed. False when there is no pair to install.

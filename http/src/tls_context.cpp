@@ -93,18 +93,19 @@ int verify_certificate(int preverify_ok, X509_STORE_CTX* store) {
 // the certificate request: with them, Go's TLS 1.3 client (Prometheus 2.42) aborted every
 // handshake with "unexpected message" (tests/e2e/web_tls.sh); without them a client sends the
 // certificate it was configured with, which is what scrapers do.
-std::string load_client_cas(SSL_CTX* ctx, const TlsServerConfig& tls, const std::string& where) {
+Status load_client_cas(SSL_CTX* ctx, const TlsServerConfig& tls, const std::string& where) {
   if (SSL_CTX_load_verify_locations(ctx, tls.client_ca_file.path.c_str(), nullptr) != 1) {
-    return where + "cannot load " + tls.client_ca_file.path.string() + ": " + openssl_error();
+    return Error{where + "cannot load " + tls.client_ca_file.path.string() + ": " +
+                 openssl_error()};
   }
   return {};
 }
 
-std::string set_client_auth(SSL_CTX* ctx, const TlsServerConfig& tls, std::string_view origin) {
+Status set_client_auth(SSL_CTX* ctx, const TlsServerConfig& tls, std::string_view origin) {
   const std::string where = std::string(origin) + ":" + std::to_string(tls.client_ca_file.line) +
                             ": tls_server_config.client_ca_file: ";
   if (!tls.client_ca_file.empty()) {
-    if (auto error = load_client_cas(ctx, tls, where); !error.empty()) return error;
+    if (Status loaded = load_client_cas(ctx, tls, where); !loaded) return loaded;
   }
   SSL_CTX_set_ex_data(ctx, sans_index(), const_cast<TlsServerConfig*>(&tls));
   switch (tls.client_auth) {
@@ -132,32 +133,33 @@ std::string set_client_auth(SSL_CTX* ctx, const TlsServerConfig& tls, std::strin
   return {};
 }
 
-std::string set_protocol(SSL_CTX* ctx, const TlsServerConfig& tls, std::string_view origin) {
+Status set_protocol(SSL_CTX* ctx, const TlsServerConfig& tls, std::string_view origin) {
   const std::string where = std::string(origin) + ": tls_server_config.";
   // OpenSSL 3 negotiates TLS 1.0 and 1.1 only at security level 0 (they sign with MD5/SHA-1);
   // lowering the level for the whole context would weaken more than the version, so say so.
   if (tls.min_version < TlsVersion::tls12 && SSL_CTX_get_security_level(ctx) > 0) {
-    return where + "min_version: " + std::string(tls_version_name(tls.min_version)) +
-           " cannot be honoured: this OpenSSL allows TLS 1.0 and 1.1 only at security level 0, "
-           "which flightrec does not lower; use TLS12 or TLS13";
+    return Error{
+        where + "min_version: " + std::string(tls_version_name(tls.min_version)) +
+        " cannot be honoured: this OpenSSL allows TLS 1.0 and 1.1 only at security level 0, "
+        "which flightrec does not lower; use TLS12 or TLS13"};
   }
   if (SSL_CTX_set_min_proto_version(ctx, protocol_of(tls.min_version)) != 1 ||
       SSL_CTX_set_max_proto_version(ctx, protocol_of(tls.max_version)) != 1) {
-    return where + "min_version/max_version: OpenSSL refused them: " + openssl_error();
+    return Error{where + "min_version/max_version: OpenSSL refused them: " + openssl_error()};
   }
   if (!tls.tls12_ciphers.empty() &&
       SSL_CTX_set_cipher_list(ctx, joined(tls.tls12_ciphers).c_str()) != 1) {
-    return where + "cipher_suites: this OpenSSL cannot use " + joined(tls.tls12_ciphers) + ": " +
-           openssl_error();
+    return Error{where + "cipher_suites: this OpenSSL cannot use " + joined(tls.tls12_ciphers) +
+                 ": " + openssl_error()};
   }
   if (!tls.tls13_ciphers.empty() &&
       SSL_CTX_set_ciphersuites(ctx, joined(tls.tls13_ciphers).c_str()) != 1) {
-    return where + "cipher_suites: this OpenSSL cannot use " + joined(tls.tls13_ciphers) + ": " +
-           openssl_error();
+    return Error{where + "cipher_suites: this OpenSSL cannot use " + joined(tls.tls13_ciphers) +
+                 ": " + openssl_error()};
   }
   if (!tls.curves.empty() && SSL_CTX_set1_groups_list(ctx, joined(tls.curves).c_str()) != 1) {
-    return where + "curve_preferences: this OpenSSL cannot use " + joined(tls.curves) + ": " +
-           openssl_error();
+    return Error{where + "curve_preferences: this OpenSSL cannot use " + joined(tls.curves) + ": " +
+                 openssl_error()};
   }
   if (tls.prefer_server_cipher_suites) {
     SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
@@ -167,25 +169,25 @@ std::string set_protocol(SSL_CTX* ctx, const TlsServerConfig& tls, std::string_v
   return {};
 }
 
-std::string load_certificate(SSL_CTX* ctx, const TlsServerConfig& tls, std::string_view origin) {
+Status load_certificate(SSL_CTX* ctx, const TlsServerConfig& tls, std::string_view origin) {
   const auto where = [&](const FileSetting& file, std::string_view key) {
     return std::string(origin) + ":" + std::to_string(file.line) + ": tls_server_config." +
            std::string(key) + ": cannot load " + file.path.string() + ": ";
   };
   if (SSL_CTX_use_certificate_chain_file(ctx, tls.cert_file.path.c_str()) != 1) {
-    return where(tls.cert_file, "cert_file") + openssl_error();
+    return Error{where(tls.cert_file, "cert_file") + openssl_error()};
   }
   if (SSL_CTX_use_PrivateKey_file(ctx, tls.key_file.path.c_str(), SSL_FILETYPE_PEM) != 1) {
-    return where(tls.key_file, "key_file") + openssl_error();
+    return Error{where(tls.key_file, "key_file") + openssl_error()};
   }
   if (SSL_CTX_check_private_key(ctx) != 1) {
-    return where(tls.key_file, "key_file") +
-           "the key does not belong to cert_file: " + openssl_error();
+    return Error{where(tls.key_file, "key_file") +
+                 "the key does not belong to cert_file: " + openssl_error()};
   }
   // The files as loaded above serve until they change; then the rotated pair serves.
   auto rotating = std::make_unique<ServerCertificate>(tls.cert_file.path, tls.key_file.path);
-  if (auto error = rotating->load(); !error.empty()) {
-    return std::string(origin) + ": tls_server_config: " + error;
+  if (const Status loaded = rotating->load(); !loaded) {
+    return Error{std::string(origin) + ": tls_server_config: " + loaded.error()};
   }
   ServerCertificate::attach(ctx, std::move(rotating));
   return {};
@@ -193,16 +195,13 @@ std::string load_certificate(SSL_CTX* ctx, const TlsServerConfig& tls, std::stri
 
 }  // namespace
 
-std::shared_ptr<TlsContext> make_tls_context(const TlsServerConfig& tls, std::string_view origin,
-                                             std::string& error) {
+Result<std::shared_ptr<TlsContext>> make_tls_context(const TlsServerConfig& tls,
+                                                     std::string_view origin) {
   ERR_clear_error();
   auto built = std::make_shared<TlsContext>(TlsContext{.settings = tls, .ctx = {}});
   built->ctx.reset(SSL_CTX_new(TLS_server_method()));
   SSL_CTX* ctx = built->ctx.get();
-  if (ctx == nullptr) {
-    error = std::string(origin) + ": tls_server_config: " + openssl_error();
-    return {};
-  }
+  if (ctx == nullptr) return Error{std::string(origin) + ": tls_server_config: " + openssl_error()};
   // The gate's sockets are non-blocking and its buffers move: a write may be partial and be
   // retried from a new address. Idle connections give their record buffers back.
   SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |
@@ -212,7 +211,7 @@ std::shared_ptr<TlsContext> make_tls_context(const TlsServerConfig& tls, std::st
   SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_IGNORE_UNEXPECTED_EOF);
   for (const auto& step : {load_certificate, set_protocol, set_client_auth}) {
     // The settings the context keeps, not the caller's copy: the verify callback reads them.
-    if (error = step(ctx, built->settings, origin); !error.empty()) return {};
+    if (Status done = step(ctx, built->settings, origin); !done) return Error{done.error()};
   }
   return built;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/result.h"
 #include "flightrec/http/web_config.h"
 
 namespace flightrec::http::detail {
@@ -24,10 +25,9 @@ struct TlsContext {
   std::unique_ptr<SSL_CTX, FreeSslContext> ctx;
 };
 
-// On failure returns null and sets `error`, naming the key and file, e.g.
+// The context, or what is wrong, naming the key and file, e.g.
 //   web.yml:3: tls_server_config.cert_file: cannot load /etc/x.crt: no such file
-[[nodiscard]] std::shared_ptr<TlsContext> make_tls_context(const TlsServerConfig& tls,
-                                                           std::string_view origin,
-                                                           std::string& error);
+[[nodiscard]] Result<std::shared_ptr<TlsContext>> make_tls_context(const TlsServerConfig& tls,
+                                                                   std::string_view origin);
 
 }  // namespace flightrec::http::detail

@@ -10,6 +10,7 @@
 
 #include "flightrec/common/fd.h"
 #include "flightrec/common/log.h"
+#include "flightrec/common/result.h"
 
 namespace flightrec::http {
 namespace {
@@ -18,31 +19,23 @@ namespace {
 constexpr size_t kMaxBytes = 1 << 20;
 
 // Regular files only (a FIFO would block the open); reads until EOF rather than trusting st_size.
-std::optional<std::string> read_file(const std::filesystem::path& path, std::string& error) {
+Result<std::string> read_file(const std::filesystem::path& path) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   struct stat info {};
   if (!fd || ::fstat(fd.get(), &info) != 0) {
-    error = std::string("cannot read web config file: ") + std::strerror(errno);
-    return std::nullopt;
+    return Error{std::string("cannot read web config file: ") + std::strerror(errno)};
   }
-  if (!S_ISREG(info.st_mode)) {
-    error = "cannot read web config file: not a regular file";
-    return std::nullopt;
-  }
+  if (!S_ISREG(info.st_mode)) return Error{"cannot read web config file: not a regular file"};
   std::string text;
   char chunk[8192];
   while (true) {
     const ssize_t got = ::read(fd.get(), chunk, sizeof chunk);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      error = std::string("cannot read web config file: ") + std::strerror(errno);
-      return std::nullopt;
-    }
+    if (got < 0) return Error{std::string("cannot read web config file: ") + std::strerror(errno)};
     if (got == 0) return text;
     text.append(chunk, static_cast<size_t>(got));
     if (text.size() > kMaxBytes) {
-      error = "web config file is larger than " + std::to_string(kMaxBytes) + " bytes";
-      return std::nullopt;
+      return Error{"web config file is larger than " + std::to_string(kMaxBytes) + " bytes"};
     }
   }
 }
@@ -66,9 +59,8 @@ bool same_tls_settings(const TlsServerConfig& a, const TlsServerConfig& b) {
 }
 
 WebConfigResult load_web_config(const std::filesystem::path& path) {
-  std::string error;
-  const auto text = read_file(path, error);
-  if (!text) return {.config = std::nullopt, .errors = {path.string() + ": " + error}};
+  const auto text = read_file(path);
+  if (!text) return {.config = std::nullopt, .errors = {path.string() + ": " + text.error()}};
   return parse_web_config(*text, path.string(), path.parent_path());
 }
 

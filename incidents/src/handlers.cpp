@@ -16,8 +16,8 @@ constexpr std::string_view kText = "text/plain; charset=utf-8";
 constexpr size_t kChunkBytes = 64 * 1024;
 
 void send_list(const IncidentStore& store, const http::Request& request, http::Response& response) {
-  if (const auto error = http::check_query_names(request.query(), {}); !error.empty()) {
-    response.send(400, kText, error + "\n");
+  if (const Status names = http::check_query_names(request.query(), {}); !names) {
+    response.send(400, kText, names.error() + "\n");
     return;
   }
   response.send(200, "application/json", incidents_json(store.list()),
@@ -63,8 +63,8 @@ void send_text(dump::StoredFile& stored, const std::string& id, recording::DumpF
 
 void send_incident(const IncidentStore& store, std::string_view id, const http::Request& request,
                    http::Response& response) {
-  if (const auto error = http::check_query_names(request.query(), {"format"}); !error.empty()) {
-    response.send(400, kText, error + "\n");
+  if (const Status names = http::check_query_names(request.query(), {"format"}); !names) {
+    response.send(400, kText, names.error() + "\n");
     return;
   }
   const std::string format_name = request.param("format").value_or("raw");

@@ -63,9 +63,9 @@ std::string unquote(std::string_view quoted) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view query = flightrec::fuzz::as_text(data, size);
-  const std::string error = flightrec::http::check_query_names(query, {"format", "from"});
-  if (error.empty() != names_allowed_once(query)) __builtin_trap();
-  if (!printable_line(error)) __builtin_trap();
+  const flightrec::Status names = flightrec::http::check_query_names(query, {"format", "from"});
+  if (names.ok() != names_allowed_once(query)) __builtin_trap();
+  if (!printable_line(names.error())) __builtin_trap();
 
   const std::string quoted = flightrec::quote_for_error(query);
   if (!printable_line(quoted) || unquote(quoted) != query) __builtin_trap();

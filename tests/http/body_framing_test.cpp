@@ -3,39 +3,40 @@
 
 #include <catch2/catch.hpp>
 
-using flightrec::http::framing_refusal;
+using flightrec::http::check_body_framing;
 
 TEST_CASE("shouldTakeOneContentLengthOfDigitsOrOneTransferEncoding", "[http][framing]") {
-  CHECK(framing_refusal({}, {}).empty());
-  CHECK(framing_refusal({"0"}, {}).empty());
-  CHECK(framing_refusal({"1048576"}, {}).empty());
-  CHECK(framing_refusal({" 5\t"}, {}).empty());  // the whitespace around a value is not its own
-  CHECK(framing_refusal({}, {"chunked"}).empty());
+  CHECK(check_body_framing({}, {}).ok());
+  CHECK(check_body_framing({"0"}, {}).ok());
+  CHECK(check_body_framing({"1048576"}, {}).ok());
+  CHECK(check_body_framing({" 5\t"}, {}).ok());  // the whitespace around a value is not its own
+  CHECK(check_body_framing({}, {"chunked"}).ok());
 }
 
 TEST_CASE("shouldRefuseAContentLengthThatIsNotDigitsAlone", "[http][framing]") {
-  CHECK(framing_refusal({"+5"}, {}) ==
+  CHECK(check_body_framing({"+5"}, {}).error() ==
         "Content-Length \"+5\" is not a number of bytes (digits only)");
-  CHECK(framing_refusal({"-1"}, {}) ==
+  CHECK(check_body_framing({"-1"}, {}).error() ==
         "Content-Length \"-1\" is not a number of bytes (digits only)");
-  CHECK(framing_refusal({"5, 5"}, {}) ==
+  CHECK(check_body_framing({"5, 5"}, {}).error() ==
         "Content-Length \"5, 5\" is not a number of bytes (digits only)");
-  CHECK(framing_refusal({"0x10"}, {}) ==
+  CHECK(check_body_framing({"0x10"}, {}).error() ==
         "Content-Length \"0x10\" is not a number of bytes (digits only)");
-  CHECK(framing_refusal({""}, {}) == "Content-Length \"\" is not a number of bytes (digits only)");
-  CHECK(framing_refusal({"1234567890123456789"}, {}) ==
+  CHECK(check_body_framing({""}, {}).error() ==
+        "Content-Length \"\" is not a number of bytes (digits only)");
+  CHECK(check_body_framing({"1234567890123456789"}, {}).error() ==
         "Content-Length \"1234567890123456789\" is more digits than any body has");
 }
 
 TEST_CASE("shouldRefuseABodyFramedMoreThanOneWay", "[http][framing]") {
-  CHECK(framing_refusal({"5", "10"}, {}) ==
+  CHECK(check_body_framing({"5", "10"}, {}).error() ==
         "Content-Length given twice (\"5\", \"10\"); send it once");
-  CHECK(framing_refusal({"5", "5"}, {}) ==
+  CHECK(check_body_framing({"5", "5"}, {}).error() ==
         "Content-Length given twice (\"5\", \"5\"); send it once");
-  CHECK(framing_refusal({"1", "2", "3"}, {}) ==
+  CHECK(check_body_framing({"1", "2", "3"}, {}).error() ==
         "Content-Length given 3 times (\"1\", \"2\", \"3\"); send it once");
-  CHECK(framing_refusal({}, {"identity", "chunked"}) ==
+  CHECK(check_body_framing({}, {"identity", "chunked"}).error() ==
         "Transfer-Encoding given twice; send it once");
-  CHECK(framing_refusal({"5"}, {"chunked"}) ==
+  CHECK(check_body_framing({"5"}, {"chunked"}).error() ==
         "both Content-Length and Transfer-Encoding: the body's end is given two ways; send one");
 }

@@ -42,9 +42,9 @@ std::string answer_json(const AlertNotification& notification,
 
 void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Request& request,
                     http::Response& response) {
-  if (const auto error = http::check_query_names(request.query(), {}); !error.empty()) {
+  if (const Status names = http::check_query_names(request.query(), {}); !names) {
     receiver.count_notification(source, NotificationResult::bad_request);
-    response.send(400, kText, error + "\n");
+    response.send(400, kText, names.error() + "\n");
     return;
   }
   auto parsed = parse_alert_payload(source, request.body());

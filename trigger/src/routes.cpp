@@ -19,8 +19,8 @@ std::string whole_seconds(std::chrono::nanoseconds wait) {
 
 void request_manual_incident(TriggerEngine& engine, ManualTriggerGate& gate,
                              const http::Request& request, http::Response& response) {
-  if (const auto error = http::check_query_names(request.query(), {"reason"}); !error.empty()) {
-    response.send(400, kText, error + "\n");
+  if (const Status names = http::check_query_names(request.query(), {"reason"}); !names) {
+    response.send(400, kText, names.error() + "\n");
     return;
   }
   // No reason given: the incident is simply "manual", with nothing to add to that.

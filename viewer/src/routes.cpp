@@ -41,8 +41,8 @@ void send_page(const http::Request& request, http::Response& response, const std
 void send_incident_view(const dump::StoredFileOpener& open_incident, std::string_view id,
                         uint64_t max_file_bytes, const http::Request& request,
                         http::Response& response) {
-  if (const auto error = http::check_query_names(request.query(), {}); !error.empty()) {
-    response.send(400, kText, error + "\n");
+  if (const Status names = http::check_query_names(request.query(), {}); !names) {
+    response.send(400, kText, names.error() + "\n");
     return;
   }
   auto stored = open_incident(id);

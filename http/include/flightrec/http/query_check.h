@@ -3,16 +3,17 @@
 // 400, never silently ignored: a typo such as ?fromat=csv would otherwise
 // answer with the default format.
 #include <initializer_list>
-#include <string>
 #include <string_view>
+
+#include "flightrec/common/result.h"
 
 namespace flightrec::http {
 
-// Empty when every parameter in `query` (the raw query string) is one of `allowed` and none comes
-// twice; otherwise the error, e.g. `unknown parameter "x" (allowed: format)`, with the name quoted
-// by quote_for_error. Names are compared as sent (still URL-encoded), as http::Request::param
-// finds them.
-std::string check_query_names(std::string_view query,
-                              std::initializer_list<std::string_view> allowed);
+// Success when every parameter in `query` (the raw query string) is one of `allowed` and none
+// comes twice; otherwise the error, e.g. `unknown parameter "x" (allowed: format)`, with the name
+// quoted by quote_for_error. Names are compared as sent (still URL-encoded), as
+// http::Request::param finds them.
+[[nodiscard]] Status check_query_names(std::string_view query,
+                                       std::initializer_list<std::string_view> allowed);
 
 }  // namespace flightrec::http

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/http/access.h"
 #include "flightrec/http/request.h"
 #include "flightrec/http/route.h"
@@ -51,7 +52,6 @@ struct TlsContext;
 // A reload's TLS settings, built by Server::prepare_tls but not yet in force.
 struct PreparedTls {
   std::shared_ptr<const detail::TlsContext> context;  // null: the running settings stay
-  std::string error;  // what is wrong with the settings: the reload fails, nothing is installed
 };
 
 // civetweb's listening_ports value for a Prometheus-style listen address; nullopt if malformed.
@@ -77,9 +77,9 @@ class Server {
   void set_max_requests(size_t limit);
   // A reload's first step for TLS, which changes nothing: when `wanted` (the web config's
   // tls_server_config as just read) differs from the running settings, the OpenSSL context it
-  // makes, or what is wrong with it. TLS cannot be turned on or off live: that is logged, not
-  // failed.
-  [[nodiscard]] PreparedTls prepare_tls(const TlsServerConfig& wanted) const;
+  // makes, or what is wrong with it (then the reload fails and nothing is installed). TLS cannot
+  // be turned on or off live: that is logged, not failed.
+  [[nodiscard]] Result<PreparedTls> prepare_tls(const TlsServerConfig& wanted) const;
   // Its last step, once every part of the new configuration is built: new connections are
   // handshaken with the prepared context (those begun keep theirs); none prepared, nothing changes.
   void install_tls(PreparedTls prepared);

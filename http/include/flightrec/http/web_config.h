@@ -68,6 +68,7 @@ struct WebConfig {
   [[nodiscard]] bool requires_auth() const { return !users.empty(); }
 };
 
+// Not a Result<WebConfig>: a parse reports every error in the file, not the first.
 struct WebConfigResult {
   std::optional<WebConfig> config;  // set exactly when `errors` is empty
   std::vector<std::string> errors;  // complete lines: "web.yml:4: key: what is wrong"
