@@ -17,6 +17,7 @@ std::string_view openmetrics_family_name(const prometheus::MetricFamily& family)
 // A counter whose name lacks `_total`: its samples need the suffix added.
 bool counter_lacks_total_suffix(const prometheus::MetricFamily& family);
 
+// Not a Result: what is kept is written even when some families were dropped.
 struct FamilySelection {
   std::vector<const prometheus::MetricFamily*> kept;  // in input order
   std::vector<std::string> warnings;                  // one per dropped family

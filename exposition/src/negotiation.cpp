@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "flightrec/common/enum_names.h"
 #include "flightrec/http/header_list.h"
 
 namespace flightrec::exposition {
@@ -15,6 +16,12 @@ using http::iequals;
 
 constexpr std::string_view kOpenMetricsType = "application/openmetrics-text";
 constexpr std::string_view kTextType = "text/plain";
+
+// The Content-Type each format is served with.
+constexpr EnumName<Format> kContentTypes[] = {
+    {Format::text_0_0_4, "text/plain; version=0.0.4; charset=utf-8"},
+    {Format::openmetrics_1_0_0, "application/openmetrics-text; version=1.0.0; charset=utf-8"}};
+static_assert(names_are_distinct(kContentTypes) && rows_follow_values(kContentTypes));
 
 bool version_is_one_of(const HeaderElement& range, std::initializer_list<std::string_view> known) {
   const auto* version = http::find_parameter(range, "version");
@@ -67,15 +74,7 @@ Preference preference(const std::vector<HeaderElement>& ranges, Format format) {
 
 }  // namespace
 
-std::string_view content_type(Format format) {
-  switch (format) {
-    case Format::openmetrics_1_0_0:
-      return "application/openmetrics-text; version=1.0.0; charset=utf-8";
-    case Format::text_0_0_4:
-      break;
-  }
-  return "text/plain; version=0.0.4; charset=utf-8";
-}
+std::string_view content_type(Format format) { return name_of(kContentTypes, format); }
 
 Format negotiate(std::string_view accept_header) {
   const auto ranges = http::parse_header_list(accept_header);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "escaping.h"
+#include "flightrec/common/enum_names.h"
 #include "numbers.h"
 
 namespace flightrec::exposition::detail {
@@ -17,21 +18,13 @@ using prometheus::ClientMetric;
 using prometheus::MetricFamily;
 using prometheus::MetricType;
 
-std::string_view type_name(MetricType type) {
-  switch (type) {
-    case MetricType::Counter:
-      return "counter";
-    case MetricType::Gauge:
-      return "gauge";
-    case MetricType::Summary:
-      return "summary";
-    case MetricType::Histogram:
-      return "histogram";
-    case MetricType::Untyped:
-      break;
-  }
-  return "unknown";
-}
+// What `# TYPE` says for each of prometheus-cpp's types; its untyped is OpenMetrics' unknown.
+constexpr EnumName<MetricType> kTypeNames[] = {{MetricType::Counter, "counter"},
+                                               {MetricType::Gauge, "gauge"},
+                                               {MetricType::Summary, "summary"},
+                                               {MetricType::Histogram, "histogram"},
+                                               {MetricType::Untyped, "unknown"}};
+static_assert(names_are_distinct(kTypeNames));
 
 bool can_have_created(MetricType type) {
   return type == MetricType::Counter || type == MetricType::Histogram ||
@@ -187,7 +180,8 @@ const std::vector<double>* usable_created(const MetricFamily& family, const Fami
   if (extras == nullptr || extras->created_seconds.empty()) return nullptr;
   const auto& created = extras->created_seconds;
   if (!can_have_created(family.type)) {
-    warnings.push_back("family '" + family.name + "': a " + std::string(type_name(family.type)) +
+    warnings.push_back("family '" + family.name + "': a " +
+                       std::string(name_of(kTypeNames, family.type)) +
                        " has no created time; _created left out");
     return nullptr;
   }
@@ -223,7 +217,7 @@ std::map<size_t, Exemplar> usable_exemplars(const MetricFamily& family, const Fa
     }
     std::string problem;
     if (family.type != MetricType::Counter) {
-      problem = "a " + std::string(type_name(family.type)) + " cannot carry one";
+      problem = "a " + std::string(name_of(kTypeNames, family.type)) + " cannot carry one";
     } else if (index >= family.metric.size()) {
       problem = "series " + std::to_string(index) + " of " + std::to_string(family.metric.size());
     } else if (characters > kMaxExemplarLabelCharacters) {
@@ -242,7 +236,7 @@ std::map<size_t, Exemplar> usable_exemplars(const MetricFamily& family, const Fa
 void write_family(std::string& out, const MetricFamily& family, const FamilyExtras* extras,
                   std::vector<std::string>& warnings) {
   const auto name = openmetrics_family_name(family);
-  write_metadata(out, "TYPE", name, type_name(family.type));
+  write_metadata(out, "TYPE", name, name_of(kTypeNames, family.type));
   if (const auto unit = declared_unit(name, extras, warnings); !unit.empty()) {
     write_metadata(out, "UNIT", name, unit);
   }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fake_proc_tree.h"
@@ -88,6 +89,19 @@ TEST_CASE("shouldGroupTheDaemonsThreadsByName", "[exporter][self_cost]") {
   CHECK(of(totals, ThreadGroup::processes) == 40);
   CHECK(of(totals, ThreadGroup::http) == 11);
   CHECK(of(totals, ThreadGroup::other) == 1007);
+}
+
+TEST_CASE("shouldLabelEveryThreadGroupByTheNameItsThreadsTake", "[exporter][self_cost]") {
+  for (const auto& [group, name] :
+       {std::pair{ThreadGroup::sampler, "sampler"}, std::pair{ThreadGroup::recorder, "recorder"},
+        std::pair{ThreadGroup::processes, "processes"}, std::pair{ThreadGroup::http, "http"},
+        std::pair{ThreadGroup::other, "other"}}) {
+    CHECK(thread_group_name(group) == name);
+  }
+  for (const auto group : {ThreadGroup::sampler, ThreadGroup::recorder, ThreadGroup::processes}) {
+    CHECK(thread_group_of(thread_group_name(group)) == group);
+  }
+  CHECK(kThreadGroups == static_cast<size_t>(ThreadGroup::other) + 1);
 }
 
 TEST_CASE("shouldKeepTheTimeOfThreadsThatExited", "[exporter][self_cost]") {

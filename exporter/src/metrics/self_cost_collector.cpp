@@ -34,12 +34,12 @@ bool SelfCostCollector::bpf_stats_on() const {
 void SelfCostCollector::collect(Families& out) const {
   ThreadCpuReader::Totals totals{};
   if (threads_.read(totals)) {
-    for (size_t g = 0; g < kThreadGroups; ++g) {
+    for (const auto& [group, name] : kThreadGroupNames) {
       out.counter("flightrec_self_cpu_seconds_total",
                   "CPU time flightrec's own threads spent, by thread group (scheduler "
                   "accounting, exited threads included).",
-                  "seconds", seconds(static_cast<int64_t>(totals[g])),
-                  {{"thread", std::string(thread_group_name(static_cast<ThreadGroup>(g)))}});
+                  "seconds", seconds(static_cast<int64_t>(totals[static_cast<size_t>(group)])),
+                  {{"thread", std::string(name)}});
     }
   }
   if (!bpf_programs_.empty()) collect_bpf(out);

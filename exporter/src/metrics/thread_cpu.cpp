@@ -52,22 +52,6 @@ ThreadGroup thread_group_of(std::string_view comm) {
   return ThreadGroup::other;
 }
 
-std::string_view thread_group_name(ThreadGroup group) {
-  switch (group) {
-    case ThreadGroup::sampler:
-      return "sampler";
-    case ThreadGroup::recorder:
-      return "recorder";
-    case ThreadGroup::processes:
-      return "processes";
-    case ThreadGroup::http:
-      return "http";
-    case ThreadGroup::other:
-      break;
-  }
-  return "other";
-}
-
 bool parse_schedstat_ns(std::string_view text, uint64_t& ns) {
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, ns);

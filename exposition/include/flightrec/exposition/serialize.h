@@ -45,6 +45,7 @@ struct FamilyExtras {
 // Keyed by MetricFamily::name exactly as the family carries it (counters with `_total`).
 using ExtrasByFamily = std::map<std::string, FamilyExtras, std::less<>>;
 
+// Not a Result: the body is served even when something was left out of it.
 struct Serialized {
   std::string body;
   // One line per thing that was left out, naming the family: a family whose name repeats an

@@ -10,16 +10,26 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "flightrec/common/enum_names.h"
 #include "flightrec/common/fd.h"
 
 namespace flightrec::exporter::metrics {
 
 enum class ThreadGroup : uint8_t { sampler, recorder, processes, http, other };
-inline constexpr size_t kThreadGroups = 5;
+// Each group's `thread` label, in the enum's order.
+inline constexpr EnumName<ThreadGroup> kThreadGroupNames[] = {{ThreadGroup::sampler, "sampler"},
+                                                              {ThreadGroup::recorder, "recorder"},
+                                                              {ThreadGroup::processes, "processes"},
+                                                              {ThreadGroup::http, "http"},
+                                                              {ThreadGroup::other, "other"}};
+static_assert(names_are_distinct(kThreadGroupNames) && rows_follow_values(kThreadGroupNames));
+inline constexpr size_t kThreadGroups = std::size(kThreadGroupNames);
 
 // The group a thread of this name belongs to.
 ThreadGroup thread_group_of(std::string_view comm);
-std::string_view thread_group_name(ThreadGroup group);
+[[nodiscard]] constexpr std::string_view thread_group_name(ThreadGroup group) {
+  return name_of(kThreadGroupNames, group);
+}
 
 // The first field of a schedstat line; false when the text is not one.
 bool parse_schedstat_ns(std::string_view text, uint64_t& ns);
