@@ -39,16 +39,16 @@ int run(const flightrec::app::Command& command) {
       case CommandKind::incidents:
         return run_incidents(command);
       case CommandKind::top: {
-        const TopArgs top = parse_top_args(command.command_args);
-        if (top.help) {
+        const auto top = parse_top_args(command.command_args);
+        if (!top) {
+          std::cerr << "flightrec: " << top.error() << '\n';
+          return 2;
+        }
+        if (top->help) {
           std::cout << usage_text(CommandKind::top);
           return 0;
         }
-        if (!top.options) {
-          std::cerr << "flightrec: " << top.error << '\n';
-          return 2;
-        }
-        return run_top(*top.options, command);
+        return run_top(top->options, command);
       }
       case CommandKind::replay: {
         const std::vector<std::string_view> replay_args(command.command_args.begin(),
@@ -68,11 +68,11 @@ int run(const flightrec::app::Command& command) {
 int main(int argc, char** argv) {
   using namespace flightrec::app;
   const std::vector<std::string> args(argv + 1, argv + argc);
-  const ParseResult parsed = parse_command_line(args);
-  if (!parsed.command) {
-    std::cerr << "flightrec: " << parsed.error << '\n';
+  const auto parsed = parse_command_line(args);
+  if (!parsed) {
+    std::cerr << "flightrec: " << parsed.error() << '\n';
     return 2;
   }
   CheckedOutput output(std::cout, STDOUT_FILENO);
-  return output.finish(run(*parsed.command), std::cerr);
+  return output.finish(run(*parsed), std::cerr);
 }

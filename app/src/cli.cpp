@@ -175,8 +175,8 @@ std::string unknown_flag_error(std::string_view flag, const CommandSpec* word) {
   return "unknown flag " + std::string(flag) + " (see " + help + ")";
 }
 
-ParseResult parse_flags(const std::vector<std::string_view>& args, const CommandSpec* word,
-                        Command& command) {
+Result<Command> parse_flags(const std::vector<std::string_view>& args, const CommandSpec* word,
+                            Command& command) {
   const CommandSpec& spec = word != nullptr ? *word : commands().front();
   std::vector<Flag> table = global_flags(command);
   if (!spec.own_parser) {
@@ -191,32 +191,32 @@ ParseResult parse_flags(const std::vector<std::string_view>& args, const Command
   };
   const auto unknown = [word](std::string_view flag) { return unknown_flag_error(flag, word); };
   const auto parsed = flags::parse(args, table, take_argument, unknown);
-  if (!parsed) return {std::nullopt, parsed.error()};
+  if (!parsed) return Error{parsed.error()};
   if (parsed->help) {
     Command help{.kind = CommandKind::help};
     if (word != nullptr) help.help_for = word->kind;
-    return {help, {}};
+    return help;
   }
-  return {command, {}};
+  return command;
 }
 
 // Fills what a command's flags leave unset, and refuses what is missing.
-std::string complete(Command& command) {
+Status complete(Command& command) {
   if (command.kind == CommandKind::snapshot && command.format.empty()) command.format = "text";
   if (command.kind == CommandKind::dump) {
     if (command.format.empty()) command.format = "json";
-    if (!command.argument) return "dump needs a FILE (an incident or raw dump)";
+    if (!command.argument) return Error{"dump needs a FILE (an incident or raw dump)"};
   }
   return {};
 }
 
 }  // namespace
 
-ParseResult parse_command_line(const std::vector<std::string>& raw_args) {
+Result<Command> parse_command_line(const std::vector<std::string>& raw_args) {
   const std::vector<std::string_view> args(raw_args.begin(), raw_args.end());
   for (const std::string_view arg : args) {
     if (!arg.starts_with("-")) break;  // past the command word, flags are the command's
-    if (arg == "--version") return {Command{.kind = CommandKind::version}, {}};
+    if (arg == "--version") return Command{.kind = CommandKind::version};
   }
   Command command;
   const auto word_at = command_word_at(args);
@@ -225,8 +225,8 @@ ParseResult parse_command_line(const std::vector<std::string>& raw_args) {
   if (word_at) {
     word = command_named(args[*word_at]);
     if (word == nullptr) {
-      return {std::nullopt, "unknown command \"" + std::string(args[*word_at]) +
-                                "\" (commands: " + command_words() + "; see --help)"};
+      return Error{"unknown command \"" + std::string(args[*word_at]) +
+                   "\" (commands: " + command_words() + "; see --help)"};
     }
     command.kind = word->kind;
     const auto at = args.begin() + static_cast<std::ptrdiff_t>(*word_at);
@@ -237,9 +237,9 @@ ParseResult parse_command_line(const std::vector<std::string>& raw_args) {
       flag_args.insert(flag_args.end(), at + 1, args.end());
     }
   }
-  ParseResult result = parse_flags(flag_args, word, command);
-  if (!result.command || result.command->kind == CommandKind::help) return result;
-  if (auto error = complete(*result.command); !error.empty()) return {std::nullopt, error};
+  Result<Command> result = parse_flags(flag_args, word, command);
+  if (!result || result->kind == CommandKind::help) return result;
+  if (Status completed = complete(*result); !completed) return Error{completed.error()};
   return result;
 }
 

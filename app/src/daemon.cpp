@@ -391,7 +391,10 @@ int Daemon::run(int signal_fd) {
   }
 
   std::string reason;
-  while ((reason = wait_for_signal(signal_fd, stop)) == "SIGHUP") reload("SIGHUP");
+  // A reload that fails is logged and counted by reload itself; the daemon runs on either way.
+  while ((reason = wait_for_signal(signal_fd, stop)) == "SIGHUP") {
+    static_cast<void>(reload("SIGHUP"));
+  }
   log::info("stopping", {{"reason", reason}});
   // Alerts from now on are answered 503, for their sender to send them to the next run: nothing
   // would capture them once the recorder has stopped.
@@ -415,7 +418,7 @@ int Daemon::run(int signal_fd) {
   return failed ? 1 : 0;
 }
 
-std::string Daemon::reload(std::string_view cause) {
+Status Daemon::reload(std::string_view cause) {
   const std::lock_guard lock(reload_mutex_);
   Setup loaded = load_setup(command_);
   if (!loaded.config) return reload_failed(cause, loaded.errors);
@@ -463,7 +466,7 @@ std::string Daemon::reload(std::string_view cause) {
   return {};
 }
 
-std::string Daemon::reload_failed(std::string_view cause, const std::vector<std::string>& errors) {
+Error Daemon::reload_failed(std::string_view cause, const std::vector<std::string>& errors) {
   reload_status_->failed();
   std::string text;
   for (const auto& error : errors) {
@@ -471,7 +474,7 @@ std::string Daemon::reload_failed(std::string_view cause, const std::vector<std:
                {{"cause", std::string(cause)}, {"error", error}});
     text += error + "\n";
   }
-  return text;
+  return Error{text};
 }
 
 // Every live setting, each through the setter of the component that reads it (config_reload.h
@@ -506,11 +509,11 @@ http::Route Daemon::reload_route() {
           .summary = "re-reads the configuration file and applies what may change live",
           .handler =
               [this](const http::Request&, http::Response& response) {
-                const std::string error = reload("POST /-/reload");
-                if (error.empty()) {
+                const Status reloaded = reload("POST /-/reload");
+                if (reloaded) {
                   response.send(200, "text/plain; charset=utf-8", "configuration reloaded\n");
                 } else {
-                  response.send(500, "text/plain; charset=utf-8", error);
+                  response.send(500, "text/plain; charset=utf-8", reloaded.error());
                 }
               },
           .methods = {"POST"},

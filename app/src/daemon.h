@@ -49,13 +49,13 @@ class Daemon {
   // again) and applies what can change live (config_reload.h), all or nothing: every part (rules,
   // TLS context, roles, alert filters) is built before any is installed, so an invalid file, a web
   // config whose certificate does not load, roles naming unknown users or rules naming signals
-  // this host lacks change nothing. Returns "" or what was wrong; either is logged and shown in
-  // /metrics. Any thread; reloads run one at a time.
-  std::string reload(std::string_view cause);
+  // this host lacks change nothing. The failure's message is every error, a line each; either
+  // outcome is logged and shown in /metrics. Any thread; reloads run one at a time.
+  Status reload(std::string_view cause);
 
  private:
   [[nodiscard]] recording::Metadata metadata_now() const;
-  std::string reload_failed(std::string_view cause, const std::vector<std::string>& errors);
+  Error reload_failed(std::string_view cause, const std::vector<std::string>& errors);
   void apply_live(const config::Config& effective, const std::string& origin);
   void start_process_tier(const Command& command);
   void watch_oom_victims();

@@ -170,22 +170,22 @@ TEST_CASE("top shows names, users and devices printable, one row per process", "
 
 TEST_CASE("top's flags are checked and name what was wrong", "[top]") {
   auto ok = parse_top_args({"--net", "--batch", "-n", "3", "-d", "0.5", "--backend=sock_diag"});
-  REQUIRE(ok.options);
-  CHECK(ok.options->net);
-  CHECK(ok.options->batch);
-  CHECK(ok.options->iterations == 3);
-  CHECK(ok.options->delay == std::chrono::milliseconds(500));
-  CHECK(ok.options->backend == "sock_diag");
-  CHECK(parse_top_args({"-n", "x"}).error == "top: -n: \"x\" is not a whole number");
-  CHECK(parse_top_args({"-d", "0"}).error == "top: -d: \"0\" is not a delay between 10ms and 1h");
-  CHECK(parse_top_args({"--backend", "pcap"}).error ==
+  REQUIRE(ok);
+  CHECK(ok->options.net);
+  CHECK(ok->options.batch);
+  CHECK(ok->options.iterations == 3);
+  CHECK(ok->options.delay == std::chrono::milliseconds(500));
+  CHECK(ok->options.backend == "sock_diag");
+  CHECK(parse_top_args({"-n", "x"}).error() == "top: -n: \"x\" is not a whole number");
+  CHECK(parse_top_args({"-d", "0"}).error() == "top: -d: \"0\" is not a delay between 10ms and 1h");
+  CHECK(parse_top_args({"--backend", "pcap"}).error() ==
         "top: --backend: \"pcap\" is not auto, ebpf or sock_diag");
-  CHECK(parse_top_args({"--frobnicate"}).error ==
+  CHECK(parse_top_args({"--frobnicate"}).error() ==
         "top: unknown flag --frobnicate (see flightrec top --help)");
-  CHECK(parse_top_args({"-n"}).error == "top: flag -n needs a value");
-  CHECK(parse_top_args({"-n", "0"}).error ==
+  CHECK(parse_top_args({"-n"}).error() == "top: flag -n needs a value");
+  CHECK(parse_top_args({"-n", "0"}).error() ==
         "top: -n: 0 prints nothing; leave -n out to run until interrupted");
-  CHECK(parse_top_args({"--iterations=2", "--delay=250ms"}).options->iterations == 2);
-  CHECK(parse_top_args({"-b", "--help"}).help);
-  CHECK(parse_top_args({"--config.file=/etc/x.yaml"}).options->config_file == "/etc/x.yaml");
+  CHECK(parse_top_args({"--iterations=2", "--delay=250ms"})->options.iterations == 2);
+  CHECK(parse_top_args({"-b", "--help"})->help);
+  CHECK(parse_top_args({"--config.file=/etc/x.yaml"})->options.config_file == "/etc/x.yaml");
 }

@@ -62,7 +62,7 @@ std::vector<flags::Flag> top_flags(TopOptions& o) {
   };
 }
 
-TopArgs parse_top_args(const std::vector<std::string>& args) {
+Result<TopArgs> parse_top_args(const std::vector<std::string>& args) {
   TopOptions options;
   const std::vector<std::string_view> views(args.begin(), args.end());
   const auto table = top_flags(options);
@@ -70,9 +70,9 @@ TopArgs parse_top_args(const std::vector<std::string>& args) {
     return "unknown flag " + std::string(flag) + " (see flightrec top --help)";
   };
   const auto parsed = flags::parse(views, table, {}, unknown);
-  if (!parsed) return {std::nullopt, false, "top: " + parsed.error()};
-  if (parsed->help) return {std::nullopt, true, {}};
-  return {options, false, {}};
+  if (!parsed) return Error{"top: " + parsed.error()};
+  if (parsed->help) return TopArgs{.help = true, .options = {}};
+  return TopArgs{.help = false, .options = options};
 }
 
 }  // namespace flightrec::app

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/common/result.h"
+
 namespace flightrec::app {
 
 enum class CommandKind {
@@ -46,12 +48,8 @@ struct Command {
   std::vector<std::string> command_args;
 };
 
-struct ParseResult {
-  std::optional<Command> command;
-  std::string error;  // set when command is empty: one line naming what was wrong
-};
-
-ParseResult parse_command_line(const std::vector<std::string>& args);
+// The command, or one line naming what was wrong.
+Result<Command> parse_command_line(const std::vector<std::string>& args);
 
 // The whole program's usage, or one command's (its flags and the global ones).
 std::string usage_text(std::optional<CommandKind> kind = std::nullopt);

@@ -11,6 +11,7 @@
 
 namespace flightrec::app {
 
+// Not a Result: like config::LoadResult, every error of the file, and which file it was.
 struct Setup {
   std::optional<config::Config> config;
   std::string config_origin;

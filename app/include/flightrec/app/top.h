@@ -28,14 +28,14 @@ struct TopOptions {
 };
 
 struct TopArgs {
-  std::optional<TopOptions> options;  // empty on error or when help was asked for
-  bool help = false;
-  std::string error;  // one line naming what was wrong
+  bool help = false;   // -h or --help: print the usage instead
+  TopOptions options;  // what the flags said, when not help
 };
 
 // top's flags, applied to `options` (the table the parser and `flightrec top --help` share).
 std::vector<flags::Flag> top_flags(TopOptions& options);
-TopArgs parse_top_args(const std::vector<std::string>& args);
+// The arguments, or one line naming what was wrong.
+Result<TopArgs> parse_top_args(const std::vector<std::string>& args);
 
 // What a screen needs besides the two frames.
 struct TopContext {
