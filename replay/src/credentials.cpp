@@ -12,43 +12,43 @@ std::string flag_or_variable(const std::string& flag, const Environment& environ
   return value == nullptr ? std::string() : std::string(value);
 }
 
-// The password file's first line, without its line end; false with `error` when unreadable.
-bool read_password(const std::string& path, std::string& password, std::string& error) {
+// The password file's first line, without its line end; or that it cannot be read.
+Result<std::string> read_password(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    error = "--password-file: cannot read \"" + path + "\"";
-    return false;
-  }
+  if (!file) return Error{"--password-file: cannot read \"" + path + "\""};
+  std::string password;
   std::getline(file, password);
   if (password.ends_with('\r')) password.pop_back();
-  return true;
+  return password;
 }
 
 }  // namespace
 
-CredentialsResult resolve_credentials(const CredentialFlags& flags,
-                                      const Environment& environment) {
-  CredentialsResult result;
-  ClientCredentials& c = result.credentials;
+Result<ClientCredentials> resolve_credentials(const CredentialFlags& flags,
+                                              const Environment& environment) {
+  ClientCredentials c;
   c.ca_file = flag_or_variable(flags.ca_file, environment, "FLIGHTREC_CA_FILE");
   c.cert_file = flag_or_variable(flags.cert_file, environment, "FLIGHTREC_CERT_FILE");
   c.key_file = flag_or_variable(flags.key_file, environment, "FLIGHTREC_KEY_FILE");
   c.user = flag_or_variable(flags.user, environment, "FLIGHTREC_USER");
   if (!flags.password_file.empty()) {
-    if (!read_password(flags.password_file, c.password, result.error)) return result;
+    auto password = read_password(flags.password_file);
+    if (!password) return Error{std::move(password).error()};
+    c.password = *std::move(password);
   } else if (const char* password = environment("FLIGHTREC_PASSWORD"); password != nullptr) {
     c.password = password;
   }
   if (c.user.empty() && !c.password.empty()) {
-    result.error =
+    return Error{
         "a password was given (--password-file or FLIGHTREC_PASSWORD) but no user "
-        "(--user or FLIGHTREC_USER)";
-  } else if (!c.key_file.empty() && c.cert_file.empty()) {
-    result.error =
-        "a client key was given (--key-file or FLIGHTREC_KEY_FILE) without its "
-        "certificate (--cert-file or FLIGHTREC_CERT_FILE)";
+        "(--user or FLIGHTREC_USER)"};
   }
-  return result;
+  if (!c.key_file.empty() && c.cert_file.empty()) {
+    return Error{
+        "a client key was given (--key-file or FLIGHTREC_KEY_FILE) without its "
+        "certificate (--cert-file or FLIGHTREC_CERT_FILE)"};
+  }
+  return c;
 }
 
 }  // namespace flightrec::replay

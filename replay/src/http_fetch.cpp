@@ -322,14 +322,10 @@ std::string recording_url(std::string_view url) {
   return std::string(url) + "&format=raw";
 }
 
-FetchResult http_get(std::string_view url, const FetchLimits& limits,
-                     const ClientCredentials& credentials) {
-  FetchResult result;
+Result<std::string> http_get(std::string_view url, const FetchLimits& limits,
+                             const ClientCredentials& credentials) {
   const auto fail = [&](const std::string& what) {
-    result.body.clear();
-    result.body.shrink_to_fit();
-    result.error = url_for_display(url) + ": " + what;
-    return result;
+    return Error{url_for_display(url) + ": " + what};
   };
   if (!url.starts_with("http://") && !url.starts_with("https://")) {
     return fail("only http:// and https:// URLs can be fetched");
@@ -357,8 +353,7 @@ FetchResult http_get(std::string_view url, const FetchLimits& limits,
     return fail("the server sent a " + transfer.encoding +
                 "-encoded body although none was asked for");
   }
-  result.body = std::move(transfer.body);
-  return result;
+  return std::move(transfer.body);
 }
 
 }  // namespace flightrec::replay

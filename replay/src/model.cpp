@@ -83,14 +83,14 @@ Table Model::table(size_t cursor, int64_t interval_ns, Tab tab, const Arrangemen
   return table;
 }
 
-CursorTime parse_cursor_time(std::string_view text, int64_t start_ns, int64_t end_ns) {
-  if (text == "start") return {start_ns, {}};
-  if (text == "end") return {end_ns, {}};
+Result<int64_t> parse_cursor_time(std::string_view text, int64_t start_ns, int64_t end_ns) {
+  if (text == "start") return start_ns;
+  if (text == "end") return end_ns;
   if (text.starts_with('+')) {
     // The dump parser reads "-D" as D before its `now`: offsets from the start reuse it.
     const auto back = recording::parse_time_param("time", "-" + std::string(text.substr(1)), 0);
-    if (!back.ok()) return {0, "time: \"" + std::string(text) + "\" is not an offset like +2.5s"};
-    return {start_ns - back.real_ns, {}};
+    if (!back.ok()) return Error{"time: \"" + std::string(text) + "\" is not an offset like +2.5s"};
+    return start_ns - back.real_ns;
   }
   auto parsed = is_time_of_day(text) ? time_of_day(text, start_ns, end_ns)
                                      : recording::parse_time_param("time", text, end_ns);
@@ -101,14 +101,14 @@ CursorTime parse_cursor_time(std::string_view text, int64_t start_ns, int64_t en
   }
   if (!parsed.ok() && !parsed.reason.empty()) {
     // A time's form with a value that is none ("out of range", "month 13 out of range").
-    return {0, "time: \"" + std::string(text) + "\" is not a time (" + parsed.reason + ")"};
+    return Error{"time: \"" + std::string(text) + "\" is not a time (" + parsed.reason + ")"};
   }
   if (!parsed.ok()) {
-    return {0, "time: \"" + std::string(text) +
-                   "\" is not a time (examples: 2026-11-30T05:00:00.250Z, 2026-11-30 05:00:00, "
-                   "05:00:00.250, 1764478800.25, +2.5s, -1s, start, end)"};
+    return Error{"time: \"" + std::string(text) +
+                 "\" is not a time (examples: 2026-11-30T05:00:00.250Z, 2026-11-30 05:00:00, "
+                 "05:00:00.250, 1764478800.25, +2.5s, -1s, start, end)"};
   }
-  return {parsed.real_ns, {}};
+  return parsed.real_ns;
 }
 
 CursorPlace place_cursor(const Timeline& timeline, std::string_view text, int64_t time_ns) {

@@ -11,8 +11,6 @@
 namespace flightrec::replay {
 namespace {
 
-ReplayArgs failure(std::string error) { return {std::nullopt, false, std::move(error)}; }
-
 // The tab table's names, "processes, network, ..." with `last` before the last one: a tab added
 // to the table is in --tab's help and error without another edit.
 std::string tab_names(std::string_view last) {
@@ -99,7 +97,7 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
   };
 }
 
-ReplayArgs parse_replay_args(std::span<const std::string_view> args) {
+Result<ReplayArgs> parse_replay_args(std::span<const std::string_view> args) {
   ReplayOptions options;
   bool have_source = false;
   const auto table = replay_flags(options);
@@ -113,13 +111,13 @@ ReplayArgs parse_replay_args(std::span<const std::string_view> args) {
     return "unknown flag " + std::string(flag) + " (see flightrec replay --help)";
   };
   const auto parsed = flags::parse(args, table, take_source, unknown);
-  if (!parsed) return failure(parsed.error());
-  if (parsed->help) return {std::nullopt, true, {}};
-  if (!have_source) return failure("replay needs a SOURCE (a recording file or an http(s):// URL)");
+  if (!parsed) return Error{parsed.error()};
+  if (parsed->help) return ReplayArgs{.help = true, .options = {}};
+  if (!have_source) return Error{"replay needs a SOURCE (a recording file or an http(s):// URL)"};
   if (!options.batch && options.format != BatchFormat::text) {
-    return failure("--format only applies with --batch");
+    return Error{"--format only applies with --batch"};
   }
-  return {options, false, {}};
+  return ReplayArgs{.help = false, .options = options};
 }
 
 std::string replay_usage() {

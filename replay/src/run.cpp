@@ -15,24 +15,20 @@
 namespace flightrec::replay {
 namespace {
 
-LoadResult loaded(recording::ReadResult read, const std::string& prefix) {
-  if (!read.ok()) return {std::nullopt, prefix + read.error};
-  return {from_recording(std::move(read.recording)), {}};
+Result<ReplayData> loaded(recording::ReadResult read, const std::string& prefix) {
+  if (!read.ok()) return Error{prefix + read.error};
+  return from_recording(std::move(read.recording));
 }
 
 // The cursor --at names (with a note when it was outside the recording), else the trigger
 // point, else the end.
-std::optional<CursorPlace> initial_cursor(const Model& model, const std::string& at,
-                                          std::string& error) {
+Result<CursorPlace> initial_cursor(const Model& model, const std::string& at) {
   const Timeline& timeline = model.timeline();
   if (timeline.empty()) return CursorPlace{};
   if (!at.empty()) {
     const auto time = parse_cursor_time(at, timeline.start(), timeline.end());
-    if (!time.ok()) {
-      error = "--at: " + time.error;
-      return std::nullopt;
-    }
-    CursorPlace place = place_cursor(timeline, at, time.time_ns);
+    if (!time) return Error{"--at: " + time.error()};
+    CursorPlace place = place_cursor(timeline, at, *time);
     if (!place.note.empty()) place.note = "--at " + place.note;
     return place;
   }
@@ -50,13 +46,13 @@ std::ostream& say(std::ostream& err, std::string_view message) {
 
 }  // namespace
 
-LoadResult load_source(const std::string& source, const ClientCredentials& credentials) {
+Result<ReplayData> load_source(const std::string& source, const ClientCredentials& credentials) {
   if (source.starts_with("http://") || source.starts_with("https://")) {
     const std::string url = recording_url(source);
-    const FetchResult fetched = http_get(url, {}, credentials);
-    if (!fetched.ok()) return {std::nullopt, fetched.error};
-    const auto* bytes = reinterpret_cast<const uint8_t*>(fetched.body.data());
-    return loaded(recording::read_recording(std::span(bytes, fetched.body.size())),
+    const auto fetched = http_get(url, {}, credentials);
+    if (!fetched) return Error{fetched.error()};
+    const auto* bytes = reinterpret_cast<const uint8_t*>(fetched->data());
+    return loaded(recording::read_recording(std::span(bytes, fetched->size())),
                   url_for_display(url) + ": ");
   }
   return loaded(recording::read_recording(std::filesystem::path(source)), "");
@@ -67,21 +63,20 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     err << "flightrec replay: the interactive view needs a terminal (use --batch for text)\n";
     return 1;
   }
-  const CredentialsResult credentials = resolve_credentials(options.credentials, std::getenv);
-  if (!credentials.error.empty()) {
-    say(err, credentials.error);
+  const auto credentials = resolve_credentials(options.credentials, std::getenv);
+  if (!credentials) {
+    say(err, credentials.error());
     return 2;
   }
-  LoadResult load = load_source(options.source, credentials.credentials);
-  if (!load.data) {
-    say(err, load.error);
+  auto load = load_source(options.source, *credentials);
+  if (!load) {
+    say(err, load.error());
     return 1;
   }
-  const Model model(std::move(*load.data), system_user_names());
-  std::string error;
-  const auto cursor = initial_cursor(model, options.at, error);
+  const Model model(*std::move(load), system_user_names());
+  const auto cursor = initial_cursor(model, options.at);
   if (!cursor) {
-    say(err, error);
+    say(err, cursor.error());
     return 2;
   }
   // An unknown --sort column is a usage error rather than a silent default.
@@ -121,16 +116,16 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
 }
 
 int replay_command(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-  const ReplayArgs parsed = parse_replay_args(args);
-  if (parsed.help) {
+  const auto parsed = parse_replay_args(args);
+  if (!parsed) {
+    say(err, parsed.error());
+    return 2;
+  }
+  if (parsed->help) {
     out << replay_usage();
     return 0;
   }
-  if (!parsed.options) {
-    say(err, parsed.error);
-    return 2;
-  }
-  return run_replay(*parsed.options, out, err);
+  return run_replay(parsed->options, out, err);
 }
 
 }  // namespace flightrec::replay

@@ -170,12 +170,12 @@ void Session::prompt_key(int key) {
       if (done && !prompt_.empty() && !model_.timeline().empty()) {
         const auto& timeline = model_.timeline();
         const auto time = parse_cursor_time(prompt_, timeline.start(), timeline.end());
-        if (time.ok()) {
-          const CursorPlace place = place_cursor(timeline, prompt_, time.time_ns);
+        if (time) {
+          const CursorPlace place = place_cursor(timeline, prompt_, *time);
           move_cursor(place.index);
           message_ = place.note;
         } else {
-          message_ = time.error;
+          message_ = time.error();
         }
       }
       break;

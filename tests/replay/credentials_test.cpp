@@ -36,13 +36,13 @@ TEST_CASE("credentialsComeFromTheEnvironmentWhereNoFlagIsGiven", "[replay][crede
                                                   {"FLIGHTREC_PASSWORD", "env-secret"}});
   CredentialFlags flags;
   flags.ca_file = "/flag/ca.pem";
-  const CredentialsResult result = resolve_credentials(flags, environment);
-  REQUIRE(result.error.empty());
-  CHECK(result.credentials.ca_file == "/flag/ca.pem");
-  CHECK(result.credentials.cert_file == "/env/client.pem");
-  CHECK(result.credentials.key_file.empty());
-  CHECK(result.credentials.user == "env-user");
-  CHECK(result.credentials.password == "env-secret");
+  const auto result = resolve_credentials(flags, environment);
+  REQUIRE(result.ok());
+  CHECK(result->ca_file == "/flag/ca.pem");
+  CHECK(result->cert_file == "/env/client.pem");
+  CHECK(result->key_file.empty());
+  CHECK(result->user == "env-user");
+  CHECK(result->password == "env-secret");
 }
 
 TEST_CASE("aPasswordFileGivesItsFirstLineAndOverridesTheEnvironment", "[replay][credentials]") {
@@ -50,27 +50,26 @@ TEST_CASE("aPasswordFileGivesItsFirstLineAndOverridesTheEnvironment", "[replay][
   CredentialFlags flags;
   flags.user = "alice";
   flags.password_file = path.string();
-  const CredentialsResult result =
+  const auto result =
       resolve_credentials(flags, environment_of({{"FLIGHTREC_PASSWORD", "env-secret"}}));
   std::filesystem::remove(path);
-  REQUIRE(result.error.empty());
-  CHECK(result.credentials.password == "file-secret");
+  REQUIRE(result.ok());
+  CHECK(result->password == "file-secret");
 }
 
 TEST_CASE("credentialMistakesNameTheFlagAndNeverThePassword", "[replay][credentials]") {
   CredentialFlags missing_file;
   missing_file.user = "alice";
   missing_file.password_file = "/nonexistent/password";
-  CHECK(resolve_credentials(missing_file, environment_of({})).error ==
+  CHECK(resolve_credentials(missing_file, environment_of({})).error() ==
         "--password-file: cannot read \"/nonexistent/password\"");
 
-  const CredentialsResult no_user =
-      resolve_credentials({}, environment_of({{"FLIGHTREC_PASSWORD", "hunter2"}}));
-  CHECK_THAT(no_user.error, Catch::Contains("no user (--user or FLIGHTREC_USER)"));
-  CHECK_THAT(no_user.error, !Catch::Contains("hunter2"));
+  const auto no_user = resolve_credentials({}, environment_of({{"FLIGHTREC_PASSWORD", "hunter2"}}));
+  CHECK_THAT(no_user.error(), Catch::Contains("no user (--user or FLIGHTREC_USER)"));
+  CHECK_THAT(no_user.error(), !Catch::Contains("hunter2"));
 
   CredentialFlags key_only;
   key_only.key_file = "/k.pem";
-  CHECK_THAT(resolve_credentials(key_only, environment_of({})).error,
+  CHECK_THAT(resolve_credentials(key_only, environment_of({})).error(),
              Catch::Contains("without its certificate"));
 }

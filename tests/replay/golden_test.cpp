@@ -59,8 +59,7 @@ TEST_CASE("batchOutputMatchesTheGoldenFiles", "[replay][golden]") {
     DYNAMIC_SECTION(c.name) {
       const auto time = parse_cursor_time(c.at, model.timeline().start(), model.timeline().end());
       REQUIRE(time.ok());
-      const BatchView view{model.timeline().at_or_before(time.time_ns), 1'000'000'000, c.tab,
-                           c.how};
+      const BatchView view{model.timeline().at_or_before(*time), 1'000'000'000, c.tab, c.how};
       check_golden(c.name, render_batch(model, view, c.format));
     }
   }

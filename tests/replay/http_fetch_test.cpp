@@ -65,29 +65,29 @@ TEST_CASE("dumpUrlsAskForTheRawFormat", "[replay][http]") {
 
 TEST_CASE("aRecordingIsFetchedOverHttpAndReplayed", "[replay][http]") {
   FixtureServer server;
-  const FetchResult fetched = http_get(server.url("/dump?format=raw"));
+  const auto fetched = http_get(server.url("/dump?format=raw"));
   REQUIRE(fetched.ok());
-  CHECK(fetched.body == server.bytes);
-  const LoadResult loaded = load_source(server.url("/dump?from=-1m"));
-  REQUIRE(loaded.data);
+  CHECK(*fetched == server.bytes);
+  const auto loaded = load_source(server.url("/dump?from=-1m"));
+  REQUIRE(loaded);
   CHECK(server.last_query == "from=-1m&format=raw");
-  CHECK(loaded.data->blocks.size() == fixture().blocks.size());
-  CHECK(loaded.data->process_frames == fixture().process_frames);
+  CHECK(loaded->blocks.size() == fixture().blocks.size());
+  CHECK(loaded->process_frames == fixture().process_frames);
 }
 
 TEST_CASE("httpErrorsNameTheUrlAndTheStatus", "[replay][http]") {
   FixtureServer server;
-  const FetchResult missing = http_get(server.url("/incidents/x"));
-  CHECK(missing.error == server.url("/incidents/x") + ": 404 Not Found: no incident \"x\"");
-  const FetchResult ftp = http_get("ftp://example.com/dump");
-  CHECK(ftp.error == "ftp://example.com/dump: only http:// and https:// URLs can be fetched");
+  const auto missing = http_get(server.url("/incidents/x"));
+  CHECK(missing.error() == server.url("/incidents/x") + ": 404 Not Found: no incident \"x\"");
+  const auto ftp = http_get("ftp://example.com/dump");
+  CHECK(ftp.error() == "ftp://example.com/dump: only http:// and https:// URLs can be fetched");
   // A port nobody listens on: the server's port once it is gone.
   std::string closed_url;
   {
     FixtureServer gone;
     closed_url = gone.url("/dump");
   }
-  CHECK_THAT(http_get(closed_url).error, Catch::Contains("cannot connect"));
+  CHECK_THAT(http_get(closed_url).error(), Catch::Contains("cannot connect"));
 }
 
 TEST_CASE("passwordsInAUrlAreNotShown", "[replay][http]") {
@@ -96,7 +96,7 @@ TEST_CASE("passwordsInAUrlAreNotShown", "[replay][http]") {
   CHECK(url_for_display("http://h:1/dump?who=a@b:c") == "http://h:1/dump?who=a@b:c");
   CHECK(url_for_display("http://[::1]:9717/") == "http://[::1]:9717/");
   // A URL that cannot connect still names itself without the password.
-  CHECK_THAT(http_get("http://bob:hunter2@127.0.0.1:1/dump").error,
+  CHECK_THAT(http_get("http://bob:hunter2@127.0.0.1:1/dump").error(),
              Catch::StartsWith("http://bob:***@127.0.0.1:1/dump: cannot connect"));
 }
 
@@ -115,16 +115,16 @@ TEST_CASE("credentialsAreSentAndARefusalSaysHowToGiveThem", "[replay][http]") {
   std::string url = server.url();
   if (url.ends_with('/')) url.pop_back();
   url += "/dump";
-  const FetchResult refused = http_get(url);
-  CHECK(refused.error == url +
-                             ": 401 Unauthorized: 401 Unauthorized (replay's --user and "
-                             "--password-file, or FLIGHTREC_USER and FLIGHTREC_PASSWORD)");
+  const auto refused = http_get(url);
+  CHECK(refused.error() == url +
+                               ": 401 Unauthorized: 401 Unauthorized (replay's --user and "
+                               "--password-file, or FLIGHTREC_USER and FLIGHTREC_PASSWORD)");
   ClientCredentials credentials;
   credentials.user = "alice";
   credentials.password = "s3cret";
-  const FetchResult fetched = http_get(url, {}, credentials);
+  const auto fetched = http_get(url, {}, credentials);
   REQUIRE(fetched.ok());
-  CHECK(fetched.body == "FLTREC");
+  CHECK(*fetched == "FLTREC");
   CHECK(authorization == "Basic YWxpY2U6czNjcmV0");  // base64("alice:s3cret")
 }
 
@@ -138,7 +138,7 @@ TEST_CASE("redirectsAreFollowed", "[replay][http]") {
         }}}};
   std::string url = redirect.url();
   if (url.ends_with('/')) url.pop_back();
-  const FetchResult fetched = http_get(url + "/old");
+  const auto fetched = http_get(url + "/old");
   REQUIRE(fetched.ok());
-  CHECK(fetched.body == target.bytes);
+  CHECK(*fetched == target.bytes);
 }

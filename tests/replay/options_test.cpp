@@ -13,7 +13,9 @@ namespace flags = flightrec::flags;
 
 namespace {
 
-ReplayArgs parse(std::vector<std::string_view> args) { return parse_replay_args(args); }
+flightrec::Result<ReplayArgs> parse(std::vector<std::string_view> args) {
+  return parse_replay_args(args);
+}
 
 }  // namespace
 
@@ -21,8 +23,8 @@ TEST_CASE("replayArgsTakeASourceAndBatchFlags", "[replay][options]") {
   const auto parsed =
       parse({"incident.fltrec", "--batch", "--at", "+2.5s", "--tab=network", "--sort", "MEM%",
              "--format=json", "--interval=100ms", "--tree", "--filter", "nginx", "--reverse"});
-  REQUIRE(parsed.options);
-  const ReplayOptions& o = *parsed.options;
+  REQUIRE(parsed);
+  const ReplayOptions& o = parsed->options;
   CHECK(o.source == "incident.fltrec");
   CHECK(o.batch);
   CHECK(o.at == "+2.5s");
@@ -37,10 +39,10 @@ TEST_CASE("replayArgsTakeASourceAndBatchFlags", "[replay][options]") {
 
 TEST_CASE("replayArgsDefaultToTheInteractiveProcessesView", "[replay][options]") {
   const auto parsed = parse({"http://127.0.0.1:9717/incidents/x"});
-  REQUIRE(parsed.options);
-  CHECK_FALSE(parsed.options->batch);
-  CHECK(parsed.options->tab == Tab::processes);
-  CHECK(parsed.options->interval_ns == kDefaultIntervalNs);
+  REQUIRE(parsed);
+  CHECK_FALSE(parsed->options.batch);
+  CHECK(parsed->options.tab == Tab::processes);
+  CHECK(parsed->options.interval_ns == kDefaultIntervalNs);
 }
 
 TEST_CASE("replayTabHelpNamesEveryTabOfTheTable", "[replay][options]") {
@@ -51,22 +53,22 @@ TEST_CASE("replayTabHelpNamesEveryTabOfTheTable", "[replay][options]") {
   REQUIRE(tab != flags.end());
   for (const TabNames& names : kTabNames) {
     CHECK_THAT(std::string(tab->help), Catch::Contains(std::string(names.name)));
-    CHECK_THAT(parse({"a", "--tab=disks"}).error, Catch::Contains(std::string(names.name)));
-    CHECK(parse({"a", "--tab=" + std::string(names.name)}).options->tab == names.tab);
+    CHECK_THAT(parse({"a", "--tab=disks"}).error(), Catch::Contains(std::string(names.name)));
+    CHECK(parse({"a", "--tab=" + std::string(names.name)})->options.tab == names.tab);
   }
 }
 
 TEST_CASE("replayArgsErrorsNameTheFlagOrValue", "[replay][options]") {
-  CHECK(parse({}).error == "replay needs a SOURCE (a recording file or an http(s):// URL)");
-  CHECK(parse({"a", "b"}).error == "unexpected argument \"b\"");
-  CHECK(parse({"a", "--tab=disks"}).error ==
+  CHECK(parse({}).error() == "replay needs a SOURCE (a recording file or an http(s):// URL)");
+  CHECK(parse({"a", "b"}).error() == "unexpected argument \"b\"");
+  CHECK(parse({"a", "--tab=disks"}).error() ==
         "--tab: \"disks\" is not one of processes, network, connections, listening, sessions");
-  CHECK(parse({"a", "--batch", "--format=xml"}).error == "--format: \"xml\" is not text or json");
-  CHECK(parse({"a", "--format=json"}).error == "--format only applies with --batch");
-  CHECK(parse({"a", "--at"}).error == "flag --at needs a value");
-  CHECK(parse({"a", "--batch=yes"}).error == "--batch takes no value");
-  CHECK(parse({"a", "--speed=2"}).error == "unknown flag --speed (see flightrec replay --help)");
-  CHECK_THAT(parse({"a", "--interval=soon"}).error, Catch::StartsWith("--interval: \"soon\""));
-  CHECK(parse({"a", "--help"}).help);
+  CHECK(parse({"a", "--batch", "--format=xml"}).error() == "--format: \"xml\" is not text or json");
+  CHECK(parse({"a", "--format=json"}).error() == "--format only applies with --batch");
+  CHECK(parse({"a", "--at"}).error() == "flag --at needs a value");
+  CHECK(parse({"a", "--batch=yes"}).error() == "--batch takes no value");
+  CHECK(parse({"a", "--speed=2"}).error() == "unknown flag --speed (see flightrec replay --help)");
+  CHECK_THAT(parse({"a", "--interval=soon"}).error(), Catch::StartsWith("--interval: \"soon\""));
+  CHECK(parse({"a", "--help"})->help);
   CHECK_THAT(replay_usage(), Catch::Contains("--batch"));
 }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "flightrec/common/result.h"
 #include "flightrec/replay/http_fetch.h"
 
 namespace flightrec::replay {
@@ -19,14 +20,11 @@ struct CredentialFlags {
   std::string password_file;
 };
 
-struct CredentialsResult {
-  ClientCredentials credentials;
-  std::string error;  // names the flag or variable and what was wrong; never the password
-};
-
 // `environment` reads one variable (nullptr when unset): std::getenv in the program.
 using Environment = std::function<const char*(const char*)>;
 
-CredentialsResult resolve_credentials(const CredentialFlags& flags, const Environment& environment);
+// The credentials, or what was wrong, naming the flag or variable; never the password.
+Result<ClientCredentials> resolve_credentials(const CredentialFlags& flags,
+                                              const Environment& environment);
 
 }  // namespace flightrec::replay

@@ -10,13 +10,9 @@
 #include <string>
 #include <string_view>
 
-namespace flightrec::replay {
+#include "flightrec/common/result.h"
 
-struct FetchResult {
-  std::string body;
-  std::string error;  // names the URL and what failed; empty on a 200 answer
-  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
-};
+namespace flightrec::replay {
 
 struct FetchLimits {
   std::chrono::milliseconds connect_timeout{30000};  // to establish the connection (and TLS)
@@ -38,8 +34,9 @@ struct ClientCredentials {
   std::string password;
 };
 
-FetchResult http_get(std::string_view url, const FetchLimits& limits = {},
-                     const ClientCredentials& credentials = {});
+// The body of a 200 answer, or what failed, naming the URL.
+Result<std::string> http_get(std::string_view url, const FetchLimits& limits = {},
+                             const ClientCredentials& credentials = {});
 
 // The URL replay fetches for a source URL: /dump without format= gets format=raw (its default is
 // JSON, which replay cannot read); anything else is fetched as given.

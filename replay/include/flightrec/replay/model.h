@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/replay/process_view.h"
 #include "flightrec/replay/replay_data.h"
 #include "flightrec/replay/samples.h"
@@ -48,13 +49,8 @@ class Model {
 // takes it, and without a zone: UTC), a time of day ("07:46:35", "07:46:35.123": UTC, on the
 // recording's date, or its end's date when that is where the time falls), Unix seconds, "start",
 // "end", an offset from the start ("+2.5s", "+1m") or from the end ("-1s"). Times outside the
-// window are clamped by place_cursor. On error, a message naming the text.
-struct CursorTime {
-  int64_t time_ns = 0;
-  std::string error;
-  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
-};
-CursorTime parse_cursor_time(std::string_view text, int64_t start_ns, int64_t end_ns);
+// window are clamped by place_cursor. The time in Unix ns, or a message naming the text.
+Result<int64_t> parse_cursor_time(std::string_view text, int64_t start_ns, int64_t end_ns);
 
 // The sample a time lands on: the newest at or before it, clamped to the recording. `note` says
 // when the time was outside the recording (a clamp the user should not miss); empty otherwise.

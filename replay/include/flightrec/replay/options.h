@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flightrec/common/flags.h"
+#include "flightrec/common/result.h"
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/credentials.h"
 #include "flightrec/replay/table.h"
@@ -32,13 +33,13 @@ struct ReplayOptions {
 };
 
 struct ReplayArgs {
-  std::optional<ReplayOptions> options;  // empty on error or when help was asked for
-  bool help = false;
-  std::string error;  // one line naming the flag or value that was wrong
+  bool help = false;      // -h or --help: print the usage instead
+  ReplayOptions options;  // what the flags said, when not help
 };
 
 std::vector<flags::Flag> replay_flags(ReplayOptions& options);
-ReplayArgs parse_replay_args(std::span<const std::string_view> args);
+// The arguments, or one line naming the flag or value that was wrong.
+Result<ReplayArgs> parse_replay_args(std::span<const std::string_view> args);
 std::string replay_usage();
 
 }  // namespace flightrec::replay

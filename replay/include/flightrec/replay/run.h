@@ -7,19 +7,17 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/result.h"
 #include "flightrec/replay/http_fetch.h"
 #include "flightrec/replay/options.h"
 #include "flightrec/replay/replay_data.h"
 
 namespace flightrec::replay {
 
-struct LoadResult {
-  std::optional<ReplayData> data;
-  std::string error;  // one line: the file or URL and what was wrong with it
-};
-
-// A recording file, or an http(s):// URL fetched once into memory (with `credentials`).
-LoadResult load_source(const std::string& source, const ClientCredentials& credentials = {});
+// A recording file, or an http(s):// URL fetched once into memory (with `credentials`); or one
+// line naming the file or URL and what was wrong with it.
+Result<ReplayData> load_source(const std::string& source,
+                               const ClientCredentials& credentials = {});
 
 // Exit status: 0; 1 after one error line on `err` about the source (unreadable, not a
 // recording, damaged); 2 for a flag value the recording cannot take (an --at that is not a time,
