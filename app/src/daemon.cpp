@@ -109,14 +109,14 @@ std::thread guarded_thread(const char* name, StopSignal& stop, bool& failed,
 // for it and the process may (else one warning naming what is missing), or left at SCHED_OTHER.
 void set_sampler_priority(bool realtime_wanted, sampler::SamplerStats& stats) {
   if (!realtime_wanted) return;
-  const priority::RealtimeOutcome outcome = priority::make_calling_thread_realtime();
-  stats.realtime.store(outcome.realtime);
-  if (outcome.realtime) {
+  const Status realtime = priority::make_calling_thread_realtime();
+  stats.realtime.store(realtime.ok());
+  if (realtime) {
     log::info("sampler realtime", {{"policy", "SCHED_FIFO"},
                                    {"priority", std::to_string(priority::kSamplerFifoPriority)}});
   } else {
     log::warn("sampler.realtime: SCHED_FIFO refused, sampling at normal priority",
-              {{"missing", outcome.missing}});
+              {{"missing", realtime.error()}});
   }
 }
 

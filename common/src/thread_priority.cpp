@@ -43,13 +43,11 @@ std::string describe_refusal(int err) {
 
 }  // namespace
 
-RealtimeOutcome make_calling_thread_realtime() {
+Status make_calling_thread_realtime() {
   // pid 0 is the calling thread alone; reset-on-fork keeps real-time out of any child process.
   const sched_param param{.sched_priority = kSamplerFifoPriority};
-  if (::sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param) == 0) {
-    return {.realtime = true, .missing = {}};
-  }
-  return {.realtime = false, .missing = describe_refusal(errno)};
+  if (::sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param) == 0) return {};
+  return Error{describe_refusal(errno)};
 }
 
 bool make_calling_thread_batch() noexcept {

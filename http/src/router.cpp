@@ -112,13 +112,13 @@ bool matches(const std::vector<Segment>& pattern, std::string_view path, PathVal
 
 // A NUL byte ends the text for civetweb and every C string after it: a request that holds one
 // asks for something other than what would be served, so it is refused.
-std::string nul_refusal(const Request& request) {
+Status check_no_nul(const Request& request) {
   if (request.path().find('\0') != std::string_view::npos) {
-    return "the path holds a NUL byte (%00): " + quote_for_error(request.path()) + "\n";
+    return Error{"the path holds a NUL byte (%00): " + quote_for_error(request.path())};
   }
   // The query is decoded parameter by parameter, later: %00 is the only way to a NUL in it.
   if (request.query().find("%00") != std::string_view::npos) {
-    return "the query holds a NUL byte (%00): " + quote_for_error(request.query()) + "\n";
+    return Error{"the query holds a NUL byte (%00): " + quote_for_error(request.query())};
   }
   return {};
 }
@@ -255,8 +255,8 @@ int Router::answer(Request request, RouteMatch found, Response& response) const 
   const auto admission = admit(request, found.route, web.get(), *policy, response);
   if (admission.refused != 0) return admission.refused;
   if (!admission.user.empty()) request.set_user(admission.user);
-  if (const std::string refusal = nul_refusal(request); !refusal.empty()) {
-    response.send(400, kText, refusal);
+  if (const Status no_nul = check_no_nul(request); !no_nul) {
+    response.send(400, kText, no_nul.error() + "\n");
     return 400;
   }
   if (found.route == nullptr) {

@@ -38,8 +38,8 @@ std::string realtime_in_child_without_cap(rlim_t limit) {
     const rlimit rtprio{limit, limit};
     std::string answer = "setup failed";
     if (::setrlimit(RLIMIT_RTPRIO, &rtprio) == 0 && drop_cap_sys_nice()) {
-      const priority::RealtimeOutcome outcome = priority::make_calling_thread_realtime();
-      answer = (outcome.realtime ? "1" : "0") + outcome.missing;
+      const Status realtime = priority::make_calling_thread_realtime();
+      answer = (realtime ? "1" : "0") + realtime.error();
     }
     static_cast<void>(::write(fds[1], answer.data(), answer.size()));
     ::_exit(0);
@@ -83,16 +83,16 @@ TEST_CASE("an RLIMIT_RTPRIO of 10 is enough without CAP_SYS_NICE", "[thread_prio
 
 TEST_CASE("a realtime thread runs SCHED_FIFO at priority 10, and only that thread",
           "[thread_priority]") {
-  priority::RealtimeOutcome outcome;
+  Status realtime;
   int policy = -1;
   sched_param param{};
   std::thread([&] {
-    outcome = priority::make_calling_thread_realtime();
+    realtime = priority::make_calling_thread_realtime();
     policy = ::sched_getscheduler(0);
     ::sched_getparam(0, &param);
   }).join();
-  if (!outcome.realtime) {
-    WARN("not run: SCHED_FIFO is not permitted here (" << outcome.missing << ")");
+  if (!realtime) {
+    WARN("not run: SCHED_FIFO is not permitted here (" << realtime.error() << ")");
     return;
   }
   CHECK(policy == (SCHED_FIFO | SCHED_RESET_ON_FORK));

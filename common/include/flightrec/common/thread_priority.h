@@ -6,7 +6,7 @@
 //   own few percent of a core.
 // - The recorder, the process tier and the HTTP threads run SCHED_BATCH: see
 //   make_calling_thread_batch. docs/DEPLOYMENT.md ("Scheduling") says what an operator grants.
-#include <string>
+#include "flightrec/common/result.h"
 
 namespace flightrec::priority {
 
@@ -16,17 +16,11 @@ namespace flightrec::priority {
 // higher value would buy the sampler nothing and could only hurt real real-time work.
 inline constexpr int kSamplerFifoPriority = 10;
 
-struct RealtimeOutcome {
-  bool realtime = false;
-  // When refused: what the process lacks (a capability, a limit, a real-time budget), in words
-  // fit for the one warning the daemon logs.
-  std::string missing;
-};
-
 // Makes the calling thread SCHED_FIFO at kSamplerFifoPriority, reset to SCHED_OTHER in any child
 // it forks. Needs CAP_SYS_NICE or an RLIMIT_RTPRIO of at least that priority. When refused the
-// thread keeps its policy and the outcome says why; never throws for a refusal.
-RealtimeOutcome make_calling_thread_realtime();
+// thread keeps its policy and the error says what the process lacks (a capability, a limit, a
+// real-time budget), in words fit for the one warning the daemon logs; never throws for a refusal.
+Status make_calling_thread_realtime();
 
 // Makes the calling thread SCHED_BATCH at its current nice value. It keeps its fair share of CPU
 // (nice 0 weight), so the recorder keeps up with the sampler and scrapes are answered on a busy
