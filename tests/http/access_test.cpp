@@ -68,6 +68,14 @@ std::string status(const std::string& args) {
 
 }  // namespace
 
+TEST_CASE("every right is named as the landing page and docs/SECURITY.md show it",
+          "[http][roles]") {
+  CHECK(right_name(Right::anyone) == "anyone");
+  CHECK(right_name(Right::read_metrics) == "read_metrics");
+  CHECK(right_name(Right::read_history) == "read_history");
+  CHECK(right_name(Right::capture) == "capture");
+}
+
 TEST_CASE("without authentication, a loopback listen address serves every role", "[http][roles]") {
   for (const char* address : {"127.0.0.1:9717", "127.1.2.3:0", "[::1]:9717", "localhost:9717"}) {
     INFO(address);

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/enum_names.h"
+
 namespace flightrec::http {
 
 class Request;
@@ -34,8 +36,16 @@ enum class Right {
   capture,       // acting: /-/trigger (writes an incident to disk), /-/reload: role actions
 };
 
-// The enumerator's name, as the landing page and docs/SECURITY.md show it: "read_metrics".
-[[nodiscard]] std::string_view right_name(Right right);
+// The enumerators' names, as the landing page and docs/SECURITY.md show them: "read_metrics".
+inline constexpr EnumName<Right> kRightNames[] = {{Right::anyone, "anyone"},
+                                                  {Right::read_metrics, "read_metrics"},
+                                                  {Right::read_history, "read_history"},
+                                                  {Right::capture, "capture"}};
+static_assert(names_are_distinct(kRightNames));
+
+[[nodiscard]] constexpr std::string_view right_name(Right right) {
+  return name_of(kRightNames, right);
+}
 
 struct Route {
   std::string path;  // the pattern, as above
