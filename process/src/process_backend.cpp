@@ -19,7 +19,9 @@ std::unique_ptr<ProcessSource> open_process_source(const config::Config& config,
   const std::string& choice = config.processes.backend;
   std::string why_not;
   if (choice != "procfs") {
-    auto reader = sampler::is_own_procfs(root, why_not) ? make_task_iterator(why_not) : nullptr;
+    const Status own = sampler::is_own_procfs(root);
+    if (!own) why_not = own.error();
+    auto reader = own ? make_task_iterator(why_not) : nullptr;
     if (reader) {
       log::info("process backend", {{"backend", "ebpf"}});
       return std::make_unique<TaskCounterSampler>(root, options, std::move(reader), "ebpf");
