@@ -63,8 +63,12 @@ ProcessRecorder::ProcessRecorder(const config::Config& config, const sampler::Pr
       ring_(ring),
       heap_trim_(frame_holds(config, ring)) {
   if (config.processes.short_lived) {
-    exits_ = process::make_process_exit_watcher(exits_missing_);
-    if (!exits_) log::info("short-lived processes not recorded", {{"reason", exits_missing_}});
+    if (auto watcher = process::make_process_exit_watcher()) {
+      exits_ = *std::move(watcher);
+    } else {
+      exits_missing_ = std::move(watcher).error();
+      log::info("short-lived processes not recorded", {{"reason", exits_missing_}});
+    }
   } else {
     exits_missing_ = "processes.short_lived is off";
   }
