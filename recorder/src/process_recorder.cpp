@@ -129,15 +129,16 @@ void ProcessRecorder::tick(process::ProcessFrame& frame) {
                                        std::memory_order_relaxed);
     stats_.exits_lost_total.store(exits_->dropped(), std::memory_order_relaxed);
   }
-  std::string error;
   if (backend_) {
-    if (backend_->read(reading_, error)) {
+    if (Status read = backend_->read(reading_); read) {
       network::attach_traffic(frame, reading_);
       keep_exited_traffic(frame);
     } else {
       stats_.traffic_failures_total.fetch_add(1, std::memory_order_relaxed);
-      if (error != last_traffic_error_) log::warn("network backend read failed", {{"err", error}});
-      last_traffic_error_ = error;
+      if (read.error() != last_traffic_error_) {
+        log::warn("network backend read failed", {{"err", read.error()}});
+      }
+      last_traffic_error_ = std::move(read).error();
     }
     if (sock_diag_ != nullptr) sock_diag_->sockets(frame.sockets);
   }
@@ -198,12 +199,13 @@ void ProcessRecorder::read_socket_table(process::ProcessFrame& frame) {
     frame.sockets = last_sockets_;
     return;
   }
-  std::string error;
   stats_.socket_reads_total.fetch_add(1, std::memory_order_relaxed);
-  if (!sockets_->read(frame.sockets, error)) {
+  if (Status read = sockets_->read(frame.sockets); !read) {
     stats_.socket_failures_total.fetch_add(1, std::memory_order_relaxed);
-    if (error != last_socket_error_) log::warn("socket table read failed", {{"err", error}});
-    last_socket_error_ = error;
+    if (read.error() != last_socket_error_) {
+      log::warn("socket table read failed", {{"err", read.error()}});
+    }
+    last_socket_error_ = std::move(read).error();
   }
   last_sockets_ = frame.sockets;
 }
