@@ -162,7 +162,7 @@ void ProcessRecorder::tick(process::ProcessFrame& frame) {
   // when its reason changes (a clock stepped back refuses every frame until it catches up).
   std::string refused;
   try {
-    refused = ring_.push(frame);
+    if (Status stored = ring_.push(frame); !stored) refused = std::move(stored).error();
   } catch (const std::exception& e) {  // a bug in the codec must not stop the daemon
     refused = e.what();
   }

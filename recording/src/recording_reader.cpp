@@ -143,15 +143,15 @@ std::shared_ptr<const BlockType> RecordingReader::read_whole_block(const std::st
   const auto parsed =
       BlockType::parse(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
   if (!parsed) {
-    fail(name + ": " + parsed.error);
+    fail(name + ": " + parsed.error());
     return nullptr;
   }
-  if (parsed.consumed != bytes.size()) {
-    fail(name + ": the block takes " + std::to_string(parsed.consumed) + " of its " +
+  if (parsed->consumed != bytes.size()) {
+    fail(name + ": the block takes " + std::to_string(parsed->consumed) + " of its " +
          std::to_string(bytes.size()) + " bytes");
     return nullptr;
   }
-  return parsed.block;
+  return parsed->block;
 }
 
 RecordingRecord RecordingReader::read_block(const std::string& name) {
