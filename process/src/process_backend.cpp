@@ -15,7 +15,7 @@ namespace {
 
 // The eBPF task iterator, or why it cannot read `root`'s processes.
 Result<std::unique_ptr<TaskCounterReader>> open_task_iterator(const sampler::ProcRoot& root) {
-  if (const Status own = sampler::is_own_procfs(root); !own) return Error{own.error()};
+  if (const Status own = sampler::check_own_procfs(root); !own) return Error{own.error()};
   return make_task_iterator();
 }
 

@@ -8,7 +8,7 @@
 namespace flightrec::sampler {
 
 // <procfs>/self names the reader's own PID only on the procfs of the reader's namespace.
-Status is_own_procfs(const ProcRoot& root) {
+Status check_own_procfs(const ProcRoot& root) {
   std::array<char, 32> self{};
   const std::string link = (root.procfs / "self").string();
   const ssize_t n = ::readlink(link.c_str(), self.data(), self.size() - 1);

@@ -20,7 +20,7 @@ Result<std::unique_ptr<KernelTicks>> start_kernel_ticks(std::chrono::nanoseconds
                                                         const std::string& choice,
                                                         const sampler::ProcRoot& root) {
   // The kernel's counters are the live machine's: a fixture tree must be read as files.
-  if (const Status own = sampler::is_own_procfs(root); !own) return Error{own.error()};
+  if (const Status own = sampler::check_own_procfs(root); !own) return Error{own.error()};
   auto ticks = sampler::make_kernel_ticks(period, root.procfs.string());
   if (ticks && choice == "auto" && (*ticks)->cpu_count() > kAutoMaxCpus) {
     return Error{std::to_string((*ticks)->cpu_count()) +

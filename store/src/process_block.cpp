@@ -46,7 +46,7 @@ Error fail_parse(std::string message) { return Error{"process block: " + std::mo
 
 }  // namespace
 
-Status ProcessBlock::can_follow(const Frame& frame, int64_t previous_time_ns) {
+Status ProcessBlock::check_frame(const Frame& frame, int64_t previous_time_ns) {
   if (frame.time_unix_ns < previous_time_ns) {
     return Error{"time " + std::to_string(frame.time_unix_ns) + " is before the frame before (" +
                  std::to_string(previous_time_ns) + ")"};
@@ -81,7 +81,7 @@ std::shared_ptr<const ProcessBlock> ProcessBlock::encode_frames(size_t count, Fr
   int64_t previous_time = std::numeric_limits<int64_t>::min();
   for (size_t i = 0; i < count; ++i) {
     const Frame& frame = frame_at(i);
-    if (const Status follows = can_follow(frame, previous_time); !follows) {
+    if (const Status follows = check_frame(frame, previous_time); !follows) {
       throw std::invalid_argument("ProcessBlock::encode: frame " + std::to_string(i) + ": " +
                                   follows.error());
     }

@@ -35,7 +35,7 @@ ProcessRing::ProcessRing(const ProcessRingOptions& options) : options_(options) 
 }
 
 Status ProcessRing::push(Frame frame) {
-  if (Status follows = ProcessBlock::can_follow(frame, last_time_ns_); !follows) {
+  if (Status follows = ProcessBlock::check_frame(frame, last_time_ns_); !follows) {
     const std::lock_guard lock(mutex_);
     ++rejected_frames_;
     return follows;

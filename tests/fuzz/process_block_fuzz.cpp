@@ -25,7 +25,7 @@ void check_round_trip(const std::vector<ProcessFrame>& frames) {
   if (frames.empty()) return;
   for (size_t i = 1; i < frames.size(); ++i) {
     // Decoded tables are pid-ordered by construction; only time order is the input's choice.
-    if (!ProcessBlock::can_follow(frames[i], frames[i - 1].time_unix_ns)) return;
+    if (!ProcessBlock::check_frame(frames[i], frames[i - 1].time_unix_ns)) return;
   }
   const auto block = ProcessBlock::encode(frames);
   const auto parsed = ProcessBlock::parse(block->bytes());

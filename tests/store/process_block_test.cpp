@@ -151,7 +151,7 @@ TEST_CASE("Process block encode refuses frames that break its contract", "[proce
   CHECK_THROWS_AS(ProcessBlock::encode(std::span<const ProcessFrame>{}), std::invalid_argument);
   ProcessFrame unordered{.time_unix_ns = 1};
   unordered.processes = {row(3), row(3)};
-  CHECK_THAT(ProcessBlock::can_follow(unordered, 0).error(), Catch::Matchers::Contains("pid 3"));
+  CHECK_THAT(ProcessBlock::check_frame(unordered, 0).error(), Catch::Matchers::Contains("pid 3"));
   CHECK_THROWS_AS(ProcessBlock::encode(std::vector{unordered}), std::invalid_argument);
   const std::vector<ProcessFrame> backwards{{.time_unix_ns = 2}, {.time_unix_ns = 1}};
   CHECK_THROWS_WITH(ProcessBlock::encode(backwards), Catch::Matchers::Contains("frame 1"));

@@ -26,9 +26,9 @@ std::string describe_column(uint32_t cpu, size_t mode, int64_t from_stat, int64_
 
 }  // namespace
 
-Status agrees_with_proc_stat(std::string_view stat_text,
-                             std::span<const sampler::KernelCpuTimes> cpus, int64_t elapsed_ns,
-                             int64_t ns_per_user_hz) {
+Status check_against_proc_stat(std::string_view stat_text,
+                               std::span<const sampler::KernelCpuTimes> cpus, int64_t elapsed_ns,
+                               int64_t ns_per_user_hz) {
   const sampler::StatLayout layout = sampler::parse_stat_layout(stat_text);
   if (layout.cpu_ids.empty()) return Error{"/proc/stat has no per-CPU lines"};
   std::vector<int64_t> values(sampler::stat_value_count(layout));

@@ -16,8 +16,8 @@ namespace flightrec::sampler::detail {
 // tick, by CPU id) and agrees with it in every column, else the error says what disagreed.
 // /proc/stat counts in `ns_per_user_hz` steps and was read up to `elapsed_ns` after the tick, so a
 // column may be up to two steps lower and up to elapsed_ns plus two steps higher.
-Status agrees_with_proc_stat(std::string_view stat_text,
-                             std::span<const sampler::KernelCpuTimes> cpus, int64_t elapsed_ns,
-                             int64_t ns_per_user_hz);
+Status check_against_proc_stat(std::string_view stat_text,
+                               std::span<const sampler::KernelCpuTimes> cpus, int64_t elapsed_ns,
+                               int64_t ns_per_user_hz);
 
 }  // namespace flightrec::sampler::detail

@@ -209,7 +209,7 @@ class CpuTickProgram final : public sampler::KernelTicks {
                    std::strerror(stat.errno_value())};
     }
     const size_t newest = pending_.heads.size() - 1;
-    const Status agreed = detail::agrees_with_proc_stat(
+    const Status agreed = detail::check_against_proc_stat(
         text, pending_.cpus_of(newest), clock_ns(CLOCK_MONOTONIC) - pending_.heads[newest].mono_ns,
         1'000'000'000 / ::sysconf(_SC_CLK_TCK));
     if (!agreed) {

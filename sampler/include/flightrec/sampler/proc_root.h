@@ -25,6 +25,6 @@ struct ProcRoot {
 // Whether `root.procfs` is the procfs of this process's own PID namespace (its "self" names this
 // process), which is what the kernel's own view (the eBPF backends) shows; the error says why not
 // for a fixture tree or another namespace's procfs.
-Status is_own_procfs(const ProcRoot& root);
+Status check_own_procfs(const ProcRoot& root);
 
 }  // namespace flightrec::sampler

@@ -40,13 +40,13 @@ class ProcessBlock {
 
   // Encodes 1..kMaxProcessBlockFrames frames whose times do not go backwards and whose processes
   // are in strictly ascending pid order, within the per-frame bounds above. Throws
-  // std::invalid_argument otherwise (a caller bug; check with can_follow() first).
+  // std::invalid_argument otherwise (a caller bug; check with check_frame() first).
   static std::shared_ptr<const ProcessBlock> encode(std::span<const Frame> frames);
   static std::shared_ptr<const ProcessBlock> encode(
       std::span<const std::shared_ptr<const Frame>> frames);
 
   // Whether `frame` can follow a frame at `previous_time_ns` in a block; the error says why not.
-  static Status can_follow(const Frame& frame, int64_t previous_time_ns);
+  static Status check_frame(const Frame& frame, int64_t previous_time_ns);
 
   // Reads the block at the start of `bytes` (trailing bytes are left to the caller) and checks
   // all of it, decoding every frame once: a block that parses always decodes. The error names

@@ -43,7 +43,7 @@ class ProcessRing {
   explicit ProcessRing(const ProcessRingOptions& options);
 
   // Writer thread only. Stores the frame, or refuses it (counted in rejected_frames and logged by
-  // the caller from the returned reason) when ProcessBlock::can_follow finds it cannot follow
+  // the caller from the returned reason) when ProcessBlock::check_frame finds it cannot follow
   // the previous one or it is too big for a block.
   Status push(Frame frame);
   // Writer thread only: seals the frames not sealed yet now (shutdown, before an incident is cut).
