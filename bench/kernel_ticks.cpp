@@ -132,9 +132,9 @@ Cost procfs_round(std::chrono::nanoseconds duration) {
 }
 
 Cost kernel_round(std::chrono::nanoseconds duration, size_t& ticks_seen) {
-  std::string why_not;
-  auto ticks = sampler::make_kernel_ticks(kTick, "/proc", why_not);
-  if (ticks == nullptr) throw std::runtime_error("the kernel tick did not start: " + why_not);
+  auto made = sampler::make_kernel_ticks(kTick, "/proc");
+  if (!made) throw std::runtime_error("the kernel tick did not start: " + made.error());
+  const auto ticks = *std::move(made);
   const ebpf::OwnBpfPrograms programs("/proc/self/fd", ebpf::read_bpf_program);
   const auto bpf_before = programs.read();
   sampler::KernelTickBatch batch;

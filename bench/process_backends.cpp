@@ -112,12 +112,11 @@ int run(const Options& options) {
   std::vector<Backend> backends;
   backends.push_back(
       {std::make_unique<process::ProcessSampler>(sampler::ProcRoot{}, sampler_options)});
-  std::string why_not;
-  if (auto reader = process::make_task_iterator(why_not)) {
+  if (auto reader = process::make_task_iterator()) {
     backends.push_back({std::make_unique<process::TaskCounterSampler>(
-        sampler::ProcRoot{}, sampler_options, std::move(reader), "ebpf")});
+        sampler::ProcRoot{}, sampler_options, *std::move(reader), "ebpf")});
   } else {
-    std::printf("ebpf backend unavailable: %s\n", why_not.c_str());
+    std::printf("ebpf backend unavailable: %s\n", reader.error().c_str());
   }
   for (Backend& backend : backends) {  // first sight: identity reads, fds opened
     backend.source->sample(backend.frame);

@@ -54,10 +54,12 @@ void send_text(dump::StoredFile& stored, const std::string& id, recording::DumpF
   // Verified above; converted in a second pass (system rows, then process frames) so memory stays
   // bounded by one block whatever the incident's size.
   response.begin(200, recording::content_type(format));
-  const std::string error = recording::convert_recording_file(
+  const Status converted = recording::convert_recording_file(
       stored.path, format, {},
       [&response](std::string_view bytes) { return response.write(bytes); });
-  if (!error.empty()) log::warn("incident text conversion stopped", {{"id", id}, {"err", error}});
+  if (!converted) {
+    log::warn("incident text conversion stopped", {{"id", id}, {"err", converted.error()}});
+  }
   response.end();
 }
 

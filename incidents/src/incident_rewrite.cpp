@@ -23,8 +23,10 @@ struct StoredEnd {
 
 StoredEnd read_stored_end(const std::filesystem::path& path) {
   StoredEnd end;
-  end.error = recording::unopenable_reason(path);
-  if (!end.error.empty()) return end;
+  if (Status openable = recording::check_openable(path); !openable) {
+    end.error = std::move(openable).error();
+    return end;
+  }
   std::ifstream in(path, std::ios::binary);
   recording::RecordingReader reader(in);
   if (reader.open()) {

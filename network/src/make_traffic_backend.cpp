@@ -10,19 +10,19 @@ std::unique_ptr<TrafficBackend> make_traffic_backend(std::string_view choice,
                                                      std::string& note) {
   note.clear();
   if (choice == "off") return nullptr;
-  if (choice == "sock_diag") return make_sock_diag_backend(root, note);
-  std::string why_not_ebpf;
-  auto ebpf = make_ebpf_backend(root.cgroupfs, why_not_ebpf);
-  if (ebpf || choice == "ebpf") {
-    note = why_not_ebpf;
-    return ebpf;
-  }
-  std::string why_not_sock_diag;
-  auto fallback = make_sock_diag_backend(root, why_not_sock_diag);
-  note = "eBPF unavailable (" + why_not_ebpf + ")" +
+  const auto taken = [&note](Result<std::unique_ptr<TrafficBackend>> made) {
+    if (made) return *std::move(made);
+    note = made.error();
+    return std::unique_ptr<TrafficBackend>();
+  };
+  if (choice == "sock_diag") return taken(make_sock_diag_backend(root));
+  auto ebpf = make_ebpf_backend(root.cgroupfs);
+  if (ebpf || choice == "ebpf") return taken(std::move(ebpf));
+  auto fallback = make_sock_diag_backend(root);
+  note = "eBPF unavailable (" + ebpf.error() + ")" +
          (fallback ? "; using sock_diag, which counts TCP only"
-                   : "; sock_diag unavailable too (" + why_not_sock_diag + ")");
-  return fallback;
+                   : "; sock_diag unavailable too (" + fallback.error() + ")");
+  return fallback ? *std::move(fallback) : nullptr;
 }
 
 }  // namespace flightrec::network

@@ -65,7 +65,7 @@ std::string container_id_from_cgroup(std::string_view path) {
   return {};
 }
 
-ParseResult<PidCgroup> parse_pid_cgroup(std::string_view bytes) {
+Result<PidCgroup> parse_pid_cgroup(std::string_view bytes) {
   PidCgroup out;
   bool have_v2 = false;
   detail::LineSplitter lines(bytes);
@@ -76,9 +76,8 @@ ParseResult<PidCgroup> parse_pid_cgroup(std::string_view bytes) {
     const size_t first = line.find(':');
     const size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
     if (second == std::string_view::npos) {
-      return ParseResult<PidCgroup>::failure("line " + std::to_string(lines.line_number()) + ": '" +
-                                             std::string(line) +
-                                             "' is not hierarchy:controllers:path");
+      return Error{"line " + std::to_string(lines.line_number()) + ": '" + std::string(line) +
+                   "' is not hierarchy:controllers:path"};
     }
     const std::string_view hierarchy = line.substr(0, first);
     const std::string_view controllers = line.substr(first + 1, second - first - 1);
@@ -95,7 +94,7 @@ ParseResult<PidCgroup> parse_pid_cgroup(std::string_view bytes) {
   if (std::string from_path = container_id_from_cgroup(out.path); !from_path.empty()) {
     out.container_id = std::move(from_path);
   }
-  return {std::move(out), {}};
+  return out;
 }
 
 }  // namespace flightrec::process

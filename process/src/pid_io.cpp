@@ -5,7 +5,7 @@
 
 namespace flightrec::process {
 
-ParseResult<PidIo> parse_pid_io(std::string_view bytes) {
+Result<PidIo> parse_pid_io(std::string_view bytes) {
   PidIo io;
   detail::LineSplitter lines(bytes);
   std::string_view line;
@@ -19,11 +19,10 @@ ParseResult<PidIo> parse_pid_io(std::string_view bytes) {
     const std::string_view value = detail::trim(pair->value);
     *field = detail::parse_decimal<uint64_t>(value);
     if (!field->has_value()) {
-      return ParseResult<PidIo>::failure(
-          detail::malformed_value_error(lines.line_number(), pair->key, value));
+      return Error{detail::malformed_value_error(lines.line_number(), pair->key, value)};
     }
   }
-  return {io, {}};
+  return io;
 }
 
 }  // namespace flightrec::process

@@ -70,28 +70,26 @@ size_t last_close_paren(std::string_view bytes) {
 
 }  // namespace
 
-ParseResult<PidStat> parse_pid_stat(std::string_view bytes) {
+Result<PidStat> parse_pid_stat(std::string_view bytes) {
   const size_t open = bytes.find('(');
   const size_t close = last_close_paren(bytes);
   if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
-    return ParseResult<PidStat>::failure("no command name in parentheses");
+    return Error{"no command name in parentheses"};
   }
   PidStat stat;
   const std::optional<int32_t> pid = parse_decimal<int32_t>(detail::trim(bytes.substr(0, open)));
-  if (!pid) return ParseResult<PidStat>::failure("field 1 (pid) is not a valid number");
+  if (!pid) return Error{"field 1 (pid) is not a valid number"};
   stat.pid = *pid;
   stat.comm = std::string(bytes.substr(open + 1, close - open - 1));
 
   Fields fields;
   const size_t found = split_fields(bytes.substr(close + 1), fields);
   if (found < fields.size()) {
-    return ParseResult<PidStat>::failure("truncated: " + std::to_string(found) +
-                                         " fields after the command name, need " +
-                                         std::to_string(fields.size()));
+    return Error{"truncated: " + std::to_string(found) + " fields after the command name, need " +
+                 std::to_string(fields.size())};
   }
   if (fields[0].size() != 1) {
-    return ParseResult<PidStat>::failure("field 3 (state): '" + std::string(fields[0]) +
-                                         "' is not one character");
+    return Error{"field 3 (state): '" + std::string(fields[0]) + "' is not one character"};
   }
   stat.state = fields[0][0];
 
@@ -105,8 +103,8 @@ ParseResult<PidStat> parse_pid_stat(std::string_view bytes) {
       reader.read(19, "nice", stat.nice) && reader.read(20, "num_threads", stat.num_threads) &&
       reader.read(22, "starttime", stat.starttime) && reader.read(23, "vsize", stat.vsize) &&
       reader.read(24, "rss", stat.rss);
-  if (!ok) return ParseResult<PidStat>::failure(reader.take_error());
-  return {std::move(stat), {}};
+  if (!ok) return Error{reader.take_error()};
+  return stat;
 }
 
 }  // namespace flightrec::process

@@ -55,7 +55,7 @@ bool apply_line(std::string_view key, std::string_view value, PidStatus& out) {
 
 }  // namespace
 
-ParseResult<PidStatus> parse_pid_status(std::string_view bytes) {
+Result<PidStatus> parse_pid_status(std::string_view bytes) {
   PidStatus status;
   detail::LineSplitter lines(bytes);
   std::string_view line;
@@ -70,11 +70,10 @@ ParseResult<PidStatus> parse_pid_status(std::string_view bytes) {
       value.remove_prefix(1);
     }
     if (!apply_line(pair->key, value, status)) {
-      return ParseResult<PidStatus>::failure(
-          detail::malformed_value_error(lines.line_number(), pair->key, value));
+      return Error{detail::malformed_value_error(lines.line_number(), pair->key, value)};
     }
   }
-  return {std::move(status), {}};
+  return status;
 }
 
 }  // namespace flightrec::process

@@ -9,8 +9,17 @@ namespace flightrec::process {
 IdentityRead read_process_identity(const ProcessTable& table, const PidDir& dir,
                                    const CmdlineRedactor& redactor, ProcessRow& row) {
   IdentityRead read;
-  read.outcome = table.read(dir, read.info, read.error);
-  if (read.outcome != ReadOutcome::ok) return read;
+  auto info = table.read(dir);
+  if (!info) {
+    read.error = std::move(info).error();
+    return read;  // failed
+  }
+  if (!info->has_value()) {
+    read.outcome = ReadOutcome::vanished;
+    return read;
+  }
+  read.outcome = ReadOutcome::ok;
+  read.info = **std::move(info);
   row.start_time_unix_ns = read.info.start_time_unix_ns;
   row.uid = read.info.status.uid_real.value_or(0);
   row.cmdline = redactor.redact(read.info.cmdline.text);
@@ -25,13 +34,13 @@ IdentityRead read_process_identity(const ProcessTable& table, const PidDir& dir,
     if (!process_vanished(error)) read.error = path + std::strerror(error);
     return read;
   }
-  ParseResult<PidCgroup> cgroup = parse_pid_cgroup(bytes);
+  Result<PidCgroup> cgroup = parse_pid_cgroup(bytes);
   if (!cgroup.ok()) {
-    read.error = path + cgroup.error;
+    read.error = path + cgroup.error();
     return read;
   }
-  row.cgroup = std::move(cgroup.value->path);
-  row.container_id = std::move(cgroup.value->container_id);
+  row.cgroup = std::move(cgroup->path);
+  row.container_id = std::move(cgroup->container_id);
   return read;
 }
 

@@ -10,6 +10,7 @@
 
 namespace flightrec::process {
 
+// Not a Result: a cgroup that cannot be read leaves an identity that is still used, and reported.
 struct IdentityRead {
   ReadOutcome outcome = ReadOutcome::failed;
   ProcessInfo info;  // on ok: stat, status and cmdline as read

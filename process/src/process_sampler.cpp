@@ -213,12 +213,12 @@ ProcessSampler::Refresh ProcessSampler::read_stat(Tracked& process, bool fresh, 
     fail(process.pid(), "stat", std::strerror(error));
     return Refresh::failed;
   }
-  ParseResult<PidStat> parsed = parse_pid_stat(bytes);
+  Result<PidStat> parsed = parse_pid_stat(bytes);
   if (!parsed.ok()) {
-    fail(process.pid(), "stat", parsed.error);
+    fail(process.pid(), "stat", parsed.error());
     return Refresh::failed;
   }
-  stat = std::move(*parsed.value);
+  stat = *std::move(parsed);
   return Refresh::alive;
 }
 
@@ -262,13 +262,13 @@ void ProcessSampler::read_io(Tracked& process) {
     if (!process_vanished(error)) fail(process.pid(), "io", std::strerror(error));
     return;
   }
-  const ParseResult<PidIo> io = parse_pid_io(bytes);
+  const Result<PidIo> io = parse_pid_io(bytes);
   if (!io.ok()) {
-    fail(process.pid(), "io", io.error);
+    fail(process.pid(), "io", io.error());
     return;
   }
-  row.io_read_bytes = io.value->read_bytes;
-  row.io_write_bytes = io.value->write_bytes;
+  row.io_read_bytes = io->read_bytes;
+  row.io_write_bytes = io->write_bytes;
 }
 
 void ProcessSampler::try_hold(Tracked& process) {

@@ -77,45 +77,34 @@ int ProcessTable::list_pids(std::vector<int32_t>& out) const {
   return 0;
 }
 
-ReadOutcome ProcessTable::read(const PidDir& dir, ProcessInfo& out, std::string& error) const {
+Result<std::optional<ProcessInfo>> ProcessTable::read(const PidDir& dir) const {
+  using Read = Result<std::optional<ProcessInfo>>;
   std::string bytes;
   std::filesystem::path path;
   const auto fetch = [&](const char* name, size_t max_bytes) {
     path = root_.procfs / std::to_string(dir.pid()) / name;
-    const int read_error = dir.read(name, bytes, max_bytes);
-    if (read_error == 0) return ReadOutcome::ok;
-    if (process_vanished(read_error)) return ReadOutcome::vanished;
-    error = path.string() + ": " + std::strerror(read_error);
-    return ReadOutcome::failed;
+    return dir.read(name, bytes, max_bytes);
+  };
+  const auto unread = [&](int read_error) -> Read {
+    if (process_vanished(read_error)) return std::optional<ProcessInfo>();
+    return Error{path.string() + ": " + std::strerror(read_error)};
   };
 
-  if (const ReadOutcome outcome = fetch("stat", PidDir::kUnbounded); outcome != ReadOutcome::ok) {
-    return outcome;
-  }
-  ParseResult<PidStat> stat = parse_pid_stat(bytes);
-  if (!stat.ok()) {
-    error = path.string() + ": " + stat.error;
-    return ReadOutcome::failed;
-  }
-  if (const ReadOutcome outcome = fetch("status", PidDir::kUnbounded); outcome != ReadOutcome::ok) {
-    return outcome;
-  }
-  ParseResult<PidStatus> status = parse_pid_status(bytes);
-  if (!status.ok()) {
-    error = path.string() + ": " + status.error;
-    return ReadOutcome::failed;
-  }
+  if (const int error = fetch("stat", PidDir::kUnbounded); error != 0) return unread(error);
+  Result<PidStat> stat = parse_pid_stat(bytes);
+  if (!stat.ok()) return Error{path.string() + ": " + stat.error()};
+  if (const int error = fetch("status", PidDir::kUnbounded); error != 0) return unread(error);
+  Result<PidStatus> status = parse_pid_status(bytes);
+  if (!status.ok()) return Error{path.string() + ": " + status.error()};
   // One byte over the limit tells a command line that was cut from one that fits exactly.
-  if (const ReadOutcome outcome = fetch("cmdline", kMaxCmdlineBytes + 1);
-      outcome != ReadOutcome::ok) {
-    return outcome;
-  }
-  out.stat = std::move(*stat.value);
-  out.status = std::move(*status.value);
+  if (const int error = fetch("cmdline", kMaxCmdlineBytes + 1); error != 0) return unread(error);
+  ProcessInfo out;
+  out.stat = *std::move(stat);
+  out.status = *std::move(status);
   out.cmdline = join_cmdline(bytes);
   out.start_time_unix_ns =
       boot_time_unix_s_ * kNanosPerSecond + ticks_to_ns(out.stat.starttime, units_.user_hz);
-  return ReadOutcome::ok;
+  return std::optional<ProcessInfo>(std::move(out));
 }
 
 ProcessScan ProcessTable::scan() const {
@@ -129,26 +118,22 @@ ProcessScan ProcessTable::scan() const {
   scan.processes.reserve(pids.size());
   for (const int32_t pid : pids) {
     PidDir dir;
-    ProcessInfo info;
-    std::string error;
-    ReadOutcome outcome = ReadOutcome::failed;
-    if (const int open_error = open(pid, dir); open_error == 0) {
-      outcome = read(dir, info, error);
-    } else if (process_vanished(open_error)) {
-      outcome = ReadOutcome::vanished;
-    } else {
-      error = (root_.procfs / std::to_string(pid)).string() + ": " + std::strerror(open_error);
-    }
-    switch (outcome) {
-      case ReadOutcome::ok:
-        scan.processes.push_back(std::move(info));
-        break;
-      case ReadOutcome::vanished:
+    if (const int open_error = open(pid, dir); open_error != 0) {
+      if (process_vanished(open_error)) {
         ++scan.vanished;
-        break;
-      case ReadOutcome::failed:
-        scan.errors.push_back(std::move(error));
-        break;
+      } else {
+        scan.errors.push_back((root_.procfs / std::to_string(pid)).string() + ": " +
+                              std::strerror(open_error));
+      }
+      continue;
+    }
+    auto info = read(dir);
+    if (!info) {
+      scan.errors.push_back(std::move(info).error());
+    } else if (!info->has_value()) {
+      ++scan.vanished;
+    } else {
+      scan.processes.push_back(**std::move(info));
     }
   }
   return scan;

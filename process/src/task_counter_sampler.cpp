@@ -40,10 +40,9 @@ void TaskCounterSampler::sample(ProcessFrame& out) {
   // The processes the reader misses are looked for once; the listing must come before the read.
   std::vector<int32_t> listed;
   if (!looked_for_hidden_ && table_.list_pids(listed) != 0) listed.clear();
-  std::string error;
-  if (!reader_->read(counters_, error)) {
+  if (const Status read = reader_->read(counters_); !read) {
     ++stats_.read_errors_total;
-    stats_.last_error = backend_ + " process read: " + error;
+    stats_.last_error = backend_ + " process read: " + read.error();
     counters_.clear();
     // The last known rows stand in, as for a failed /proc read; nothing is taken for an exit.
     for (const auto& process : tracked_) {
@@ -83,18 +82,18 @@ void TaskCounterSampler::read_hidden() {
   std::erase_if(hidden_, [&](int32_t pid) {
     PidDir dir;
     if (table_.open(pid, dir) != 0 || dir.read("stat", scratch_) != 0) return true;  // exited
-    const ParseResult<PidStat> stat = parse_pid_stat(scratch_);
+    const Result<PidStat> stat = parse_pid_stat(scratch_);
     if (!stat.ok()) {
       ++stats_.read_errors_total;
       stats_.last_error =
-          (table_.root().procfs / std::to_string(pid) / "stat").string() + ": " + stat.error;
+          (table_.root().procfs / std::to_string(pid) / "stat").string() + ": " + stat.error();
       return false;
     }
     PidIo io;
     if (dir.read("io", scratch_) == 0) {
-      if (ParseResult<PidIo> parsed = parse_pid_io(scratch_); parsed.ok()) io = *parsed.value;
+      if (Result<PidIo> parsed = parse_pid_io(scratch_); parsed.ok()) io = *parsed;
     }
-    counters_.push_back(counters_from_procfs(*stat.value, io, table_.units()));
+    counters_.push_back(counters_from_procfs(*stat, io, table_.units()));
     return false;
   });
   std::inplace_merge(counters_.begin(), counters_.begin() + static_cast<ptrdiff_t>(read),

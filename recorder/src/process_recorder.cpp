@@ -63,8 +63,12 @@ ProcessRecorder::ProcessRecorder(const config::Config& config, const sampler::Pr
       ring_(ring),
       heap_trim_(frame_holds(config, ring)) {
   if (config.processes.short_lived) {
-    exits_ = process::make_process_exit_watcher(exits_missing_);
-    if (!exits_) log::info("short-lived processes not recorded", {{"reason", exits_missing_}});
+    if (auto watcher = process::make_process_exit_watcher()) {
+      exits_ = *std::move(watcher);
+    } else {
+      exits_missing_ = std::move(watcher).error();
+      log::info("short-lived processes not recorded", {{"reason", exits_missing_}});
+    }
   } else {
     exits_missing_ = "processes.short_lived is off";
   }
@@ -125,15 +129,16 @@ void ProcessRecorder::tick(process::ProcessFrame& frame) {
                                        std::memory_order_relaxed);
     stats_.exits_lost_total.store(exits_->dropped(), std::memory_order_relaxed);
   }
-  std::string error;
   if (backend_) {
-    if (backend_->read(reading_, error)) {
+    if (Status read = backend_->read(reading_); read) {
       network::attach_traffic(frame, reading_);
       keep_exited_traffic(frame);
     } else {
       stats_.traffic_failures_total.fetch_add(1, std::memory_order_relaxed);
-      if (error != last_traffic_error_) log::warn("network backend read failed", {{"err", error}});
-      last_traffic_error_ = error;
+      if (read.error() != last_traffic_error_) {
+        log::warn("network backend read failed", {{"err", read.error()}});
+      }
+      last_traffic_error_ = std::move(read).error();
     }
     if (sock_diag_ != nullptr) sock_diag_->sockets(frame.sockets);
   }
@@ -157,7 +162,7 @@ void ProcessRecorder::tick(process::ProcessFrame& frame) {
   // when its reason changes (a clock stepped back refuses every frame until it catches up).
   std::string refused;
   try {
-    refused = ring_.push(frame);
+    if (Status stored = ring_.push(frame); !stored) refused = std::move(stored).error();
   } catch (const std::exception& e) {  // a bug in the codec must not stop the daemon
     refused = e.what();
   }
@@ -194,12 +199,13 @@ void ProcessRecorder::read_socket_table(process::ProcessFrame& frame) {
     frame.sockets = last_sockets_;
     return;
   }
-  std::string error;
   stats_.socket_reads_total.fetch_add(1, std::memory_order_relaxed);
-  if (!sockets_->read(frame.sockets, error)) {
+  if (Status read = sockets_->read(frame.sockets); !read) {
     stats_.socket_failures_total.fetch_add(1, std::memory_order_relaxed);
-    if (error != last_socket_error_) log::warn("socket table read failed", {{"err", error}});
-    last_socket_error_ = error;
+    if (read.error() != last_socket_error_) {
+      log::warn("socket table read failed", {{"err", read.error()}});
+    }
+    last_socket_error_ = std::move(read).error();
   }
   last_sockets_ = frame.sockets;
 }

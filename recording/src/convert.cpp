@@ -169,25 +169,6 @@ void append_socket_row(std::string& out, const process::SocketRow& socket) {
 
 }  // namespace
 
-std::optional<DumpFormat> parse_dump_format(std::string_view name) {
-  if (name == "json") return DumpFormat::json;
-  if (name == "csv") return DumpFormat::csv;
-  if (name == "raw") return DumpFormat::raw;
-  return std::nullopt;
-}
-
-std::string_view content_type(DumpFormat format) {
-  switch (format) {
-    case DumpFormat::json:
-      return "application/json";
-    case DumpFormat::csv:
-      return "text/csv; charset=utf-8; header=present";
-    case DumpFormat::raw:
-      break;
-  }
-  return "application/octet-stream";
-}
-
 std::string format_unix_seconds(int64_t real_ns) {
   constexpr int64_t kNsPerSecond = 1'000'000'000;
   int64_t seconds = real_ns / kNsPerSecond;

@@ -16,30 +16,30 @@ bool rewind(std::istream& in) {
 
 // Converts the verified recording `in` holds: its system blocks, then (JSON) its process blocks in
 // a second pass, so memory stays bounded by one block.
-std::string convert_recording(std::istream& in, DumpFormat format, store::TimeRange range,
-                              Sink sink) {
+Status convert_recording(std::istream& in, DumpFormat format, store::TimeRange range, Sink sink) {
+  const auto changed = [](const RecordingReader& reader) {
+    return Error{"changed while being read: " + reader.error()};
+  };
   RecordingReader reader(in);
-  if (!in || !reader.open()) return "changed while being read: " + reader.error();
+  if (!in || !reader.open()) return changed(reader);
   TextConverter converter(format, reader.metadata(), range, std::move(sink));
   bool sink_ok = true;
   while (const auto block = reader.next()) {
     if (!(sink_ok = converter.add(block))) break;
   }
-  if (sink_ok && !reader.complete()) return "changed while being read: " + reader.error();
+  if (sink_ok && !reader.complete()) return changed(reader);
   if (sink_ok && format == DumpFormat::json && reader.format_version() >= 2) {
-    if (!rewind(in)) return "cannot read it a second time";
+    if (!rewind(in)) return Error{"cannot read it a second time"};
     RecordingReader processes(in);
-    if (!processes.open()) return "changed while being read: " + processes.error();
+    if (!processes.open()) return changed(processes);
     while (const auto record = processes.next_record()) {
       if (record.process_block && !(sink_ok = converter.add_process_block(*record.process_block))) {
         break;
       }
     }
-    if (sink_ok && !processes.complete()) {
-      return "changed while being read: " + processes.error();
-    }
+    if (sink_ok && !processes.complete()) return changed(processes);
   }
-  if (!sink_ok || !converter.finish()) return "cannot write the output";
+  if (!sink_ok || !converter.finish()) return Error{"cannot write the output"};
   return {};
 }
 
@@ -62,8 +62,8 @@ std::string failure(const std::filesystem::path& path, std::string_view what) {
 
 }  // namespace
 
-std::string convert_recording_file(const std::filesystem::path& path, DumpFormat format,
-                                   store::TimeRange range, Sink sink) {
+Status convert_recording_file(const std::filesystem::path& path, DumpFormat format,
+                              store::TimeRange range, Sink sink) {
   std::ifstream in(path, std::ios::binary);
   return convert_recording(in, format, range, std::move(sink));
 }
@@ -75,8 +75,8 @@ int dump_file(const std::filesystem::path& path, std::string_view format, std::o
     err << "flightrec dump: --format " << quote_for_error(format) << " is not one of json, csv\n";
     return 1;
   }
-  if (const auto reason = unopenable_reason(path); !reason.empty()) {
-    err << failure(path, reason);
+  if (const Status openable = check_openable(path); !openable) {
+    err << failure(path, openable.error());
     return 1;
   }
   const auto in = open_for_passes(path);
@@ -96,17 +96,18 @@ int dump_file(const std::filesystem::path& path, std::string_view format, std::o
     err << failure(path, "cannot read it a second time");
     return 1;
   }
-  const auto error = convert_recording(*in, *parsed_format, {}, [&out](std::string_view bytes) {
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    return static_cast<bool>(out);
-  });
+  const Status converted =
+      convert_recording(*in, *parsed_format, {}, [&out](std::string_view bytes) {
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        return static_cast<bool>(out);
+      });
   // A failed write to `out` is the caller's to report: it knows what `out` is (main reports one
   // to standard output for every command).
-  if (!error.empty() && out) {
-    err << failure(path, error);
+  if (!converted && out) {
+    err << failure(path, converted.error());
     return 1;
   }
-  return error.empty() ? 0 : 1;
+  return converted ? 0 : 1;
 }
 
 }  // namespace flightrec::recording

@@ -58,38 +58,41 @@ std::string encode_metadata(const Metadata& metadata) {
   return out;
 }
 
-std::string decode_metadata(std::string_view payload, Metadata& out) {
+Result<Metadata> decode_metadata(std::string_view payload) {
   ByteReader in(payload);
+  Metadata out;
   out.rate_ns = in.integer<int64_t>();
   out.host = in.string();
   out.flightrec_version = in.string();
-  if (!read_labels(in, out.extra)) return "metadata: extra fields run past the section";
-  if (out.rate_ns <= 0) return "metadata: rate_ns " + std::to_string(out.rate_ns) + " is not > 0";
+  if (!read_labels(in, out.extra)) return Error{"metadata: extra fields run past the section"};
+  if (out.rate_ns <= 0)
+    return Error{"metadata: rate_ns " + std::to_string(out.rate_ns) + " is not > 0"};
   const auto count = in.integer<uint32_t>();
   if (!in.ok() || count > in.remaining() / kMinSeriesBytes) {
-    return "metadata: series count runs past the section";
+    return Error{"metadata: series count runs past the section"};
   }
   out.series.resize(count);
   for (uint32_t i = 0; i < count; ++i) {
     auto& series = out.series[i];
     series.name = in.string();
     if (!read_labels(in, series.labels)) {
-      return "metadata: series " + std::to_string(i) + " runs past the section";
+      return Error{"metadata: series " + std::to_string(i) + " runs past the section"};
     }
     series.unit = in.string();
     const auto kind = in.integer<uint8_t>();
     series.scale = std::bit_cast<double>(in.integer<uint64_t>());
     series.source = in.string();
-    if (!in.ok()) return "metadata: series " + std::to_string(i) + " runs past the section";
+    if (!in.ok()) return Error{"metadata: series " + std::to_string(i) + " runs past the section"};
     if (kind > static_cast<uint8_t>(sampler::SeriesKind::gauge)) {
-      return "metadata: series " + std::to_string(i) + " has unknown kind " + std::to_string(kind);
+      return Error{"metadata: series " + std::to_string(i) + " has unknown kind " +
+                   std::to_string(kind)};
     }
     series.kind = static_cast<sampler::SeriesKind>(kind);
   }
   if (in.remaining() != 0) {
-    return "metadata: " + std::to_string(in.remaining()) + " unexpected bytes at the end";
+    return Error{"metadata: " + std::to_string(in.remaining()) + " unexpected bytes at the end"};
   }
-  return {};
+  return out;
 }
 
 }  // namespace flightrec::recording::detail

@@ -81,9 +81,9 @@ bool RecordingReader::open() {
   if (get_le<uint32_t>(bytes, 0) != crc32_of(payload)) {
     return fail("metadata" + at_offset(section_at) + ": CRC mismatch (the section is corrupt)");
   }
-  if (auto error = decode_metadata(payload, metadata_); !error.empty()) {
-    return fail(std::move(error) + " (section" + at_offset(section_at) + ")");
-  }
+  auto decoded = decode_metadata(payload);
+  if (!decoded) return fail(std::move(decoded).error() + " (section" + at_offset(section_at) + ")");
+  metadata_ = *std::move(decoded);
   return true;
 }
 
@@ -143,15 +143,15 @@ std::shared_ptr<const BlockType> RecordingReader::read_whole_block(const std::st
   const auto parsed =
       BlockType::parse(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
   if (!parsed) {
-    fail(name + ": " + parsed.error);
+    fail(name + ": " + parsed.error());
     return nullptr;
   }
-  if (parsed.consumed != bytes.size()) {
-    fail(name + ": the block takes " + std::to_string(parsed.consumed) + " of its " +
+  if (parsed->consumed != bytes.size()) {
+    fail(name + ": the block takes " + std::to_string(parsed->consumed) + " of its " +
          std::to_string(bytes.size()) + " bytes");
     return nullptr;
   }
-  return parsed.block;
+  return parsed->block;
 }
 
 RecordingRecord RecordingReader::read_block(const std::string& name) {
@@ -219,8 +219,8 @@ class SpanBuf : public std::streambuf {
 };
 
 // Decodes every process frame once the whole file checked out: a torn file costs no decoding.
-std::string decode_process_frames(const ProcessBlockList& blocks, uint64_t max_rows,
-                                  std::vector<process::ProcessFrame>& out) {
+Result<std::vector<process::ProcessFrame>> decode_process_frames(const ProcessBlockList& blocks,
+                                                                 uint64_t max_rows) {
   uint64_t rows = 0;
   uint64_t frames = 0;
   for (const auto& block : blocks) {
@@ -228,9 +228,10 @@ std::string decode_process_frames(const ProcessBlockList& blocks, uint64_t max_r
     frames += block->frames();
   }
   if (rows > max_rows) {
-    return "process frames: " + std::to_string(rows) + " rows, more than the " +
-           std::to_string(max_rows) + " read_recording holds in memory";
+    return Error{"process frames: " + std::to_string(rows) + " rows, more than the " +
+                 std::to_string(max_rows) + " read_recording holds in memory"};
   }
+  std::vector<process::ProcessFrame> out;
   out.reserve(frames);
   for (const auto& block : blocks) {
     block->for_each_frame([&out](const process::ProcessFrame& frame) {
@@ -241,56 +242,52 @@ std::string decode_process_frames(const ProcessBlockList& blocks, uint64_t max_r
   // Records may come in any order; frames of one time keep their file order.
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.time_unix_ns < b.time_unix_ns; });
-  return {};
+  return out;
 }
 
-ReadResult read_all(std::istream& in, uint64_t max_process_rows) {
-  ReadResult result;
+Result<Recording> read_all(std::istream& in, uint64_t max_process_rows) {
+  Recording recording;
   RecordingReader reader(in);
   ProcessBlockList process_blocks;
   if (reader.open()) {
     while (auto record = reader.next_record()) {
-      if (record.block) result.recording.blocks.push_back(std::move(record.block));
+      if (record.block) recording.blocks.push_back(std::move(record.block));
       if (record.process_block) process_blocks.push_back(std::move(record.process_block));
     }
   }
-  result.recording.meta = reader.metadata();
-  if (reader.complete()) {
-    result.error =
-        decode_process_frames(process_blocks, max_process_rows, result.recording.process_frames);
-  } else {
-    result.error = reader.error();
-  }
-  if (!result.error.empty()) {
-    result.recording.blocks.clear();
-    result.recording.process_frames.clear();
-  }
-  return result;
+  if (!reader.complete()) return Error{reader.error()};
+  auto frames = decode_process_frames(process_blocks, max_process_rows);
+  if (!frames) return Error{std::move(frames).error()};
+  recording.meta = reader.metadata();
+  recording.process_frames = *std::move(frames);
+  return recording;
 }
 
 }  // namespace
 
-ReadResult read_recording(std::span<const uint8_t> bytes, uint64_t max_process_rows) {
+Result<Recording> read_recording(std::span<const uint8_t> bytes, uint64_t max_process_rows) {
   SpanBuf buffer(bytes);
   std::istream in(&buffer);
   return read_all(in, max_process_rows);
 }
 
-std::string unopenable_reason(const std::filesystem::path& path) {
+Status check_openable(const std::filesystem::path& path) {
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) return "is a directory, not a recording file";
+  if (std::filesystem::is_directory(path, error)) {
+    return Error{"is a directory, not a recording file"};
+  }
   std::ifstream probe(path, std::ios::binary);
-  if (!probe) return std::string("cannot open: ") + std::strerror(errno);
+  if (!probe) return Error{std::string("cannot open: ") + std::strerror(errno)};
   return {};
 }
 
-ReadResult read_recording(const std::filesystem::path& path, uint64_t max_process_rows) {
-  if (auto reason = unopenable_reason(path); !reason.empty()) {
-    return {.error = path.string() + ": " + reason};
+Result<Recording> read_recording(const std::filesystem::path& path, uint64_t max_process_rows) {
+  if (const Status openable = check_openable(path); !openable) {
+    return Error{path.string() + ": " + openable.error()};
   }
   std::ifstream in(path, std::ios::binary);
   auto result = read_all(in, max_process_rows);
-  if (!result.ok()) result.error = path.string() + ": " + result.error;
+  if (!result) return Error{path.string() + ": " + result.error()};
   return result;
 }
 

@@ -15,9 +15,9 @@
 namespace flightrec::replay {
 namespace {
 
-Result<ReplayData> loaded(recording::ReadResult read, const std::string& prefix) {
-  if (!read.ok()) return Error{prefix + read.error};
-  return from_recording(std::move(read.recording));
+Result<ReplayData> loaded(Result<recording::Recording> read, const std::string& prefix) {
+  if (!read.ok()) return Error{prefix + read.error()};
+  return from_recording(*std::move(read));
 }
 
 // The cursor --at names (with a note when it was outside the recording), else the trigger

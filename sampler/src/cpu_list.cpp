@@ -14,9 +14,8 @@ bool parse_id(std::string_view text, uint32_t& id) {
 
 }  // namespace
 
-bool parse_cpu_list(std::string_view text, uint32_t max_id, std::vector<uint32_t>& ids,
-                    std::string& error) {
-  ids.clear();
+Result<std::vector<uint32_t>> parse_cpu_list(std::string_view text, uint32_t max_id) {
+  std::vector<uint32_t> ids;
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
   while (!text.empty()) {
     const size_t comma = text.find(',');
@@ -30,19 +29,17 @@ bool parse_cpu_list(std::string_view text, uint32_t max_id, std::vector<uint32_t
             ? parse_id(item, first) && parse_id(item, last)
             : parse_id(item.substr(0, dash), first) && parse_id(item.substr(dash + 1), last);
     if (!parsed || last < first) {
-      error = "\"" + std::string(item) + "\" is not a CPU id or range";
-      return false;
+      return Error{"\"" + std::string(item) + "\" is not a CPU id or range"};
     }
     if (last > max_id) {
-      error = "CPU id " + std::to_string(last) + " is above " + std::to_string(max_id);
-      return false;
+      return Error{"CPU id " + std::to_string(last) + " is above " + std::to_string(max_id)};
     }
     for (uint32_t id = first; id <= last; ++id) ids.push_back(id);
   }
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  if (ids.empty()) error = "no CPU ids";
-  return !ids.empty();
+  if (ids.empty()) return Error{"no CPU ids"};
+  return ids;
 }
 
 }  // namespace flightrec::sampler

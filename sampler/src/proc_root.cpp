@@ -8,15 +8,14 @@
 namespace flightrec::sampler {
 
 // <procfs>/self names the reader's own PID only on the procfs of the reader's namespace.
-bool is_own_procfs(const ProcRoot& root, std::string& why_not) {
+Status check_own_procfs(const ProcRoot& root) {
   std::array<char, 32> self{};
   const std::string link = (root.procfs / "self").string();
   const ssize_t n = ::readlink(link.c_str(), self.data(), self.size() - 1);
   if (n > 0 && std::string(self.data(), static_cast<size_t>(n)) == std::to_string(::getpid())) {
-    return true;
+    return {};
   }
-  why_not = root.procfs.string() + " is not this process's own procfs";
-  return false;
+  return Error{root.procfs.string() + " is not this process's own procfs"};
 }
 
 }  // namespace flightrec::sampler

@@ -15,6 +15,22 @@ namespace {
 // thread's own timer and reads cost; beyond, the timer is cheaper. `ebpf` takes it at any count.
 constexpr size_t kAutoMaxCpus = 16;
 
+// The in-kernel tick at `period`, or why the sampler does not take it under `choice`.
+Result<std::unique_ptr<KernelTicks>> start_kernel_ticks(std::chrono::nanoseconds period,
+                                                        const std::string& choice,
+                                                        const sampler::ProcRoot& root) {
+  // The kernel's counters are the live machine's: a fixture tree must be read as files.
+  if (const Status own = sampler::check_own_procfs(root); !own) return Error{own.error()};
+  auto ticks = sampler::make_kernel_ticks(period, root.procfs.string());
+  if (ticks && choice == "auto" && (*ticks)->cpu_count() > kAutoMaxCpus) {
+    return Error{std::to_string((*ticks)->cpu_count()) +
+                 " CPUs: reading every CPU at every tick costs " +
+                 "more than the procfs timer above " + std::to_string(kAutoMaxCpus) +
+                 " (set sampler.backend: ebpf to take it anyway)"};
+  }
+  return ticks;
+}
+
 }  // namespace
 
 void choose_sampler_backend(sampler::Sampler& sampler, const config::Config& cfg,
@@ -22,23 +38,14 @@ void choose_sampler_backend(sampler::Sampler& sampler, const config::Config& cfg
   const std::string& choice = cfg.sampler.backend;
   std::string why_not;
   if (choice != "procfs") {
-    // The kernel's counters are the live machine's: a fixture tree must be read as files.
-    auto ticks = sampler::is_own_procfs(root, why_not)
-                     ? sampler::make_kernel_ticks(sampler.rate(), root.procfs.string(), why_not)
-                     : nullptr;
-    if (ticks && choice == "auto" && ticks->cpu_count() > kAutoMaxCpus) {
-      why_not = std::to_string(ticks->cpu_count()) +
-                " CPUs: reading every CPU at every tick costs " +
-                "more than the procfs timer above " + std::to_string(kAutoMaxCpus) +
-                " (set sampler.backend: ebpf to take it anyway)";
-      ticks.reset();
-    }
+    auto ticks = start_kernel_ticks(sampler.rate(), choice, root);
     if (ticks) {
-      sampler.use_kernel_ticks(std::move(ticks));
+      sampler.use_kernel_ticks(*std::move(ticks));
       log::info("sampler backend", {{"backend", "ebpf"}});
       return;
     }
-    if (choice == "ebpf") throw std::runtime_error("sampler.backend is ebpf: " + why_not);
+    if (choice == "ebpf") throw std::runtime_error("sampler.backend is ebpf: " + ticks.error());
+    why_not = ticks.error();
   }
   const std::string note = choice == "auto" ? "eBPF not used (" + why_not + ")" : "";
   log::info("sampler backend", {{"backend", "procfs"}, {"note", note}});

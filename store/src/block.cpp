@@ -140,11 +140,11 @@ std::shared_ptr<const Block> Block::encode(std::span<const sampler::FrameHeader>
   return block;
 }
 
-ParsedBlock Block::parse(std::span<const uint8_t> bytes) {
-  auto fail = [](std::string why) { return ParsedBlock{nullptr, 0, "block: " + std::move(why)}; };
+Result<ParsedBlock> Block::parse(std::span<const uint8_t> bytes) {
+  auto fail = [](std::string why) { return Error{"block: " + std::move(why)}; };
   const auto framing = detail::check_framing(bytes, kFraming);
-  if (!framing.error.empty()) return fail(framing.error);
-  const uint32_t total = framing.size;
+  if (!framing) return fail(framing.error());
+  const uint32_t total = *framing;
 
   auto block = std::shared_ptr<Block>(new Block());
   block->frames_ = get_le<uint32_t>(bytes, kFramesAt);
@@ -201,7 +201,7 @@ ParsedBlock Block::parse(std::span<const uint8_t> bytes) {
       return fail("series column " + std::to_string(s) + " malformed");
     }
   }
-  return ParsedBlock{std::move(block), total, {}};
+  return ParsedBlock{std::move(block), total};
 }
 
 void Block::index_columns(size_t sizes_at, size_t payload_at) {

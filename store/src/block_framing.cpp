@@ -21,8 +21,8 @@ void seal_crc(std::span<uint8_t> block) {
   put_le<uint32_t>(block, crc_at, crc_of(block.first(crc_at)));
 }
 
-CheckedFraming check_framing(std::span<const uint8_t> bytes, const FramingSpec& spec) {
-  auto fail = [](std::string message) { return CheckedFraming{.error = std::move(message)}; };
+Result<uint32_t> check_framing(std::span<const uint8_t> bytes, const FramingSpec& spec) {
+  auto fail = [](std::string message) { return Error{std::move(message)}; };
   if (bytes.size() < spec.min_bytes) {
     return fail("truncated: " + std::to_string(bytes.size()) + " bytes, a block takes at least " +
                 std::to_string(spec.min_bytes));
@@ -52,7 +52,7 @@ CheckedFraming check_framing(std::span<const uint8_t> bytes, const FramingSpec& 
   if (const auto flags = get_le<uint16_t>(bytes, kFramingFlagsAt); flags != 0) {
     return fail("unknown flags " + std::to_string(flags));
   }
-  return {.size = size, .error = {}};
+  return size;
 }
 
 }  // namespace flightrec::store::detail

@@ -8,6 +8,8 @@
 #include <span>
 #include <string>
 
+#include "flightrec/common/result.h"
+
 namespace flightrec::store::detail {
 
 inline constexpr size_t kFramingMagicAt = 0;
@@ -43,13 +45,9 @@ void write_framing(std::span<uint8_t> block, const FramingSpec& spec, uint32_t s
 // Writes the CRC of all of `block` but its last 4 bytes into those bytes.
 void seal_crc(std::span<uint8_t> block);
 
-struct CheckedFraming {
-  uint32_t size = 0;  // the block's total size, from its header
-  std::string error;  // empty when the framing holds
-};
-
 // Checks, in this order, the magic, the size field against `bytes`, the CRC (a mismatch means the
-// block was never completely written), the version and the flags.
-CheckedFraming check_framing(std::span<const uint8_t> bytes, const FramingSpec& spec);
+// block was never completely written), the version and the flags. The block's total size, from
+// its header, or the error saying which check failed.
+Result<uint32_t> check_framing(std::span<const uint8_t> bytes, const FramingSpec& spec);
 
 }  // namespace flightrec::store::detail

@@ -42,28 +42,28 @@ bool inflate_exactly(std::span<const uint8_t> compressed, size_t size, std::vect
   return status == Z_OK && produced == size && consumed == compressed.size();
 }
 
-std::string fail_parse(std::string message) { return "process block: " + std::move(message); }
+Error fail_parse(std::string message) { return Error{"process block: " + std::move(message)}; }
 
 }  // namespace
 
-std::string ProcessBlock::frame_error(const Frame& frame, int64_t previous_time_ns) {
+Status ProcessBlock::check_frame(const Frame& frame, int64_t previous_time_ns) {
   if (frame.time_unix_ns < previous_time_ns) {
-    return "time " + std::to_string(frame.time_unix_ns) + " is before the frame before (" +
-           std::to_string(previous_time_ns) + ")";
+    return Error{"time " + std::to_string(frame.time_unix_ns) + " is before the frame before (" +
+                 std::to_string(previous_time_ns) + ")"};
   }
   if (frame.processes.size() > kMaxProcessesPerFrame) {
-    return std::to_string(frame.processes.size()) + " processes, more than " +
-           std::to_string(kMaxProcessesPerFrame);
+    return Error{std::to_string(frame.processes.size()) + " processes, more than " +
+                 std::to_string(kMaxProcessesPerFrame)};
   }
   if (frame.sockets.size() > kMaxSocketsPerFrame) {
-    return std::to_string(frame.sockets.size()) + " sockets, more than " +
-           std::to_string(kMaxSocketsPerFrame);
+    return Error{std::to_string(frame.sockets.size()) + " sockets, more than " +
+                 std::to_string(kMaxSocketsPerFrame)};
   }
   for (size_t i = 1; i < frame.processes.size(); ++i) {
     if (frame.processes[i].pid <= frame.processes[i - 1].pid) {
-      return "process " + std::to_string(i) + " (pid " + std::to_string(frame.processes[i].pid) +
-             ") does not follow pid " + std::to_string(frame.processes[i - 1].pid) +
-             ": pids must ascend strictly";
+      return Error{"process " + std::to_string(i) + " (pid " +
+                   std::to_string(frame.processes[i].pid) + ") does not follow pid " +
+                   std::to_string(frame.processes[i - 1].pid) + ": pids must ascend strictly"};
     }
   }
   return {};
@@ -81,9 +81,9 @@ std::shared_ptr<const ProcessBlock> ProcessBlock::encode_frames(size_t count, Fr
   int64_t previous_time = std::numeric_limits<int64_t>::min();
   for (size_t i = 0; i < count; ++i) {
     const Frame& frame = frame_at(i);
-    if (auto error = frame_error(frame, previous_time); !error.empty()) {
+    if (const Status follows = check_frame(frame, previous_time); !follows) {
       throw std::invalid_argument("ProcessBlock::encode: frame " + std::to_string(i) + ": " +
-                                  error);
+                                  follows.error());
     }
     previous_time = frame.time_unix_ns;
     encoder.add(frame);
@@ -134,13 +134,10 @@ std::shared_ptr<const ProcessBlock> ProcessBlock::encode(
   return encode_frames(frames.size(), [frames](size_t i) -> const Frame& { return *frames[i]; });
 }
 
-ParsedProcessBlock ProcessBlock::parse(std::span<const uint8_t> bytes) {
-  auto error = [](std::string message) -> ParsedProcessBlock {
-    return {.error = fail_parse(std::move(message))};
-  };
+Result<ParsedProcessBlock> ProcessBlock::parse(std::span<const uint8_t> bytes) {
   const auto framing = detail::check_framing(bytes, kFraming);
-  if (!framing.error.empty()) return error(framing.error);
-  const uint32_t size = framing.size;
+  if (!framing) return fail_parse(framing.error());
+  const uint32_t size = *framing;
   const auto block_bytes = bytes.first(size);
   auto block = std::shared_ptr<ProcessBlock>(new ProcessBlock());
   block->frames_ = get_le<uint32_t>(bytes, kFramesAt);
@@ -151,22 +148,23 @@ ParsedProcessBlock ProcessBlock::parse(std::span<const uint8_t> bytes) {
   const uint32_t payload_size = get_le<uint32_t>(bytes, kPayloadSizeAt);
   const auto compressed = block_bytes.subspan(kHeaderBytes, size - kFraming.min_bytes);
   if (block->frames_ == 0 || block->frames_ > kMaxProcessBlockFrames) {
-    return error(std::to_string(block->frames_) + " frames, expected 1.." +
-                 std::to_string(kMaxProcessBlockFrames));
+    return fail_parse(std::to_string(block->frames_) + " frames, expected 1.." +
+                      std::to_string(kMaxProcessBlockFrames));
   }
   if (block->process_rows_ + block->socket_rows_ > kMaxProcessBlockRows) {
-    return error(std::to_string(block->process_rows_ + block->socket_rows_) +
-                 " rows, more than the " + std::to_string(kMaxProcessBlockRows) + " allowed");
+    return fail_parse(std::to_string(block->process_rows_ + block->socket_rows_) +
+                      " rows, more than the " + std::to_string(kMaxProcessBlockRows) + " allowed");
   }
   if (payload_size > kMaxProcessPayloadBytes ||
       payload_size > compressed.size() * kMaxInflateRatio + 1024) {
-    return error("a payload of " + std::to_string(payload_size) + " bytes is over the limit or " +
-                 "cannot come from " + std::to_string(compressed.size()) + " compressed bytes");
+    return fail_parse("a payload of " + std::to_string(payload_size) +
+                      " bytes is over the limit or " + "cannot come from " +
+                      std::to_string(compressed.size()) + " compressed bytes");
   }
   std::vector<uint8_t> payload;
   if (!inflate_exactly(compressed, payload_size, payload)) {
-    return error("the compressed payload does not inflate to the " + std::to_string(payload_size) +
-                 " bytes its header gives");
+    return fail_parse("the compressed payload does not inflate to the " +
+                      std::to_string(payload_size) + " bytes its header gives");
   }
 
   // Decode every frame once, so that decode() on a parsed block cannot fail.
@@ -175,35 +173,36 @@ ParsedProcessBlock ProcessBlock::parse(std::span<const uint8_t> bytes) {
   uint64_t socket_rows = 0;
   int64_t previous_time = block->first_time_ns_;
   for (uint32_t i = 0; i < block->frames_; ++i) {
-    if (auto frame_error = decoder.next(i); !frame_error.empty()) return error(frame_error);
+    if (const Status decoded = decoder.next(i); !decoded) return fail_parse(decoded.error());
     const auto& frame = decoder.current();
     if (i == 0 && frame.time_unix_ns != block->first_time_ns_) {
-      return error("frame 0 is at " + std::to_string(frame.time_unix_ns) + " but the header says " +
-                   std::to_string(block->first_time_ns_));
+      return fail_parse("frame 0 is at " + std::to_string(frame.time_unix_ns) +
+                        " but the header says " + std::to_string(block->first_time_ns_));
     }
     if (frame.time_unix_ns < previous_time) {
-      return error("frame " + std::to_string(i) + " goes back in time");
+      return fail_parse("frame " + std::to_string(i) + " goes back in time");
     }
     previous_time = frame.time_unix_ns;
     process_rows += frame.processes.size();
     socket_rows += frame.sockets.size();
     if (process_rows + socket_rows > kMaxProcessBlockRows) {
-      return error("frame " + std::to_string(i) + " takes the block over " +
-                   std::to_string(kMaxProcessBlockRows) + " rows");
+      return fail_parse("frame " + std::to_string(i) + " takes the block over " +
+                        std::to_string(kMaxProcessBlockRows) + " rows");
     }
   }
-  if (!decoder.at_end()) return error("bytes left after the last frame");
+  if (!decoder.at_end()) return fail_parse("bytes left after the last frame");
   if (decoder.current().time_unix_ns != block->last_time_ns_) {
-    return error("the last frame is at " + std::to_string(decoder.current().time_unix_ns) +
-                 " but the header says " + std::to_string(block->last_time_ns_));
+    return fail_parse("the last frame is at " + std::to_string(decoder.current().time_unix_ns) +
+                      " but the header says " + std::to_string(block->last_time_ns_));
   }
   if (process_rows != block->process_rows_ || socket_rows != block->socket_rows_) {
-    return error("the header counts " + std::to_string(block->process_rows_) + " processes and " +
-                 std::to_string(block->socket_rows_) + " sockets, the frames hold " +
-                 std::to_string(process_rows) + " and " + std::to_string(socket_rows));
+    return fail_parse("the header counts " + std::to_string(block->process_rows_) +
+                      " processes and " + std::to_string(block->socket_rows_) +
+                      " sockets, the frames hold " + std::to_string(process_rows) + " and " +
+                      std::to_string(socket_rows));
   }
   block->bytes_.assign(block_bytes.begin(), block_bytes.end());
-  return {.block = std::move(block), .consumed = size};
+  return ParsedProcessBlock{.block = std::move(block), .consumed = size};
 }
 
 std::vector<uint8_t> ProcessBlock::inflate_payload() const {
@@ -219,7 +218,7 @@ void ProcessBlock::for_each_frame(const std::function<bool(const Frame&)>& visit
   detail::ProcessFrameDecoder decoder(payload);
   for (uint32_t i = 0; i < frames_; ++i) {
     // Cannot fail: the block was encoded here or checked by parse().
-    if (!decoder.next(i).empty() || !visit(decoder.current())) return;
+    if (!decoder.next(i) || !visit(decoder.current())) return;
   }
 }
 

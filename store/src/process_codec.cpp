@@ -231,20 +231,22 @@ bool get_value(Reader& in, std::optional<T>& value) {
   return true;
 }
 
-// Applies a coded mask and fields to `record` (which holds the base); "" or what was wrong.
+// Applies a coded mask and fields to `record` (which holds the base); the error says what was
+// wrong.
 template <typename Fields, size_t N, typename Record>
-std::string get_changes(Reader& in, const Fields& fields,
-                        const std::array<std::string_view, N>& names, Record& record) {
+Status get_changes(Reader& in, const Fields& fields, const std::array<std::string_view, N>& names,
+                   Record& record) {
   uint64_t mask = 0;
-  if (!in.varint(mask)) return "truncated field mask";
-  if ((mask >> N) != 0) return "unknown fields in mask " + std::to_string(mask);
-  std::string error;
+  if (!in.varint(mask)) return Error{"truncated field mask"};
+  if ((mask >> N) != 0) return Error{"unknown fields in mask " + std::to_string(mask)};
+  std::string_view malformed;  // the first field that did not decode
   for_each_member(fields, [&](auto member, uint32_t bit) {
-    if (error.empty() && (mask >> bit & 1) != 0 && !get_value(in, record.*member)) {
-      error = "field " + std::string(names[bit]) + " malformed";
+    if (malformed.empty() && (mask >> bit & 1) != 0 && !get_value(in, record.*member)) {
+      malformed = names[bit];
     }
   });
-  return error;
+  if (!malformed.empty()) return Error{"field " + std::string(malformed) + " malformed"};
+  return {};
 }
 
 }  // namespace
@@ -303,14 +305,12 @@ void ProcessFrameEncoder::add(const ProcessFrame& frame) {
   previous_ = &frame;
 }
 
-std::string ProcessFrameDecoder::next(uint32_t index) {
-  const std::string where = "frame " + std::to_string(index) + ": ";
+Status ProcessFrameDecoder::next(uint32_t index) {
   Reader in(in_, at_);
-  if (auto error = get_changes(in, kFrameFields, kFrameFieldNames, current_); !error.empty()) {
-    return where + error;
-  }
-  if (auto error = next_rows(); !error.empty()) return where + error;
-  if (auto error = next_sockets(); !error.empty()) return where + error;
+  Status decoded = get_changes(in, kFrameFields, kFrameFieldNames, current_);
+  if (decoded) decoded = next_rows();
+  if (decoded) decoded = next_sockets();
+  if (!decoded) return Error{"frame " + std::to_string(index) + ": " + decoded.error()};
   return {};
 }
 
@@ -330,18 +330,18 @@ bool read_pid(Reader& in, int64_t& pid, int64_t after) {
   return pid > after && pid <= std::numeric_limits<int32_t>::max();
 }
 
-std::string read_removed_pids(Reader& in, size_t rows_before, std::vector<int32_t>& removed) {
+Status read_removed_pids(Reader& in, size_t rows_before, std::vector<int32_t>& removed) {
   uint64_t removed_count = 0;
-  if (!in.varint(removed_count)) return "truncated removed-process count";
+  if (!in.varint(removed_count)) return Error{"truncated removed-process count"};
   if (removed_count > rows_before) {
-    return "removes " + std::to_string(removed_count) + " processes but the frame before has " +
-           std::to_string(rows_before);
+    return Error{"removes " + std::to_string(removed_count) +
+                 " processes but the frame before has " + std::to_string(rows_before)};
   }
   removed.resize(removed_count);
   int64_t pid = 0;
   for (uint64_t r = 0; r < removed_count; ++r) {
     if (!read_pid(in, pid, r == 0 ? kBelowAnyPid : removed[r - 1])) {
-      return "removed pid " + std::to_string(r) + " malformed or out of order";
+      return Error{"removed pid " + std::to_string(r) + " malformed or out of order"};
     }
     removed[r] = static_cast<int32_t>(pid);
   }
@@ -394,20 +394,20 @@ class RowMerge {
 
 }  // namespace
 
-std::string ProcessFrameDecoder::next_rows() {
+Status ProcessFrameDecoder::next_rows() {
   Reader in(in_, at_);
   std::vector<ProcessRow> old_rows = std::move(current_.processes);
   auto& rows = current_.processes;
   rows.clear();
 
   std::vector<int32_t> removed;
-  if (auto error = read_removed_pids(in, old_rows.size(), removed); !error.empty()) return error;
+  if (Status read = read_removed_pids(in, old_rows.size(), removed); !read) return read;
   uint64_t changed_count = 0;
-  if (!in.varint(changed_count)) return "truncated changed-process count";
+  if (!in.varint(changed_count)) return Error{"truncated changed-process count"};
   // Each changed row takes at least two bytes (pid and mask).
   if (changed_count > in.remaining() / 2) {
-    return std::to_string(changed_count) + " changed processes cannot fit in the " +
-           std::to_string(in.remaining()) + " bytes left";
+    return Error{std::to_string(changed_count) + " changed processes cannot fit in the " +
+                 std::to_string(in.remaining()) + " bytes left"};
   }
   rows.reserve(
       std::min<uint64_t>(old_rows.size() - removed.size() + changed_count, kMaxProcessesPerFrame));
@@ -416,44 +416,44 @@ std::string ProcessFrameDecoder::next_rows() {
   int64_t pid = 0;
   for (uint64_t c = 0; c < changed_count; ++c) {
     if (!read_pid(in, pid, c == 0 ? kBelowAnyPid : rows.back().pid)) {
-      return "changed process " + std::to_string(c) + ": pid malformed or out of order";
+      return Error{"changed process " + std::to_string(c) + ": pid malformed or out of order"};
     }
     std::optional<ProcessRow> row = merge.take(pid);
     if (!row) {
-      return "removed pid " + std::to_string(*merge.unmatched_removal()) +
-             " is not in the frame before or is also changed";
+      return Error{"removed pid " + std::to_string(*merge.unmatched_removal()) +
+                   " is not in the frame before or is also changed"};
     }
-    if (auto field_error = get_changes(in, kRowFields, kRowFieldNames, *row);
-        !field_error.empty()) {
-      return "process " + std::to_string(pid) + ": " + field_error;
+    if (const Status fields = get_changes(in, kRowFields, kRowFieldNames, *row); !fields) {
+      return Error{"process " + std::to_string(pid) + ": " + fields.error()};
     }
     rows.push_back(std::move(*row));
   }
   merge.keep_rows_below(std::numeric_limits<int64_t>::max());
   if (const auto unmatched = merge.unmatched_removal()) {
-    return "removed pid " + std::to_string(*unmatched) + " is not in the frame before";
+    return Error{"removed pid " + std::to_string(*unmatched) + " is not in the frame before"};
   }
   if (rows.size() > kMaxProcessesPerFrame) {
-    return std::to_string(rows.size()) + " processes, more than " +
-           std::to_string(kMaxProcessesPerFrame);
+    return Error{std::to_string(rows.size()) + " processes, more than " +
+                 std::to_string(kMaxProcessesPerFrame)};
   }
   return {};
 }
 
-std::string ProcessFrameDecoder::next_sockets() {
+Status ProcessFrameDecoder::next_sockets() {
   Reader in(in_, at_);
   uint64_t count = 0;
-  if (!in.varint(count)) return "truncated socket count";
+  if (!in.varint(count)) return Error{"truncated socket count"};
   // Each socket takes at least its mask byte.
   if (count > kMaxSocketsPerFrame || count > in.remaining()) {
-    return std::to_string(count) + " sockets: more than the bytes left or the " +
-           std::to_string(kMaxSocketsPerFrame) + " allowed";
+    return Error{std::to_string(count) + " sockets: more than the bytes left or the " +
+                 std::to_string(kMaxSocketsPerFrame) + " allowed"};
   }
   current_.sockets.resize(count);
   for (size_t s = 0; s < count; ++s) {
-    if (auto error = get_changes(in, kSocketFields, kSocketFieldNames, current_.sockets[s]);
-        !error.empty()) {
-      return "socket " + std::to_string(s) + ": " + error;
+    if (const Status fields =
+            get_changes(in, kSocketFields, kSocketFieldNames, current_.sockets[s]);
+        !fields) {
+      return Error{"socket " + std::to_string(s) + ": " + fields.error()};
     }
   }
   return {};

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/process/process_frame.h"
 
 namespace flightrec::store::detail {
@@ -31,14 +32,14 @@ class ProcessFrameDecoder {
  public:
   explicit ProcessFrameDecoder(std::span<const uint8_t> payload) : in_(payload) {}
 
-  // Decodes frame number `index` into current(); returns "" or what was wrong.
-  std::string next(uint32_t index);
+  // Decodes frame number `index` into current(); the error says what was wrong.
+  Status next(uint32_t index);
   [[nodiscard]] const ProcessFrame& current() const noexcept { return current_; }
   [[nodiscard]] bool at_end() const noexcept { return at_ == in_.size(); }
 
  private:
-  std::string next_rows();
-  std::string next_sockets();
+  Status next_rows();
+  Status next_sockets();
 
   std::span<const uint8_t> in_;
   size_t at_ = 0;

@@ -34,20 +34,20 @@ ProcessRing::ProcessRing(const ProcessRingOptions& options) : options_(options) 
   }
 }
 
-std::string ProcessRing::push(Frame frame) {
-  if (auto error = ProcessBlock::frame_error(frame, last_time_ns_); !error.empty()) {
+Status ProcessRing::push(Frame frame) {
+  if (Status follows = ProcessBlock::check_frame(frame, last_time_ns_); !follows) {
     const std::lock_guard lock(mutex_);
     ++rejected_frames_;
-    return error;
+    return follows;
   }
   const uint64_t bound = payload_bound(frame);
   if (bound > kMaxProcessPayloadBytes) {
     const std::lock_guard lock(mutex_);
     ++rejected_frames_;
-    return "a frame of " + std::to_string(frame.processes.size()) + " processes and " +
-           std::to_string(frame.sockets.size()) + " sockets needs up to " + std::to_string(bound) +
-           " bytes, more than a process block holds (" + std::to_string(kMaxProcessPayloadBytes) +
-           "): lower processes.max_count";
+    return Error{"a frame of " + std::to_string(frame.processes.size()) + " processes and " +
+                 std::to_string(frame.sockets.size()) + " sockets needs up to " +
+                 std::to_string(bound) + " bytes, more than a process block holds (" +
+                 std::to_string(kMaxProcessPayloadBytes) + "): lower processes.max_count"};
   }
   // A block has a row and a byte bound: a few huge frames are sealed before they would cross it.
   if (open_rows_ + rows_of(frame) > kMaxProcessBlockRows ||

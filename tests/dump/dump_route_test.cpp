@@ -68,10 +68,10 @@ TEST_CASE("/dump?format=raw is a recording file that reads back", "[dump]") {
   curl("-o " + path.string() + " " + dump.url("?format=raw&from=-1s"));
   const auto result = recording::read_recording(path);
   REQUIRE(result.ok());
-  CHECK(result.recording.blocks.size() == 1);
-  CHECK(result.recording.process_frames == known_process_frames());
-  CHECK(result.recording.meta.series == known_metadata().series);
-  CHECK(result.recording.meta.extra.back() == std::pair<std::string, std::string>("dump.to", ""));
+  CHECK(result->blocks.size() == 1);
+  CHECK(result->process_frames == known_process_frames());
+  CHECK(result->meta.series == known_metadata().series);
+  CHECK(result->meta.extra.back() == std::pair<std::string, std::string>("dump.to", ""));
 }
 
 TEST_CASE("/dump compresses with gzip when the client accepts it", "[dump]") {

@@ -71,11 +71,10 @@ TEST_CASE("shouldCountTheRunsOfOurExitProgram", "[network][bpf_run_stats]") {
     WARN("SKIPPED: BPF run statistics need root");
     return;
   }
-  std::string why_not;
-  const auto watcher = make_process_exit_watcher(why_not);
-  if (watcher == nullptr) {
-    if (ebpf_required()) FAIL("process exit watcher did not start: " << why_not);
-    WARN("SKIPPED: process exit watcher did not start: " << why_not);
+  const auto watcher = make_process_exit_watcher();
+  if (!watcher) {
+    if (ebpf_required()) FAIL("process exit watcher did not start: " << watcher.error());
+    WARN("SKIPPED: process exit watcher did not start: " << watcher.error());
     return;
   }
   const BpfStatsSwitch stats;

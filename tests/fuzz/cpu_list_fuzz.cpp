@@ -12,15 +12,13 @@
 // limit; a list refused says why.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   constexpr uint32_t kMaxId = 1023;
-  std::vector<uint32_t> ids;
-  std::string error;
-  if (flightrec::sampler::parse_cpu_list(flightrec::fuzz::as_text(data, size), kMaxId, ids,
-                                         error)) {
-    if (ids.empty() || ids.back() > kMaxId) __builtin_trap();
-    if (std::adjacent_find(ids.begin(), ids.end(), std::greater_equal<>()) != ids.end()) {
+  const auto ids = flightrec::sampler::parse_cpu_list(flightrec::fuzz::as_text(data, size), kMaxId);
+  if (ids) {
+    if (ids->empty() || ids->back() > kMaxId) __builtin_trap();
+    if (std::adjacent_find(ids->begin(), ids->end(), std::greater_equal<>()) != ids->end()) {
       __builtin_trap();
     }
-  } else if (error.empty()) {
+  } else if (ids.error().empty()) {
     __builtin_trap();
   }
   return 0;

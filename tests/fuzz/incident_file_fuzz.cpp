@@ -78,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!read.ok()) return 0;
 
   const flightrec::model::IncidentDescription fields =
-      flightrec::model::decode_incident(read.recording.meta)
+      flightrec::model::decode_incident(read->meta)
           .value_or(flightrec::model::IncidentDescription{});
   const auto& found = check.incident;
   if (found.rule != fields.rule || found.condition != fields.condition ||
@@ -86,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       found.fired_at_ns != fields.fired_at_ns || !same_number(found.value, fields.value)) {
     __builtin_trap();
   }
-  const auto& blocks = read.recording.blocks;
+  const auto& blocks = read->blocks;
   if (fields.window_from_ns == 0 && fields.window_to_ns == 0 && !blocks.empty()) {
     if (found.window_from_ns != blocks.front()->real_ns(blocks.front()->first_tick()) ||
         found.window_to_ns != blocks.back()->real_ns(blocks.back()->last_tick())) {

@@ -23,10 +23,10 @@ void check_id(std::string_view id, std::string_view input) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   const auto cgroup = process::parse_pid_cgroup(bytes);
-  if (cgroup.ok() == !cgroup.error.empty()) __builtin_trap();
+  if (!cgroup.ok() && cgroup.error().empty()) __builtin_trap();
   if (cgroup.ok()) {
-    if (bytes.find(cgroup.value->path) == std::string_view::npos) __builtin_trap();
-    check_id(cgroup.value->container_id, bytes);
+    if (bytes.find(cgroup->path) == std::string_view::npos) __builtin_trap();
+    check_id(cgroup->container_id, bytes);
   }
   check_id(process::container_id_from_cgroup(bytes), bytes);
   return 0;

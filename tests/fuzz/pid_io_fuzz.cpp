@@ -12,12 +12,12 @@ namespace process = flightrec::process;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   const auto io = process::parse_pid_io(bytes);
-  if (io.ok() == !io.error.empty()) __builtin_trap();
+  if (!io.ok() && io.error().empty()) __builtin_trap();
   if (io.ok()) {
-    if (io.value->read_bytes && bytes.find("read_bytes") == std::string_view::npos) {
+    if (io->read_bytes && bytes.find("read_bytes") == std::string_view::npos) {
       __builtin_trap();
     }
-    if (io.value->write_bytes && bytes.find("write_bytes") == std::string_view::npos) {
+    if (io->write_bytes && bytes.find("write_bytes") == std::string_view::npos) {
       __builtin_trap();
     }
   }

@@ -17,12 +17,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
 
   const auto stat = process::parse_pid_stat(bytes);
-  if (stat.ok() == !stat.error.empty()) __builtin_trap();
-  if (stat.ok() && stat.value->comm.size() + 2 > size) __builtin_trap();
+  if (!stat.ok() && stat.error().empty()) __builtin_trap();
+  if (stat.ok() && stat->comm.size() + 2 > size) __builtin_trap();
 
   const auto status = process::parse_pid_status(bytes);
-  if (status.ok() == !status.error.empty()) __builtin_trap();
-  if (status.ok() && status.value->name.size() > size) __builtin_trap();
+  if (!status.ok() && status.error().empty()) __builtin_trap();
+  if (status.ok() && status->name.size() > size) __builtin_trap();
 
   constexpr size_t kLimit = 64;
   const auto cmdline = process::join_cmdline(bytes, kLimit);

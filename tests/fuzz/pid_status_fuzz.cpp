@@ -22,12 +22,12 @@ bool mentions(std::string_view bytes, std::string_view key) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes = flightrec::fuzz::as_text(data, size);
   const auto parsed = process::parse_pid_status(bytes);
-  if (parsed.ok() == !parsed.error.empty()) __builtin_trap();
+  if (!parsed.ok() && parsed.error().empty()) __builtin_trap();
   if (!parsed.ok()) {
-    if (!parsed.error.starts_with("line ")) __builtin_trap();
+    if (!parsed.error().starts_with("line ")) __builtin_trap();
     return 0;
   }
-  const process::PidStatus& status = *parsed.value;
+  const process::PidStatus& status = *parsed;
   if (status.name.size() > size || status.name.find('\n') != std::string::npos) __builtin_trap();
   if (!status.name.empty() && !mentions(bytes, "Name:")) __builtin_trap();
   if (status.uid_real.has_value() != status.uid_effective.has_value()) __builtin_trap();

@@ -25,13 +25,13 @@ void check_round_trip(const std::vector<ProcessFrame>& frames) {
   if (frames.empty()) return;
   for (size_t i = 1; i < frames.size(); ++i) {
     // Decoded tables are pid-ordered by construction; only time order is the input's choice.
-    if (!ProcessBlock::frame_error(frames[i], frames[i - 1].time_unix_ns).empty()) return;
+    if (!ProcessBlock::check_frame(frames[i], frames[i - 1].time_unix_ns)) return;
   }
   const auto block = ProcessBlock::encode(frames);
   const auto parsed = ProcessBlock::parse(block->bytes());
   if (!parsed) __builtin_trap();
   std::vector<ProcessFrame> again;
-  parsed.block->decode(again);
+  parsed->block->decode(again);
   if (again != frames) __builtin_trap();
 }
 
@@ -39,11 +39,11 @@ void fuzz_block(std::vector<uint8_t> bytes, bool rewrite) {
   if (rewrite) flightrec::fuzz::rewrite_block_crc(bytes);
   const auto parsed = ProcessBlock::parse(bytes);
   if (!parsed) {
-    if (parsed.error.empty()) __builtin_trap();
+    if (parsed.error().empty()) __builtin_trap();
     return;
   }
-  const auto& block = *parsed.block;
-  if (block.bytes().size() != parsed.consumed) __builtin_trap();
+  const auto& block = *parsed->block;
+  if (block.bytes().size() != parsed->consumed) __builtin_trap();
   uint32_t frames = 0;
   block.for_each_frame([&frames](const ProcessFrame&) {
     ++frames;
@@ -66,7 +66,7 @@ void fuzz_payload(const uint8_t* data, size_t size) {
   std::vector<ProcessFrame> frames;
   uint64_t rows = 0;
   for (uint32_t i = 0; i < 64 && !decoder.at_end(); ++i) {
-    if (!decoder.next(i).empty()) return;
+    if (!decoder.next(i)) return;
     const auto& frame = decoder.current();
     rows += frame.processes.size() + frame.sockets.size();
     if (rows > kMaxRowsToCompare) return;

@@ -13,21 +13,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace flightrec::recording;
   const auto result = read_recording(std::span(data, size), 1 << 16);
   if (!result.ok()) {
-    if (!result.recording.blocks.empty() || !result.recording.process_frames.empty()) {
-      __builtin_trap();
-    }
+    if (result.error().empty()) __builtin_trap();
     return 0;
   }
-  const auto& frames = result.recording.process_frames;
+  const auto& frames = result->process_frames;
   for (size_t i = 1; i < frames.size(); ++i) {
     if (frames[i].time_unix_ns < frames[i - 1].time_unix_ns) __builtin_trap();
   }
-  for (const auto& block : result.recording.blocks) {
-    if (block->series() != result.recording.meta.series.size()) __builtin_trap();
+  for (const auto& block : result->blocks) {
+    if (block->series() != result->meta.series.size()) __builtin_trap();
   }
-  TextConverter converter(DumpFormat::json, result.recording.meta, {},
+  TextConverter converter(DumpFormat::json, result->meta, {},
                           [](std::string_view) { return true; });
-  for (const auto& block : result.recording.blocks) converter.add(block);
+  for (const auto& block : result->blocks) converter.add(block);
   converter.finish();
   return 0;
 }

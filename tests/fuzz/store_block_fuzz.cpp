@@ -19,11 +19,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const auto parsed = Block::parse(bytes);
   if (!parsed) {
-    if (parsed.error.empty()) __builtin_trap();
+    if (parsed.error().empty()) __builtin_trap();
     return 0;
   }
-  const Block& block = *parsed.block;
-  if (block.bytes().size() != parsed.consumed ||
+  const Block& block = *parsed->block;
+  if (block.bytes().size() != parsed->consumed ||
       !std::equal(block.bytes().begin(), block.bytes().end(), bytes.begin())) {
     __builtin_trap();
   }
@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<int64_t> column;
   for (uint32_t s = 0; s < block.series(); ++s) block.decode_series(s, column);
 
-  flightrec::store::Cursor cursor({parsed.block});
+  flightrec::store::Cursor cursor({parsed->block});
   size_t frames = 0;
   while (cursor.next()) ++frames;
   if (frames > block.frames()) __builtin_trap();

@@ -74,8 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const auto block = Block::encode(headers, values, series, 1'000'000);
   const auto parsed = Block::parse(block->bytes());
-  if (!parsed || parsed.consumed != block->bytes().size()) __builtin_trap();
-  for (const Block* decoded : {block.get(), parsed.block.get()}) {
+  if (!parsed || parsed->consumed != block->bytes().size()) __builtin_trap();
+  for (const Block* decoded : {block.get(), parsed->block.get()}) {
     std::vector<uint64_t> ticks;
     decoded->decode_ticks(ticks);
     for (size_t f = 0; f < headers.size(); ++f) {

@@ -76,7 +76,7 @@ TEST_CASE("aLateEndIsRewrittenIntoTheIncidentWithTheRingsFramesUpToTheBound", "[
   REQUIRE(read.ok());
   std::vector<uint64_t> all;
   std::vector<uint64_t> ticks;
-  for (const auto& block : read.recording.blocks) {
+  for (const auto& block : read->blocks) {
     block->decode_ticks(ticks);
     all.insert(all.end(), ticks.begin(), ticks.end());
   }

@@ -70,11 +70,11 @@ TEST_CASE("aRewriteReplacesTheDescriptionAppendsTheLaterFramesAndUpdatesTheIndex
   const fs::path path = *store.file_of(written.id);
   const auto read = recording::read_recording(path);
   REQUIRE(read.ok());
-  const auto ticks = ticks_of(read.recording);
+  const auto ticks = ticks_of(*read);
   REQUIRE(ticks.size() == 250);
   for (size_t i = 0; i < ticks.size(); ++i) CHECK(ticks[i] == i);
-  CHECK(model::decode_incident(read.recording.meta) == ended);
-  CHECK(read.recording.meta.extra.front() ==
+  CHECK(model::decode_incident(read->meta) == ended);
+  CHECK(read->meta.extra.front() ==
         std::pair<std::string, std::string>{"config.origin", "/etc/flightrec.yaml"});
 
   // The index, as /incidents and `flightrec incidents` read it, and as a restart rebuilds it.
@@ -103,8 +103,8 @@ TEST_CASE("aRewriteWithoutFramesToAppendOnlyChangesTheDescription", "[rewrite]")
   CHECK(done.result.appended_frames == 0);
   const auto read = recording::read_recording(*store.file_of(written.id));
   REQUIRE(read.ok());
-  CHECK(ticks_of(read.recording).size() == 100);
-  CHECK(model::decode_incident(read.recording.meta)->reason == "ended");
+  CHECK(ticks_of(*read).size() == 100);
+  CHECK(model::decode_incident(read->meta)->reason == "ended");
 }
 
 TEST_CASE("aCorruptOrMissingStoredFileGivesAClearErrorAndLosesNothing", "[rewrite]") {

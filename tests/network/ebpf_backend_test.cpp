@@ -36,20 +36,20 @@ std::unique_ptr<TrafficBackend> backend_or_skip() {
     WARN("SKIPPED: the eBPF backend needs root");
     return nullptr;
   }
-  std::string why_not;
-  auto backend = make_ebpf_backend("/sys/fs/cgroup", why_not);
-  if (backend == nullptr) {
-    if (must_run) FAIL("eBPF backend did not start: " << why_not);
-    WARN("SKIPPED: eBPF backend did not start: " << why_not);
+  auto backend = make_ebpf_backend("/sys/fs/cgroup");
+  if (!backend) {
+    if (must_run) FAIL("eBPF backend did not start: " << backend.error());
+    WARN("SKIPPED: eBPF backend did not start: " << backend.error());
+    return nullptr;
   }
-  return backend;
+  return *std::move(backend);
 }
 
 TrafficReading read_now(TrafficBackend& backend) {
   TrafficReading reading;
-  std::string error;
-  INFO(error);
-  REQUIRE(backend.read(reading, error));
+  const flightrec::Status read = backend.read(reading);
+  INFO(read.error());
+  REQUIRE(read);
   return reading;
 }
 

@@ -132,9 +132,8 @@ network::TrafficReading read_until(
     network::SockDiagBackend& backend,
     const std::function<bool(const network::TrafficReading&)>& done) {
   network::TrafficReading reading;
-  std::string error;
   for (int attempt = 0; attempt < 200; ++attempt) {
-    REQUIRE(backend.read(reading, error));
+    REQUIRE(backend.read(reading));
     if (done(reading)) break;
     std::this_thread::sleep_for(10ms);
   }
@@ -154,9 +153,9 @@ TEST_CASE(
 
   network::SocketTable table{sampler::ProcRoot{}};
   std::vector<SocketRow> rows;
-  std::string error;
-  REQUIRE(table.read(rows, error));
-  CHECK(error.empty());
+  const flightrec::Status read = table.read(rows);
+  CHECK(read.error().empty());
+  REQUIRE(read);
 
   const SocketRow* listening = find(rows, loopback(port), "");
   REQUIRE(listening != nullptr);
@@ -189,8 +188,7 @@ TEST_CASE("the backend charges a child's sent bytes to the child and keeps them 
   network::SockDiagBackend backend{sampler::ProcRoot{}};
   CHECK(backend.name() == "sock_diag");
   network::TrafficReading reading;
-  std::string error;
-  REQUIRE(backend.read(reading, error));  // the baseline: counting starts here
+  REQUIRE(backend.read(reading));  // the baseline: counting starts here
 
   int release[2];
   REQUIRE(::pipe2(release, O_CLOEXEC) == 0);
@@ -239,12 +237,12 @@ TEST_CASE("the backend charges a child's sent bytes to the child and keeps them 
   REQUIRE(::waitpid(child, &status, 0) == child);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
-  REQUIRE(backend.read(reading, error));
+  REQUIRE(backend.read(reading));
   const ProcessTraffic* gone = find(reading, child);
   REQUIRE(gone != nullptr);
   CHECK(gone->exited);
   CHECK(gone->counters.tx_bytes >= kBytes);
-  REQUIRE(backend.read(reading, error));
+  REQUIRE(backend.read(reading));
   CHECK(find(reading, child) == nullptr);  // reported exited once, then forgotten
 }
 
@@ -258,17 +256,16 @@ TEST_CASE("sockets open at the first read count only what they move afterwards",
   // Wait for the ACKs of the first batch, so that the baseline holds all of it.
   std::vector<SocketRow> rows;
   network::TrafficReading reading;
-  std::string error;
   network::SocketTable table{sampler::ProcRoot{}};
   const std::string client_address = loopback(local_port(connection.client));
   for (int attempt = 0; attempt < 200; ++attempt) {
-    REQUIRE(table.read(rows, error));
+    REQUIRE(table.read(rows));
     const SocketRow* row = find(rows, client_address, loopback(local_port(connection.server)));
     REQUIRE(row != nullptr);
     if (row->tx_bytes.value_or(0) > kBytes) break;
     std::this_thread::sleep_for(10ms);
   }
-  REQUIRE(backend.read(reading, error));
+  REQUIRE(backend.read(reading));
 
   constexpr size_t kMore = 3000;
   transfer(connection, kMore);
@@ -289,8 +286,7 @@ TEST_CASE("traffic of sockets no visible process holds is unattributed", "[sock_
   root.procfs = empty.root();
   network::SockDiagBackend backend{root};
   network::TrafficReading reading;
-  std::string error;
-  REQUIRE(backend.read(reading, error));
+  REQUIRE(backend.read(reading));
   const uint64_t before = reading.unattributed.value_or(network::NetCounters{}).rx_bytes;
 
   const LoopbackConnection connection;
@@ -318,8 +314,7 @@ TEST_CASE("one read lists TCP listeners of both families and UDP sockets", "[soc
 
   network::SockDiagReader reader;
   std::vector<network::DiagSocket> sockets;
-  std::string error;
-  REQUIRE(reader.read(sockets, error));
+  REQUIRE(reader.read(sockets));
   auto has = [&](const std::string& local, uint8_t family) {
     return std::any_of(sockets.begin(), sockets.end(), [&](const network::DiagSocket& s) {
       return s.row.local == local && s.row.family == family;

@@ -14,53 +14,53 @@ const std::string kOther = "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ff
 TEST_CASE("parse_pid_cgroup returns the cgroup v2 path", "[pid_cgroup]") {
   const auto cgroup = parse_pid_cgroup("0::/system.slice/ssh.service\n");
   REQUIRE(cgroup.ok());
-  CHECK(cgroup.value->path == "/system.slice/ssh.service");
-  CHECK(cgroup.value->container_id.empty());
+  CHECK(cgroup->path == "/system.slice/ssh.service");
+  CHECK(cgroup->container_id.empty());
 }
 
 TEST_CASE("parse_pid_cgroup prefers the 0:: line on a hybrid host", "[pid_cgroup]") {
   const auto cgroup = parse_pid_cgroup(
       "9:name=systemd:/\n4:memory:/process_api/dd12393395600e80a91e84dd23d4347c\n0::/user.slice\n");
   REQUIRE(cgroup.ok());
-  CHECK(cgroup.value->path == "/user.slice");
+  CHECK(cgroup->path == "/user.slice");
 }
 
 TEST_CASE("parse_pid_cgroup falls back to name=systemd on a v1-only host", "[pid_cgroup]") {
   const auto cgroup =
       parse_pid_cgroup("4:memory:/docker/" + kId + "\n1:name=systemd:/docker/" + kId + "\n");
   REQUIRE(cgroup.ok());
-  CHECK(cgroup.value->path == "/docker/" + kId);
-  CHECK(cgroup.value->container_id == kId);
+  CHECK(cgroup->path == "/docker/" + kId);
+  CHECK(cgroup->container_id == kId);
 
   const auto no_systemd = parse_pid_cgroup("4:memory:/a\n3:cpu:/b\n");
   REQUIRE(no_systemd.ok());
-  CHECK(no_systemd.value->path.empty());
+  CHECK(no_systemd->path.empty());
 }
 
 TEST_CASE("parse_pid_cgroup takes the container id from a v1 line when 0:: names none",
           "[pid_cgroup]") {
   const auto cgroup = parse_pid_cgroup("4:memory:/docker/" + kId + "\n0::/\n");
   REQUIRE(cgroup.ok());
-  CHECK(cgroup.value->path == "/");
-  CHECK(cgroup.value->container_id == kId);
+  CHECK(cgroup->path == "/");
+  CHECK(cgroup->container_id == kId);
 
   const auto both = parse_pid_cgroup("4:memory:/docker/" + kOther + "\n0::/system.slice/docker-" +
                                      kId + ".scope\n");
   REQUIRE(both.ok());
-  CHECK(both.value->container_id == kId);
+  CHECK(both->container_id == kId);
 }
 
 TEST_CASE("parse_pid_cgroup keeps colons inside the path", "[pid_cgroup]") {
   const auto cgroup = parse_pid_cgroup("0::/odd:name/x\n");
   REQUIRE(cgroup.ok());
-  CHECK(cgroup.value->path == "/odd:name/x");
+  CHECK(cgroup->path == "/odd:name/x");
 }
 
 TEST_CASE("parse_pid_cgroup names a line that is not hierarchy:controllers:path", "[pid_cgroup]") {
   const auto cgroup = parse_pid_cgroup("0::/\ngarbage\n");
   REQUIRE_FALSE(cgroup.ok());
-  CHECK_THAT(cgroup.error, Catch::Matchers::Contains("line 2"));
-  CHECK_THAT(cgroup.error, Catch::Matchers::Contains("garbage"));
+  CHECK_THAT(cgroup.error(), Catch::Matchers::Contains("line 2"));
+  CHECK_THAT(cgroup.error(), Catch::Matchers::Contains("garbage"));
 }
 
 TEST_CASE("container_id_from_cgroup recognises the runtimes' systemd scopes", "[pid_cgroup]") {

@@ -18,7 +18,7 @@ constexpr const char* kTail =
 TEST_CASE("parse_pid_stat reads every field of a real user process", "[pid_stat]") {
   const auto result = parse_pid_stat(read_file(fixture_path("procs-debian12/5198/stat")));
   REQUIRE(result.ok());
-  const auto& stat = *result.value;
+  const auto& stat = *result;
   CHECK(stat.pid == 5198);
   CHECK(stat.comm == "python3");
   CHECK(stat.state == 'S');
@@ -42,46 +42,46 @@ TEST_CASE("parse_pid_stat reads every field of a real user process", "[pid_stat]
 TEST_CASE("parse_pid_stat marks kthreadd as a kernel thread", "[pid_stat]") {
   const auto result = parse_pid_stat(read_file(fixture_path("procs-debian12/2/stat")));
   REQUIRE(result.ok());
-  CHECK(result.value->comm == "kthreadd");
-  CHECK(result.value->is_kernel_thread());
-  CHECK(result.value->rss == 0);
+  CHECK(result->comm == "kthreadd");
+  CHECK(result->is_kernel_thread());
+  CHECK(result->rss == 0);
 }
 
 TEST_CASE("parse_pid_stat finds the fields after the last parenthesis of a comm like '(a) b)'",
           "[pid_stat]") {
   const auto result = parse_pid_stat(read_file(fixture_path("procs-debian12/5383/stat")));
   REQUIRE(result.ok());
-  CHECK(result.value->comm == "(a) b)");
-  CHECK(result.value->state == 'S');
-  CHECK(result.value->ppid == 5381);
-  CHECK(result.value->utime == 4);
-  CHECK(result.value->stime == 1);
+  CHECK(result->comm == "(a) b)");
+  CHECK(result->state == 'S');
+  CHECK(result->ppid == 5381);
+  CHECK(result->utime == 4);
+  CHECK(result->stime == 1);
 }
 
 TEST_CASE("parse_pid_stat keeps newlines and escape bytes inside the comm", "[pid_stat]") {
   const auto result = parse_pid_stat(read_file(fixture_path("procs-debian12/5384/stat")));
   REQUIRE(result.ok());
-  CHECK(result.value->comm == "esc\x1b[31m\nred");
-  CHECK(result.value->utime == 7);
+  CHECK(result->comm == "esc\x1b[31m\nred");
+  CHECK(result->utime == 7);
 }
 
 TEST_CASE("parse_pid_stat reads a comm of spaces and parentheses and a negative nice",
           "[pid_stat]") {
   const auto result = parse_pid_stat(std::string("77 () ) (x ) ") + kTail);
   REQUIRE(result.ok());
-  CHECK(result.value->comm == ") ) (x ");
-  CHECK(result.value->nice == -5);
-  CHECK(result.value->num_threads == 3);
-  CHECK(result.value->majflt == 12);
-  CHECK(result.value->utime == 250);
-  CHECK(result.value->stime == 75);
+  CHECK(result->comm == ") ) (x ");
+  CHECK(result->nice == -5);
+  CHECK(result->num_threads == 3);
+  CHECK(result->majflt == 12);
+  CHECK(result->utime == 250);
+  CHECK(result->stime == 75);
 }
 
 TEST_CASE("parse_pid_stat reports a line cut before the rss field as truncated", "[pid_stat]") {
   const std::string full = std::string("9 (cut)") + kTail;
   const auto result = parse_pid_stat(full.substr(0, full.find(" 16961536")));
   REQUIRE_FALSE(result.ok());
-  CHECK_THAT(result.error, Catch::Matchers::Contains("truncated"));
+  CHECK_THAT(result.error(), Catch::Matchers::Contains("truncated"));
 }
 
 TEST_CASE("parse_pid_stat names the field that is not a number", "[pid_stat]") {
@@ -89,15 +89,15 @@ TEST_CASE("parse_pid_stat names the field that is not a number", "[pid_stat]") {
   line.replace(line.find(" 250 "), 5, " 2x0 ");
   const auto result = parse_pid_stat(line);
   REQUIRE_FALSE(result.ok());
-  CHECK_THAT(result.error, Catch::Matchers::Contains("field 14 (utime)"));
-  CHECK_THAT(result.error, Catch::Matchers::Contains("2x0"));
+  CHECK_THAT(result.error(), Catch::Matchers::Contains("field 14 (utime)"));
+  CHECK_THAT(result.error(), Catch::Matchers::Contains("2x0"));
 }
 
 TEST_CASE("parse_pid_stat rejects a negative count and an out-of-range pid", "[pid_stat]") {
   std::string negative = std::string("9 (x)") + kTail;
   negative.replace(negative.find(" 2877 "), 6, " -2877 ");
-  CHECK_THAT(parse_pid_stat(negative).error, Catch::Matchers::Contains("field 10 (minflt)"));
-  CHECK_THAT(parse_pid_stat(std::string("99999999999 (x)") + kTail).error,
+  CHECK_THAT(parse_pid_stat(negative).error(), Catch::Matchers::Contains("field 10 (minflt)"));
+  CHECK_THAT(parse_pid_stat(std::string("99999999999 (x)") + kTail).error(),
              Catch::Matchers::Contains("pid"));
 }
 
@@ -110,5 +110,5 @@ TEST_CASE("parse_pid_stat rejects text without a parenthesised comm", "[pid_stat
 TEST_CASE("parse_pid_stat rejects a state longer than one character", "[pid_stat]") {
   std::string line = std::string("9 (x)") + kTail;
   line.replace(line.find(" S "), 3, " SS ");
-  CHECK_THAT(parse_pid_stat(line).error, Catch::Matchers::Contains("field 3 (state)"));
+  CHECK_THAT(parse_pid_stat(line).error(), Catch::Matchers::Contains("field 3 (state)"));
 }

@@ -34,13 +34,13 @@ std::unique_ptr<ProcessExitWatcher> watcher_or_skip() {
     WARN("SKIPPED: the process exit watcher needs root");
     return nullptr;
   }
-  std::string why_not;
-  auto watcher = make_process_exit_watcher(why_not);
-  if (watcher == nullptr) {
-    if (must_run) FAIL("process exit watcher did not start: " << why_not);
-    WARN("SKIPPED: process exit watcher did not start: " << why_not);
+  auto watcher = make_process_exit_watcher();
+  if (!watcher) {
+    if (must_run) FAIL("process exit watcher did not start: " << watcher.error());
+    WARN("SKIPPED: process exit watcher did not start: " << watcher.error());
+    return nullptr;
   }
-  return watcher;
+  return *std::move(watcher);
 }
 
 int64_t ns_of(clockid_t clock) {

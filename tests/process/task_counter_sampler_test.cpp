@@ -38,13 +38,10 @@ struct Script {
 class PlaybackReader final : public TaskCounterReader {
  public:
   explicit PlaybackReader(const Script& script) : script_(script) {}
-  bool read(std::vector<TaskCounters>& out, std::string& error) override {
-    if (script_.fail) {
-      error = "the iterator broke";
-      return false;
-    }
+  flightrec::Status read(std::vector<TaskCounters>& out) override {
+    if (script_.fail) return flightrec::Error{"the iterator broke"};
     out = script_.processes;
-    return true;
+    return {};
   }
 
  private:

@@ -44,13 +44,13 @@ std::unique_ptr<TaskCounterReader> iterator_or_skip() {
     WARN("SKIPPED: the BPF task iterator needs root");
     return nullptr;
   }
-  std::string why_not;
-  auto reader = flightrec::process::make_task_iterator(why_not);
-  if (reader == nullptr) {
-    if (must_run) FAIL("BPF task iterator did not load: " << why_not);
-    WARN("SKIPPED: BPF task iterator did not load: " << why_not);
+  auto reader = flightrec::process::make_task_iterator();
+  if (!reader) {
+    if (must_run) FAIL("BPF task iterator did not load: " << reader.error());
+    WARN("SKIPPED: BPF task iterator did not load: " << reader.error());
+    return nullptr;
   }
-  return reader;
+  return *std::move(reader);
 }
 
 int64_t thread_cpu_ns() {

@@ -186,3 +186,17 @@ TEST_CASE("dump_file converts a recording file and refuses a damaged one", "[con
     CHECK_THAT(bad_err.str(), Catch::Matchers::Contains("--format \"xml\""));
   }
 }
+
+TEST_CASE("each dump format is named and served from its one table", "[convert]") {
+  for (const auto& row : kDumpFormatNames) {
+    CHECK(parse_dump_format(row.name) == row.value);
+  }
+  CHECK(parse_dump_format("json") == DumpFormat::json);
+  CHECK(parse_dump_format("csv") == DumpFormat::csv);
+  CHECK(parse_dump_format("raw") == DumpFormat::raw);
+  CHECK_FALSE(parse_dump_format("JSON").has_value());
+  CHECK_FALSE(parse_dump_format("").has_value());
+  CHECK(content_type(DumpFormat::json) == "application/json");
+  CHECK(content_type(DumpFormat::csv) == "text/csv; charset=utf-8; header=present");
+  CHECK(content_type(DumpFormat::raw) == "application/octet-stream");
+}

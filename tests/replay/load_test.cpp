@@ -164,11 +164,11 @@ TEST_CASE("theCommittedFixtureFileMatchesTheFixture", "[replay][load]") {
   const auto read = flightrec::recording::read_recording(committed);
   REQUIRE(read.ok());
   const ReplayData data = expected();
-  CHECK(read.recording.meta == data.meta);
-  CHECK(read.recording.process_frames == data.process_frames);
-  REQUIRE(read.recording.blocks.size() == data.blocks.size());
+  CHECK(read->meta == data.meta);
+  CHECK(read->process_frames == data.process_frames);
+  REQUIRE(read->blocks.size() == data.blocks.size());
   for (size_t i = 0; i < data.blocks.size(); ++i) {
-    const auto a = read.recording.blocks[i]->bytes();
+    const auto a = read->blocks[i]->bytes();
     const auto b = data.blocks[i]->bytes();
     CHECK(std::equal(a.begin(), a.end(), b.begin(), b.end()));
   }

@@ -89,8 +89,8 @@ const viewer::Line& line(const viewer::SignalWindow& window, std::string_view ch
 TEST_CASE("replayTheViewerAndTheLiveDeriverShowTheSameTotalCpuAndMemoryUsed", "[replay][signals]") {
   auto read = recording::read_recording(kExample);
   REQUIRE(read.ok());
-  const recording::Metadata meta = read.recording.meta;
-  const auto blocks = read.recording.blocks;
+  const recording::Metadata meta = read->meta;
+  const auto blocks = read->blocks;
   const LiveSignals live = derive_live(meta, blocks);
   REQUIRE(live.times_ns.size() > 1000);
 
@@ -100,7 +100,7 @@ TEST_CASE("replayTheViewerAndTheLiveDeriverShowTheSameTotalCpuAndMemoryUsed", "[
   const auto& viewer_cpu = line(window, "cpu", "total");
   const auto& viewer_memory = line(window, "memory", "used");
 
-  const replay::Model model(replay::from_recording(std::move(read.recording)),
+  const replay::Model model(replay::from_recording(*std::move(read)),
                             [](uint32_t) { return std::string(); });
   REQUIRE(model.timeline().size() == live.times_ns.size());
 
@@ -124,9 +124,9 @@ TEST_CASE("replayTheViewerAndTheLiveDeriverShowTheSameTotalCpuAndMemoryUsed", "[
 TEST_CASE("replayOverALongerIntervalKeepsTheSameDefinitionOfTotalCpu", "[replay][signals]") {
   auto read = recording::read_recording(kExample);
   REQUIRE(read.ok());
-  const model::SignalDeriver deriver(read.recording.meta);
-  const LiveSignals live = derive_live(read.recording.meta, read.recording.blocks);
-  const replay::Model model(replay::from_recording(std::move(read.recording)),
+  const model::SignalDeriver deriver(read->meta);
+  const LiveSignals live = derive_live(read->meta, read->blocks);
+  const replay::Model model(replay::from_recording(*std::move(read)),
                             [](uint32_t) { return std::string(); });
   constexpr int64_t kSecond = 1'000'000'000;
   size_t compared = 0;

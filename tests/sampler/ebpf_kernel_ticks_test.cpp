@@ -47,13 +47,13 @@ std::unique_ptr<KernelTicks> ticks_or_skip(std::chrono::nanoseconds period = kPe
     WARN("SKIPPED: the in-kernel tick needs root");
     return nullptr;
   }
-  std::string why_not;
-  auto ticks = flightrec::sampler::make_kernel_ticks(period, "/proc", why_not);
-  if (ticks == nullptr) {
-    if (must_run) FAIL("the in-kernel tick did not start: " << why_not);
-    WARN("SKIPPED: the in-kernel tick did not start: " << why_not);
+  auto ticks = flightrec::sampler::make_kernel_ticks(period, "/proc");
+  if (!ticks) {
+    if (must_run) FAIL("the in-kernel tick did not start: " << ticks.error());
+    WARN("SKIPPED: the in-kernel tick did not start: " << ticks.error());
+    return nullptr;
   }
-  return ticks;
+  return *std::move(ticks);
 }
 
 int64_t monotonic_ns() {
@@ -235,17 +235,17 @@ TEST_CASE("a /proc/stat that disagrees with the kernel tick refuses it", "[kerne
   const flightrec::testing::TempDir root("kernel-ticks");
   root.write("stat", text);
 
-  std::string why_not;
-  CHECK(flightrec::sampler::make_kernel_ticks(kPeriod, root.path().string(), why_not) == nullptr);
+  const auto ticks = flightrec::sampler::make_kernel_ticks(kPeriod, root.path().string());
+  REQUIRE_FALSE(ticks);
+  const std::string& why_not = ticks.error();
   CHECK_THAT(why_not, Catch::Matchers::Contains("disagrees with " + root.file("stat").string()));
   CHECK_THAT(why_not, Catch::Matchers::Contains("CPU 0 user"));
 }
 
 TEST_CASE("a proc root without stat refuses the kernel tick naming the file", "[kernel_ticks]") {
-  std::string why_not;
-  const auto ticks =
-      flightrec::sampler::make_kernel_ticks(kPeriod, "/nonexistent-proc-root", why_not);
-  CHECK(ticks == nullptr);
+  const auto ticks = flightrec::sampler::make_kernel_ticks(kPeriod, "/nonexistent-proc-root");
+  REQUIRE_FALSE(ticks);
+  const std::string& why_not = ticks.error();
   if (why_not.starts_with("built without eBPF")) {
     if (ebpf_required()) FAIL("FLIGHTREC_REQUIRE_EBPF=1 but " << why_not);
     WARN("SKIPPED: " << why_not);

@@ -78,7 +78,7 @@ TEST_CASE("a block with no series still records its ticks", "[block]") {
   require_same(*block, rec, 0);
   const auto parsed = Block::parse(block->bytes());
   REQUIRE(parsed);
-  require_same(*parsed.block, rec, 0);
+  require_same(*parsed->block, rec, 0);
 }
 
 TEST_CASE("tick gaps survive and time follows the tick grid", "[block]") {
@@ -99,9 +99,9 @@ TEST_CASE("a serialized block parses back to the same frames and bytes", "[block
   const auto block = encode(rec, 0, 256);
   const auto parsed = Block::parse(block->bytes());
   REQUIRE(parsed);
-  CHECK(parsed.consumed == block->bytes().size());
-  CHECK(serialized(*parsed.block) == serialized(*block));
-  require_same(*parsed.block, rec, 0);
+  CHECK(parsed->consumed == block->bytes().size());
+  CHECK(serialized(*parsed->block) == serialized(*block));
+  require_same(*parsed->block, rec, 0);
 }
 
 TEST_CASE("concatenated blocks parse one after another", "[block]") {
@@ -111,10 +111,10 @@ TEST_CASE("concatenated blocks parse one after another", "[block]") {
   file.insert(file.end(), second.begin(), second.end());
   const auto first_parsed = Block::parse(file);
   REQUIRE(first_parsed);
-  const auto second_parsed = Block::parse(std::span(file).subspan(first_parsed.consumed));
+  const auto second_parsed = Block::parse(std::span(file).subspan(first_parsed->consumed));
   REQUIRE(second_parsed);
-  require_same(*first_parsed.block, rec, 0);
-  require_same(*second_parsed.block, rec, 256);
+  require_same(*first_parsed->block, rec, 0);
+  require_same(*second_parsed->block, rec, 256);
 }
 
 TEST_CASE("flipping any byte of a serialized block is detected", "[block][corruption]") {
@@ -127,7 +127,7 @@ TEST_CASE("flipping any byte of a serialized block is detected", "[block][corrup
     INFO("byte " << at << " of " << good.size());
     const auto parsed = Block::parse(bad);
     CHECK_FALSE(parsed);
-    CHECK_FALSE(parsed.error.empty());
+    CHECK_FALSE(parsed.error().empty());
   }
 }
 
@@ -147,7 +147,7 @@ TEST_CASE("a corrupt payload with a recomputed CRC is rejected or decodes safely
       continue;
     }
     std::vector<int64_t> column;  // whatever it holds, every column must decode
-    for (uint32_t s = 0; s < parsed.block->series(); ++s) parsed.block->decode_series(s, column);
+    for (uint32_t s = 0; s < parsed->block->series(); ++s) parsed->block->decode_series(s, column);
   }
   CHECK(rejected > 0);
 }
@@ -159,7 +159,7 @@ TEST_CASE("truncated buffers are rejected with the sizes in the message", "[bloc
     const auto parsed = Block::parse(std::span(good).first(size));
     INFO("size " << size);
     CHECK_FALSE(parsed);
-    CHECK_THAT(parsed.error, Catch::Contains("truncated"));
+    CHECK_THAT(parsed.error(), Catch::Contains("truncated"));
   }
 }
 
@@ -170,7 +170,7 @@ TEST_CASE("a block of an unknown version is refused by name", "[block]") {
   rewrite_crc(bytes);
   const auto parsed = Block::parse(bytes);
   CHECK_FALSE(parsed);
-  CHECK_THAT(parsed.error, Catch::Contains("unsupported version 9"));
+  CHECK_THAT(parsed.error(), Catch::Contains("unsupported version 9"));
 }
 
 TEST_CASE("encoding refuses ticks that do not increase", "[block]") {

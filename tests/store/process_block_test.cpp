@@ -23,9 +23,9 @@ constexpr size_t kHeaderBytes = 44;
 std::vector<ProcessFrame> round_trip(const std::vector<ProcessFrame>& frames) {
   const auto block = ProcessBlock::encode(frames);
   const auto parsed = ProcessBlock::parse(block->bytes());
-  REQUIRE(parsed.error.empty());
+  REQUIRE(parsed.ok());
   std::vector<ProcessFrame> out;
-  parsed.block->decode(out);
+  parsed->block->decode(out);
   return out;
 }
 
@@ -151,7 +151,7 @@ TEST_CASE("Process block encode refuses frames that break its contract", "[proce
   CHECK_THROWS_AS(ProcessBlock::encode(std::span<const ProcessFrame>{}), std::invalid_argument);
   ProcessFrame unordered{.time_unix_ns = 1};
   unordered.processes = {row(3), row(3)};
-  CHECK_THAT(ProcessBlock::frame_error(unordered, 0), Catch::Matchers::Contains("pid 3"));
+  CHECK_THAT(ProcessBlock::check_frame(unordered, 0).error(), Catch::Matchers::Contains("pid 3"));
   CHECK_THROWS_AS(ProcessBlock::encode(std::vector{unordered}), std::invalid_argument);
   const std::vector<ProcessFrame> backwards{{.time_unix_ns = 2}, {.time_unix_ns = 1}};
   CHECK_THROWS_WITH(ProcessBlock::encode(backwards), Catch::Matchers::Contains("frame 1"));
@@ -187,26 +187,26 @@ TEST_CASE("Process block parse reports truncation, corruption and foreign bytes"
   SECTION("errors name what is wrong") {
     auto bytes = good;
     bytes[20] ^= 1;
-    CHECK_THAT(ProcessBlock::parse(bytes).error,
+    CHECK_THAT(ProcessBlock::parse(bytes).error(),
                Catch::Matchers::StartsWith("process block: CRC mismatch"));
     bytes = good;
     bytes[4] = 2;
     fix_crc(bytes);
-    CHECK(ProcessBlock::parse(bytes).error ==
+    CHECK(ProcessBlock::parse(bytes).error() ==
           "process block: unsupported version 2 (this build reads 1)");
-    CHECK(ProcessBlock::parse(std::vector<uint8_t>(100, 'x')).error ==
+    CHECK(ProcessBlock::parse(std::vector<uint8_t>(100, 'x')).error() ==
           "process block: no FRPB magic at the start of the block");
     bytes = good;
     put_u32(bytes, kPayloadSizeAt, 60u << 20);
     fix_crc(bytes);
-    CHECK_THAT(ProcessBlock::parse(bytes).error, Catch::Matchers::Contains("cannot come from"));
+    CHECK_THAT(ProcessBlock::parse(bytes).error(), Catch::Matchers::Contains("cannot come from"));
   }
   SECTION("a block followed by more bytes reports what it used") {
     auto bytes = good;
     bytes.resize(bytes.size() + 10, 0);
     const auto parsed = ProcessBlock::parse(bytes);
     REQUIRE(parsed);
-    CHECK(parsed.consumed == good.size());
+    CHECK(parsed->consumed == good.size());
   }
 }
 
@@ -222,7 +222,7 @@ TEST_CASE("Process block parse checks the payload behind a valid CRC", "[process
   SECTION("trailing payload bytes") {
     auto longer = payload;
     longer.push_back(0);
-    CHECK_THAT(ProcessBlock::parse(with_payload(good, longer)).error,
+    CHECK_THAT(ProcessBlock::parse(with_payload(good, longer)).error(),
                Catch::Matchers::Contains("bytes left after the last frame"));
   }
   SECTION("every payload byte changed or cut never crashes and never decodes wrongly") {
@@ -231,14 +231,14 @@ TEST_CASE("Process block parse checks the payload behind a valid CRC", "[process
       auto changed = payload;
       changed[at] = static_cast<uint8_t>(changed[at] ^ (1 + rng() % 255));
       const auto parsed = ProcessBlock::parse(with_payload(good, changed));
-      INFO("payload byte " << at << ": " << parsed.error);
+      INFO("payload byte " << at << ": " << (parsed ? "" : parsed.error()));
       if (parsed) {
         // A change the checks cannot see (e.g. inside a comm) must still decode to valid frames.
         std::vector<ProcessFrame> frames;
-        parsed.block->decode(frames);
+        parsed->block->decode(frames);
         REQUIRE(frames.size() == 2);
       } else {
-        REQUIRE_THAT(parsed.error, Catch::Matchers::StartsWith("process block: "));
+        REQUIRE_THAT(parsed.error(), Catch::Matchers::StartsWith("process block: "));
       }
       const auto cut =
           std::vector<uint8_t>(payload.begin(), payload.begin() + static_cast<long>(at));

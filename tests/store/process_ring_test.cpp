@@ -30,7 +30,7 @@ std::vector<ProcessFrame> decode_all(const ProcessRing::Blocks& blocks) {
 TEST_CASE("ProcessRing seals a block every frames_per_block frames", "[process_ring]") {
   ProcessRing ring({.frames_per_block = 4});
   const auto frames = synthetic_process_frames({.processes = 50, .frames = 10});
-  for (const auto& frame : frames) REQUIRE(ring.push(frame).empty());
+  for (const auto& frame : frames) REQUIRE(ring.push(frame));
   const auto stats = ring.stats();
   CHECK(stats.frames == 10);
   CHECK(stats.blocks == 2);
@@ -53,7 +53,7 @@ TEST_CASE("ProcessRing seals a block every frames_per_block frames", "[process_r
 TEST_CASE("ProcessRing::frames_between returns the frames of a window", "[process_ring]") {
   ProcessRing ring({.frames_per_block = 3});
   const auto frames = synthetic_process_frames({.processes = 20, .frames = 8});
-  for (const auto& frame : frames) ring.push(frame);
+  for (const auto& frame : frames) REQUIRE(ring.push(frame));
   const auto window = ring.frames_between(frames[2].time_unix_ns, frames[6].time_unix_ns);
   CHECK(window == std::vector<ProcessFrame>(frames.begin() + 2, frames.begin() + 7));
   CHECK(ring.frames_between(0, frames[0].time_unix_ns - 1).empty());
@@ -65,7 +65,7 @@ TEST_CASE("ProcessRing drops the oldest blocks by duration and by bytes", "[proc
   SECTION("duration") {
     // 40 frames 250 ms apart; 2 s keeps the blocks within 2 s of the newest frame.
     ProcessRing ring({.duration = 2s, .frames_per_block = 4});
-    for (const auto& frame : frames) ring.push(frame);
+    for (const auto& frame : frames) REQUIRE(ring.push(frame));
     const auto stats = ring.stats();
     CHECK(stats.dropped_blocks > 0);
     CHECK(stats.frames + stats.dropped_frames == 40);
@@ -77,10 +77,10 @@ TEST_CASE("ProcessRing drops the oldest blocks by duration and by bytes", "[proc
   }
   SECTION("bytes") {
     ProcessRing unbounded({.frames_per_block = 4});
-    for (const auto& frame : frames) unbounded.push(frame);
+    for (const auto& frame : frames) REQUIRE(unbounded.push(frame));
     const auto all_bytes = unbounded.stats().bytes;
     ProcessRing ring({.max_bytes = all_bytes / 2, .frames_per_block = 4});
-    for (const auto& frame : frames) ring.push(frame);
+    for (const auto& frame : frames) REQUIRE(ring.push(frame));
     CHECK(ring.stats().bytes <= all_bytes / 2);
     CHECK(ring.stats().blocks >= 3);
     CHECK(ring.stats().dropped_blocks >= 4);
@@ -90,11 +90,11 @@ TEST_CASE("ProcessRing drops the oldest blocks by duration and by bytes", "[proc
 TEST_CASE("ProcessRing refuses frames that go back in time or are out of pid order",
           "[process_ring]") {
   ProcessRing ring({});
-  CHECK(ring.push({.time_unix_ns = 10}).empty());
-  CHECK_THAT(ring.push({.time_unix_ns = 9}), Catch::Matchers::Contains("before"));
+  CHECK(ring.push({.time_unix_ns = 10}));
+  CHECK_THAT(ring.push({.time_unix_ns = 9}).error(), Catch::Matchers::Contains("before"));
   ProcessFrame unordered{.time_unix_ns = 11};
   unordered.processes = {{.pid = 2}, {.pid = 1}};
-  CHECK_FALSE(ring.push(unordered).empty());
+  CHECK_FALSE(ring.push(unordered));
   CHECK(ring.stats().rejected_frames == 2);
   CHECK(ring.stats().frames == 1);
   CHECK_THROWS_AS(ProcessRing({.frames_per_block = 0}), std::invalid_argument);
@@ -124,7 +124,7 @@ TEST_CASE("ProcessRing readers see every frame exactly once while the writer pus
   };
   std::thread first(reader);
   std::thread second(reader);
-  for (const auto& frame : frames) ring.push(frame);
+  for (const auto& frame : frames) REQUIRE(ring.push(frame));
   done = true;
   first.join();
   second.join();
@@ -157,13 +157,13 @@ TEST_CASE(
   ProcessRing ring({.duration = 10min, .max_bytes = 1ull << 30, .frames_per_block = 64});
   // ~8 MiB of command lines per frame: 64 frames would be 512 MiB, far over one block's payload.
   for (int64_t i = 0; i < 10; ++i) {
-    REQUIRE(ring.push(wide_frame(1'000'000'000 + i, 2000, 4096)) == "");
+    REQUIRE(ring.push(wide_frame(1'000'000'000 + i, 2000, 4096)));
   }
   CHECK(ring.stats().blocks >= 1);
   CHECK(decode_all(ring.blocks()).size() == 10);
 
-  const std::string refused = ring.push(wide_frame(2'000'000'000, 17000, 4096));
+  const std::string refused = ring.push(wide_frame(2'000'000'000, 17000, 4096)).error();
   CHECK_THAT(refused, Catch::Contains("lower processes.max_count"));
   CHECK(ring.stats().rejected_frames == 1);
-  CHECK(ring.push(wide_frame(3'000'000'000, 3, 10)) == "");  // and the ring goes on
+  CHECK(ring.push(wide_frame(3'000'000'000, 3, 10)));  // and the ring goes on
 }

@@ -111,14 +111,13 @@ int run_top(const TopOptions& options, const Command& global) {
 
   process::UserNames users;
   network::TrafficReading reading;
-  std::string error;
   const auto take = [&](process::ProcessFrame& frame) {
     sampler.sample(frame);
     if (!backend) return;
-    if (backend->read(reading, error)) {
+    if (const Status read = backend->read(reading); read) {
       network::attach_traffic(frame, reading);
     } else {
-      std::cerr << "flightrec top: " << error << '\n';
+      std::cerr << "flightrec top: " << read.error() << '\n';
     }
   };
 

@@ -51,19 +51,19 @@ class EbpfBackend final : public TrafficBackend {
 
   [[nodiscard]] std::string_view name() const noexcept override { return "ebpf"; }
 
-  bool read(TrafficReading& out, std::string& error) override {
+  Status read(TrafficReading& out) override {
     TrafficReading reading;
     std::vector<uint32_t> exited;
-    if (!read_processes(reading.processes, exited, error)) return false;
-    flightrec_traffic_totals sum{};
-    if (!read_totals(sum, error)) return false;
-    reading.unattributed = never_less_than_before(unattributed_traffic(sum));
+    if (Status read = read_processes(reading.processes, exited); !read) return read;
+    const auto sum = read_totals();
+    if (!sum) return Error{sum.error()};
+    reading.unattributed = never_less_than_before(unattributed_traffic(*sum));
     // Warned at the first miss and then each time the misses double, not at every read.
-    if (sum.process_map_full >= next_map_full_warning_) {
-      next_map_full_warning_ = sum.process_map_full * 2;
+    if (sum->process_map_full >= next_map_full_warning_) {
+      next_map_full_warning_ = sum->process_map_full * 2;
       log::warn("BPF map processes is full: traffic of new processes counts as unattributed",
                 {{"capacity", std::to_string(FLIGHTREC_MAX_PROCESSES)},
-                 {"misses", std::to_string(sum.process_map_full)}});
+                 {"misses", std::to_string(sum->process_map_full)}});
     }
     // Reported once with their totals: now their entries can go, keeping the map bounded. One
     // that cannot go is reported again next time, which is harmless.
@@ -74,12 +74,11 @@ class EbpfBackend final : public TrafficBackend {
       }
     }
     out = std::move(reading);
-    return true;
+    return {};
   }
 
  private:
-  bool read_processes(std::vector<ProcessTraffic>& processes, std::vector<uint32_t>& exited,
-                      std::string& error) {
+  Status read_processes(std::vector<ProcessTraffic>& processes, std::vector<uint32_t>& exited) {
     const int fd = program_->processes_fd();
     std::unordered_map<uint32_t, std::string> device_names;  // one read: interfaces come and go
     uint32_t key = 0;
@@ -91,31 +90,28 @@ class EbpfBackend final : public TrafficBackend {
       flightrec_process_traffic value{};
       if (bpf_map_lookup_elem(fd, &key, &value) != 0) {
         if (errno == ENOENT) continue;  // removed since get_next_key
-        error = map_error("reading", "processes");
-        return false;
+        return Error{map_error("reading", "processes")};
       }
       processes.push_back(to_process_traffic(key, value, device_names));
       if (value.exited != 0) exited.push_back(key);
     }
-    if (errno != ENOENT) {
-      error = map_error("iterating", "processes");
-      return false;
-    }
-    return true;
+    if (errno != ENOENT) return Error{map_error("iterating", "processes")};
+    return {};
   }
 
-  bool read_totals(flightrec_traffic_totals& sum, std::string& error) {
+  // The totals of every CPU summed.
+  Result<flightrec_traffic_totals> read_totals() {
     const int cpus = libbpf_num_possible_cpus();
     if (cpus <= 0) {
-      error = "counting possible CPUs for BPF map totals: " + std::string(std::strerror(-cpus));
-      return false;
+      return Error{"counting possible CPUs for BPF map totals: " +
+                   std::string(std::strerror(-cpus))};
     }
     std::vector<flightrec_traffic_totals> per_cpu(static_cast<size_t>(cpus));
     const uint32_t zero = 0;
     if (bpf_map_lookup_elem(program_->totals_fd(), &zero, per_cpu.data()) != 0) {
-      error = map_error("reading", "totals");
-      return false;
+      return Error{map_error("reading", "totals")};
     }
+    flightrec_traffic_totals sum{};
     for (const flightrec_traffic_totals& cpu : per_cpu) {
       sum.unowned_tx_packets += cpu.unowned_tx_packets;
       sum.unowned_tx_bytes += cpu.unowned_tx_bytes;
@@ -127,7 +123,7 @@ class EbpfBackend final : public TrafficBackend {
       sum.lost_rx_bytes += cpu.lost_rx_bytes;
       sum.process_map_full += cpu.process_map_full;
     }
-    return true;
+    return sum;
   }
 
   static ProcessTraffic to_process_traffic(
@@ -200,29 +196,21 @@ std::string cgroup2_root(const std::filesystem::path& cgroupfs) {
 
 }  // namespace
 
-std::unique_ptr<TrafficBackend> make_ebpf_backend(const std::filesystem::path& cgroupfs,
-                                                  std::string& why_not) {
+Result<std::unique_ptr<TrafficBackend>> make_ebpf_backend(const std::filesystem::path& cgroupfs) {
   const std::string cgroup_root = cgroup2_root(cgroupfs);
   if (cgroup_root.empty()) {
-    why_not = "no cgroup v2 mount at " + cgroupfs.string() +
-              " or in /proc/self/mountinfo (the socket programs attach to it)";
-    return nullptr;
+    return Error{"no cgroup v2 mount at " + cgroupfs.string() +
+                 " or in /proc/self/mountinfo (the socket programs attach to it)"};
   }
-  std::string error;
-  auto program = detail::TrafficProgram::open(cgroup_root, error);
-  if (program == nullptr) {
-    why_not = error;
-    return nullptr;
-  }
-  return std::make_unique<EbpfBackend>(std::move(program));
+  auto program = detail::TrafficProgram::open(cgroup_root);
+  if (!program) return Error{std::move(program).error()};
+  return std::unique_ptr<TrafficBackend>(std::make_unique<EbpfBackend>(*std::move(program)));
 }
 
 #else
 
-std::unique_ptr<TrafficBackend> make_ebpf_backend(const std::filesystem::path&,
-                                                  std::string& why_not) {
-  why_not = FLIGHTREC_EBPF_UNAVAILABLE;
-  return nullptr;
+Result<std::unique_ptr<TrafficBackend>> make_ebpf_backend(const std::filesystem::path&) {
+  return Error{FLIGHTREC_EBPF_UNAVAILABLE};
 }
 
 #endif

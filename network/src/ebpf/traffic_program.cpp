@@ -38,29 +38,25 @@ std::string find_cgroup2_mount(const std::string& mountinfo) {
   return "";
 }
 
-std::unique_ptr<TrafficProgram> TrafficProgram::open(const std::string& cgroup_root,
-                                                     std::string& error) {
+Result<std::unique_ptr<TrafficProgram>> TrafficProgram::open(const std::string& cgroup_root) {
   ebpf::capture_libbpf_messages();
   std::unique_ptr<TrafficProgram> program(new TrafficProgram());
   program->skeleton_ = traffic_bpf::open();
   if (program->skeleton_ == nullptr) {
-    error = ebpf::describe_libbpf_failure("opening the BPF object traffic.bpf.o", errno);
-    return nullptr;
+    return Error{ebpf::describe_libbpf_failure("opening the BPF object traffic.bpf.o", errno)};
   }
   if (const int code = traffic_bpf::load(program->skeleton_); code != 0) {
-    error = ebpf::describe_libbpf_failure("loading the BPF programs of traffic.bpf.o", code);
-    return nullptr;
+    return Error{ebpf::describe_libbpf_failure("loading the BPF programs of traffic.bpf.o", code)};
   }
   program->cgroup_ = Fd(::open(cgroup_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!program->cgroup_) {
-    error = "opening the cgroup v2 root " + cgroup_root + ": " + std::strerror(errno);
-    return nullptr;
+    return Error{"opening the cgroup v2 root " + cgroup_root + ": " + std::strerror(errno)};
   }
-  if (!program->attach(error)) return nullptr;
+  if (Status attached = program->attach(); !attached) return Error{std::move(attached).error()};
   return program;
 }
 
-bool TrafficProgram::attach(std::string& error) {
+Status TrafficProgram::attach() {
   bpf_program* program = nullptr;
   bpf_object__for_each_program(program, skeleton_->obj) {
     ebpf::capture_libbpf_messages();  // forget warnings of earlier programs
@@ -68,13 +64,12 @@ bool TrafficProgram::attach(std::string& error) {
                                                 : bpf_program__attach(program);
     if (link == nullptr) {
       const int code = errno;
-      error = ebpf::describe_libbpf_failure(
-          std::string("attaching BPF program ") + bpf_program__name(program), code);
-      return false;
+      return Error{ebpf::describe_libbpf_failure(
+          std::string("attaching BPF program ") + bpf_program__name(program), code)};
     }
     links_.emplace_back(link);
   }
-  return true;
+  return {};
 }
 
 TrafficProgram::~TrafficProgram() {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "flightrec/common/fd.h"
+#include "flightrec/common/result.h"
 
 struct traffic_bpf;
 
@@ -16,8 +17,8 @@ namespace flightrec::network::detail {
 class TrafficProgram {
  public:
   // Loads the programs and attaches them: tracepoints globally, cgroup programs to the cgroup v2
-  // root at `cgroup_root`. Null with `error` naming the program or step that failed.
-  static std::unique_ptr<TrafficProgram> open(const std::string& cgroup_root, std::string& error);
+  // root at `cgroup_root`. The error names the program or step that failed.
+  static Result<std::unique_ptr<TrafficProgram>> open(const std::string& cgroup_root);
 
   TrafficProgram(const TrafficProgram&) = delete;
   TrafficProgram& operator=(const TrafficProgram&) = delete;
@@ -32,7 +33,7 @@ class TrafficProgram {
   };
 
   TrafficProgram() = default;
-  bool attach(std::string& error);
+  Status attach();
 
   traffic_bpf* skeleton_ = nullptr;
   Fd cgroup_;

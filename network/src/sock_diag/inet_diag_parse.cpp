@@ -47,14 +47,15 @@ void read_tcp_info(std::span<const uint8_t> info, DiagSocket& socket) {
 }
 
 // Walks the rtattrs in [begin, end) of one message.
-std::string read_attributes(std::span<const uint8_t> bytes, size_t begin, size_t end,
-                            SocketProtocol protocol, DiagSocket& socket) {
+Status read_attributes(std::span<const uint8_t> bytes, size_t begin, size_t end,
+                       SocketProtocol protocol, DiagSocket& socket) {
   size_t offset = begin;
   while (offset < end) {
-    if (end - offset < sizeof(rtattr)) return "attribute header cut short" + at(offset);
+    if (end - offset < sizeof(rtattr)) return Error{"attribute header cut short" + at(offset)};
     const auto attribute = load<rtattr>(bytes, offset);
     if (attribute.rta_len < sizeof(rtattr) || attribute.rta_len > end - offset) {
-      return "attribute length " + std::to_string(attribute.rta_len) + " does not fit" + at(offset);
+      return Error{"attribute length " + std::to_string(attribute.rta_len) + " does not fit" +
+                   at(offset)};
     }
     if (attribute.rta_type == INET_DIAG_INFO && protocol == SocketProtocol::tcp) {
       const size_t payload = offset + align4(sizeof(rtattr));
@@ -66,19 +67,19 @@ std::string read_attributes(std::span<const uint8_t> bytes, size_t begin, size_t
   return {};
 }
 
-std::string read_socket(std::span<const uint8_t> bytes, size_t offset, size_t end,
-                        SocketProtocol protocol, DiagSocket& socket) {
+Status read_socket(std::span<const uint8_t> bytes, size_t offset, size_t end,
+                   SocketProtocol protocol, DiagSocket& socket) {
   if (end - offset < sizeof(inet_diag_msg)) {
-    return "inet_diag_msg needs " + std::to_string(sizeof(inet_diag_msg)) + " bytes, message has " +
-           std::to_string(end - offset) + at(offset);
+    return Error{"inet_diag_msg needs " + std::to_string(sizeof(inet_diag_msg)) +
+                 " bytes, message has " + std::to_string(end - offset) + at(offset)};
   }
   const auto message = load<inet_diag_msg>(bytes, offset);
   const size_t address_size = message.idiag_family == AF_INET    ? 4
                               : message.idiag_family == AF_INET6 ? 16
                                                                  : 0;
   if (address_size == 0) {
-    return "address family " + std::to_string(message.idiag_family) + " is neither IPv4 nor IPv6" +
-           at(offset);
+    return Error{"address family " + std::to_string(message.idiag_family) +
+                 " is neither IPv4 nor IPv6" + at(offset)};
   }
   SocketRow& row = socket.row;
   row.protocol = protocol;
@@ -154,8 +155,10 @@ InetDiagParse parse_inet_diag(std::span<const uint8_t> bytes, SocketProtocol pro
       case SOCK_DIAG_BY_FAMILY:
       case TCPDIAG_GETSOCK: {  // the answer to the request for TCP of both families
         DiagSocket socket;
-        result.error = read_socket(bytes, payload, end, protocol, socket);
-        if (!result.error.empty()) return result;
+        if (Status read = read_socket(bytes, payload, end, protocol, socket); !read) {
+          result.error = std::move(read).error();
+          return result;
+        }
         out.push_back(std::move(socket));
         break;
       }

@@ -39,8 +39,8 @@ std::string read_comm(const sampler::ProcRoot& root, int32_t pid) {
 SockDiagBackend::SockDiagBackend(sampler::ProcRoot root, size_t max_sockets)
     : root_(root), table_(std::move(root), max_sockets) {}
 
-bool SockDiagBackend::read(TrafficReading& out, std::string& error) {
-  if (!table_.read(dump_, error)) return false;
+Status SockDiagBackend::read(TrafficReading& out) {
+  if (Status read = table_.read(dump_); !read) return read;
   ++reads_;
   for (const DiagSocket& socket : dump_) track(socket);
   for (auto it = tracked_.begin(); it != tracked_.end();) {
@@ -52,7 +52,7 @@ bool SockDiagBackend::read(TrafficReading& out, std::string& error) {
     it = tracked_.erase(it);
   }
   report(out);
-  return true;
+  return {};
 }
 
 void SockDiagBackend::track(const DiagSocket& socket) {
@@ -120,13 +120,11 @@ void SockDiagBackend::sockets(std::vector<SocketRow>& out) const {
   for (const DiagSocket& socket : dump_) out.push_back(socket.row);
 }
 
-std::unique_ptr<TrafficBackend> make_sock_diag_backend(const sampler::ProcRoot& root,
-                                                       std::string& note) {
+Result<std::unique_ptr<TrafficBackend>> make_sock_diag_backend(const sampler::ProcRoot& root) {
   try {
-    return std::make_unique<SockDiagBackend>(root);
+    return std::unique_ptr<TrafficBackend>(std::make_unique<SockDiagBackend>(root));
   } catch (const std::system_error& e) {
-    note = std::string("sock_diag unavailable: ") + e.what();
-    return nullptr;
+    return Error{std::string("sock_diag unavailable: ") + e.what()};
   }
 }
 

@@ -50,25 +50,27 @@ const char* describe(uint8_t family, SocketProtocol protocol) {
 SockDiagReader::SockDiagReader(size_t max_sockets)
     : socket_(open_netlink()), buffer_(kReceiveBufferBytes), max_sockets_(max_sockets) {}
 
-bool SockDiagReader::read(std::vector<DiagSocket>& out, std::string& error) {
+Status SockDiagReader::read(std::vector<DiagSocket>& out) {
   out.clear();
   dropped_ = 0;
   for (const auto& [family, protocol] : requests()) {
     if (protocol == SocketProtocol::udp && !udp_available_) continue;
-    if (dump(family, protocol, out, error)) continue;
+    const Status dumped = dump(family, protocol, out);
+    if (dumped) continue;
     if (family == AF_UNSPEC && last_errno_ != 0) {
       tcp_combined_ = false;  // refused, not failed: this kernel gets per-family requests
-      return read(out, error);
+      return read(out);
     }
-    error.insert(0, std::string("sock_diag ").append(describe(family, protocol)).append(" dump: "));
+    std::string error =
+        std::string("sock_diag ") + describe(family, protocol) + " dump: " + dumped.error();
     try {
       socket_ = open_netlink();  // drops whatever is left of the failed dump
     } catch (const std::system_error& e) {
       error += std::string("; reopening failed: ") + e.what();
     }
-    return false;
+    return Error{std::move(error)};
   }
-  return true;
+  return {};
 }
 
 std::vector<std::pair<uint8_t, SocketProtocol>> SockDiagReader::requests() const {
@@ -84,16 +86,15 @@ std::vector<std::pair<uint8_t, SocketProtocol>> SockDiagReader::requests() const
   return all;
 }
 
-bool SockDiagReader::send_request(uint8_t family, SocketProtocol protocol, std::string& error) {
+Status SockDiagReader::send_request(uint8_t family, SocketProtocol protocol) {
   sockaddr_nl kernel{};
   kernel.nl_family = AF_NETLINK;
-  auto send = [&](const auto& message) {
+  auto send = [&](const auto& message) -> Status {
     if (::sendto(socket_.get(), &message, sizeof(message), 0,
                  reinterpret_cast<const sockaddr*>(&kernel), sizeof(kernel)) >= 0) {
-      return true;
+      return {};
     }
-    error = std::string("sendto: ") + std::strerror(errno);
-    return false;
+    return Error{std::string("sendto: ") + std::strerror(errno)};
   };
   if (family == AF_UNSPEC) {  // TCPDIAG_GETSOCK: TCP of both families in one walk
     struct {
@@ -118,22 +119,17 @@ bool SockDiagReader::send_request(uint8_t family, SocketProtocol protocol, std::
   return send(message);
 }
 
-bool SockDiagReader::dump(uint8_t family, SocketProtocol protocol, std::vector<DiagSocket>& out,
-                          std::string& error) {
+Status SockDiagReader::dump(uint8_t family, SocketProtocol protocol, std::vector<DiagSocket>& out) {
   last_errno_ = 0;
-  if (!socket_) {
-    error = "no netlink socket";
-    return false;
-  }
-  if (!send_request(family, protocol, error)) return false;
+  if (!socket_) return Error{"no netlink socket"};
+  if (Status sent = send_request(family, protocol); !sent) return sent;
   // Every datagram but the last carries at least one socket, so this bounds the loop.
   const size_t max_datagrams = max_sockets_ + 16;
   for (size_t datagram = 0; datagram < max_datagrams; ++datagram) {
     const ssize_t received = ::recv(socket_.get(), buffer_.data(), buffer_.size(), 0);
     if (received < 0) {
       if (errno == EINTR) continue;
-      error = std::string("recv: ") + std::strerror(errno);
-      return false;
+      return Error{std::string("recv: ") + std::strerror(errno)};
     }
     const InetDiagParse parsed =
         parse_inet_diag(std::span(buffer_).first(static_cast<size_t>(received)), protocol, out);
@@ -143,17 +139,15 @@ bool SockDiagReader::dump(uint8_t family, SocketProtocol protocol, std::vector<D
     }
     if (parsed.netlink_errno == ENOENT && protocol == SocketProtocol::udp) {
       udp_available_ = false;  // no udp_diag in this kernel: the UDP rows stay empty from now on
-      return true;
+      return {};
     }
     if (!parsed.error.empty()) {
       last_errno_ = parsed.netlink_errno;
-      error = parsed.error;
-      return false;
+      return Error{parsed.error};
     }
-    if (parsed.done) return true;
+    if (parsed.done) return {};
   }
-  error = "no end of dump after " + std::to_string(max_datagrams) + " datagrams";
-  return false;
+  return Error{"no end of dump after " + std::to_string(max_datagrams) + " datagrams"};
 }
 
 }  // namespace flightrec::network

@@ -6,23 +6,23 @@ namespace flightrec::network {
 SocketTable::SocketTable(sampler::ProcRoot root, size_t max_sockets)
     : reader_(max_sockets), owners_(std::move(root)) {}
 
-bool SocketTable::read(std::vector<DiagSocket>& out, std::string& error) {
-  if (!reader_.read(out, error)) {
+Status SocketTable::read(std::vector<DiagSocket>& out) {
+  if (Status read = reader_.read(out); !read) {
     out.clear();
-    return false;
+    return read;
   }
   inodes_.clear();
   for (const DiagSocket& socket : out) inodes_.push_back(socket.row.inode);
   owners_.refresh(inodes_, SocketOwners::Clock::now());
   for (DiagSocket& socket : out) socket.row.pid = owners_.owner(socket.row.inode);
-  return true;
+  return {};
 }
 
-bool SocketTable::read(std::vector<SocketRow>& out, std::string& error) {
+Status SocketTable::read(std::vector<SocketRow>& out) {
   out.clear();
-  if (!read(sockets_, error)) return false;
+  if (Status read = this->read(sockets_); !read) return read;
   for (DiagSocket& socket : sockets_) out.push_back(std::move(socket.row));
-  return true;
+  return {};
 }
 
 }  // namespace flightrec::network

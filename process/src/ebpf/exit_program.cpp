@@ -15,32 +15,28 @@
 
 namespace flightrec::process::detail {
 
-std::unique_ptr<ExitProgram> ExitProgram::open(std::string& error) {
+Result<std::unique_ptr<ExitProgram>> ExitProgram::open() {
   ebpf::capture_libbpf_messages();
   std::unique_ptr<ExitProgram> program(new ExitProgram());
   program->skeleton_ = exits_bpf::open();
   if (program->skeleton_ == nullptr) {
-    error = ebpf::describe_libbpf_failure("opening the BPF object exits.bpf.o", errno);
-    return nullptr;
+    return Error{ebpf::describe_libbpf_failure("opening the BPF object exits.bpf.o", errno)};
   }
   // The kernel's PAGE_COUNTER_MAX (include/linux/page_counter.h): what a cgroup without a memory
   // limit holds as its limit.
   program->skeleton_->rodata->unlimited_pages =
       static_cast<uint64_t>(LONG_MAX) / static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   if (const int code = exits_bpf::load(program->skeleton_); code != 0) {
-    error = ebpf::describe_libbpf_failure("loading the BPF program of exits.bpf.o", code);
-    return nullptr;
+    return Error{ebpf::describe_libbpf_failure("loading the BPF program of exits.bpf.o", code)};
   }
   if (const int code = exits_bpf::attach(program->skeleton_); code != 0) {
-    error = ebpf::describe_libbpf_failure(
-        "attaching BPF program process_exited (tp_btf/sched_process_exit)", code);
-    return nullptr;
+    return Error{ebpf::describe_libbpf_failure(
+        "attaching BPF program process_exited (tp_btf/sched_process_exit)", code)};
   }
   program->ring_ = ring_buffer__new(bpf_map__fd(program->skeleton_->maps.events), on_event,
                                     program.get(), nullptr);
   if (program->ring_ == nullptr) {
-    error = ebpf::describe_libbpf_failure("opening BPF ring buffer events", errno);
-    return nullptr;
+    return Error{ebpf::describe_libbpf_failure("opening BPF ring buffer events", errno)};
   }
   return program;
 }
@@ -68,15 +64,14 @@ int ExitProgram::on_event(void* context, void* data, size_t size) {
   return 0;
 }
 
-bool ExitProgram::consume(std::vector<ExitRecord>& out, std::string& error) {
+Status ExitProgram::consume(std::vector<ExitRecord>& out) {
   sink_ = &out;
   const int result = ring_buffer__consume(ring_);
   sink_ = nullptr;
   if (result < 0) {
-    error = ebpf::describe_libbpf_failure("reading BPF ring buffer events", result);
-    return false;
+    return Error{ebpf::describe_libbpf_failure("reading BPF ring buffer events", result)};
   }
-  return true;
+  return {};
 }
 
 uint64_t ExitProgram::dropped() const noexcept {

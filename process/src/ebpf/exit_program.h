@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "exit_event.h"
+#include "flightrec/common/result.h"
 
 struct exits_bpf;
 
@@ -26,16 +27,16 @@ struct ExitRecord {
 
 class ExitProgram {
  public:
-  // Null with `error` naming the step that failed.
-  static std::unique_ptr<ExitProgram> open(std::string& error);
+  // The loaded and attached program, or the error naming the step that failed.
+  static Result<std::unique_ptr<ExitProgram>> open();
 
   ExitProgram(const ExitProgram&) = delete;
   ExitProgram& operator=(const ExitProgram&) = delete;
   ~ExitProgram();
 
-  // Appends the events waiting in the ring buffer without blocking. False with `error` when the
+  // Appends the events waiting in the ring buffer without blocking; the error says why when the
   // ring buffer could not be read.
-  bool consume(std::vector<ExitRecord>& out, std::string& error);
+  Status consume(std::vector<ExitRecord>& out);
   [[nodiscard]] uint64_t dropped() const noexcept;
 
  private:

@@ -76,9 +76,10 @@ class EbpfProcessExitWatcher final : public ProcessExitWatcher {
 
   void drain(std::vector<ExitedProcess>& out) override {
     events_.clear();
-    std::string error;
     // Events read before a failure are still returned; the rest stay for the next drain.
-    if (!program_->consume(events_, error)) log::warn("process exit watcher", {{"error", error}});
+    if (const Status consumed = program_->consume(events_); !consumed) {
+      log::warn("process exit watcher", {{"error", consumed.error()}});
+    }
     const int64_t boot_to_unix = boot_to_unix_ns();
     for (const detail::ExitRecord& record : events_)
       out.push_back(to_exited_process(record, boot_to_unix, page_bytes_));
@@ -94,17 +95,17 @@ class EbpfProcessExitWatcher final : public ProcessExitWatcher {
 
 }  // namespace
 
-std::unique_ptr<ProcessExitWatcher> make_process_exit_watcher(std::string& why_not) {
-  auto program = detail::ExitProgram::open(why_not);
-  if (program == nullptr) return nullptr;
-  return std::make_unique<EbpfProcessExitWatcher>(std::move(program));
+Result<std::unique_ptr<ProcessExitWatcher>> make_process_exit_watcher() {
+  auto program = detail::ExitProgram::open();
+  if (!program) return Error{program.error()};
+  return std::unique_ptr<ProcessExitWatcher>(
+      std::make_unique<EbpfProcessExitWatcher>(*std::move(program)));
 }
 
 #else
 
-std::unique_ptr<ProcessExitWatcher> make_process_exit_watcher(std::string& why_not) {
-  why_not = FLIGHTREC_EBPF_UNAVAILABLE;
-  return nullptr;
+Result<std::unique_ptr<ProcessExitWatcher>> make_process_exit_watcher() {
+  return Error{FLIGHTREC_EBPF_UNAVAILABLE};
 }
 
 #endif

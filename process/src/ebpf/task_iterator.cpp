@@ -104,13 +104,10 @@ class TaskIterator final : public TaskCounterReader {
     }
   }
 
-  bool read(std::vector<TaskCounters>& out, std::string& error) override {
+  Status read(std::vector<TaskCounters>& out) override {
     out.clear();
     const Fd iterator(bpf_iter_create(bpf_link__fd(link_)));
-    if (!iterator) {
-      error = std::string("creating the task iterator: ") + std::strerror(errno);
-      return false;
-    }
+    if (!iterator) return Error{std::string("creating the task iterator: ") + std::strerror(errno)};
     size_t used = 0;
     for (;;) {
       if (bytes_.size() - used < kReadChunkBytes) bytes_.resize(used + kReadChunkBytes * 2);
@@ -118,15 +115,13 @@ class TaskIterator final : public TaskCounterReader {
       if (n == 0) break;
       if (n < 0) {
         if (errno == EINTR) continue;
-        error = std::string("reading the task iterator: ") + std::strerror(errno);
-        return false;
+        return Error{std::string("reading the task iterator: ") + std::strerror(errno)};
       }
       used += static_cast<size_t>(n);
     }
     if (used % sizeof(flightrec_task_record) != 0) {
-      error = "the task iterator gave " + std::to_string(used) + " bytes, not whole " +
-              std::to_string(sizeof(flightrec_task_record)) + "-byte records";
-      return false;
+      return Error{"the task iterator gave " + std::to_string(used) + " bytes, not whole " +
+                   std::to_string(sizeof(flightrec_task_record)) + "-byte records"};
     }
     const size_t records = used / sizeof(flightrec_task_record);
     threads_.clear();
@@ -140,7 +135,7 @@ class TaskIterator final : public TaskCounterReader {
       }
     }
     add_threads(out);
-    return true;
+    return {};
   }
 
  private:
@@ -152,37 +147,35 @@ class TaskIterator final : public TaskCounterReader {
 
 }  // namespace
 
-std::unique_ptr<TaskCounterReader> make_task_iterator(std::string& why_not) {
+Result<std::unique_ptr<TaskCounterReader>> make_task_iterator() {
   if (!in_initial_pid_namespace()) {
-    why_not = "not in the initial PID namespace (the task iterator numbers processes as it does)";
-    return nullptr;
+    return Error{
+        "not in the initial PID namespace (the task iterator numbers processes as it does)"};
   }
   ebpf::capture_libbpf_messages();
   tasks_bpf* skeleton = tasks_bpf::open();
   if (skeleton == nullptr) {
-    why_not = ebpf::describe_libbpf_failure("opening the BPF object tasks.bpf.o", errno);
-    return nullptr;
+    return Error{ebpf::describe_libbpf_failure("opening the BPF object tasks.bpf.o", errno)};
   }
   if (const int code = tasks_bpf::load(skeleton); code != 0) {
-    why_not = ebpf::describe_libbpf_failure("loading the BPF program of tasks.bpf.o", code);
     tasks_bpf::destroy(skeleton);
-    return nullptr;
+    return Error{ebpf::describe_libbpf_failure("loading the BPF program of tasks.bpf.o", code)};
   }
   bpf_link* link = bpf_program__attach_iter(skeleton->progs.dump_process, nullptr);
   if (link == nullptr) {
-    why_not =
-        ebpf::describe_libbpf_failure("attaching BPF iterator dump_process (iter/task)", errno);
+    // Described before destroy, which may overwrite errno.
+    Error failed{
+        ebpf::describe_libbpf_failure("attaching BPF iterator dump_process (iter/task)", errno)};
     tasks_bpf::destroy(skeleton);
-    return nullptr;
+    return failed;
   }
-  return std::make_unique<TaskIterator>(skeleton, link);
+  return std::unique_ptr<TaskCounterReader>(std::make_unique<TaskIterator>(skeleton, link));
 }
 
 #else
 
-std::unique_ptr<TaskCounterReader> make_task_iterator(std::string& why_not) {
-  why_not = FLIGHTREC_EBPF_UNAVAILABLE;
-  return nullptr;
+Result<std::unique_ptr<TaskCounterReader>> make_task_iterator() {
+  return Error{FLIGHTREC_EBPF_UNAVAILABLE};
 }
 
 #endif

@@ -26,30 +26,31 @@ std::string describe_column(uint32_t cpu, size_t mode, int64_t from_stat, int64_
 
 }  // namespace
 
-std::string disagreement_with_proc_stat(std::string_view stat_text,
-                                        std::span<const sampler::KernelCpuTimes> cpus,
-                                        int64_t elapsed_ns, int64_t ns_per_user_hz) {
+Status check_against_proc_stat(std::string_view stat_text,
+                               std::span<const sampler::KernelCpuTimes> cpus, int64_t elapsed_ns,
+                               int64_t ns_per_user_hz) {
   const sampler::StatLayout layout = sampler::parse_stat_layout(stat_text);
-  if (layout.cpu_ids.empty()) return "/proc/stat has no per-CPU lines";
+  if (layout.cpu_ids.empty()) return Error{"/proc/stat has no per-CPU lines"};
   std::vector<int64_t> values(sampler::stat_value_count(layout));
   if (sampler::parse_stat(stat_text, layout, values) != sampler::SampleStatus::ok) {
-    return "/proc/stat could not be parsed";
+    return Error{"/proc/stat could not be parsed"};
   }
   const int64_t slack = 2 * ns_per_user_hz;
   for (size_t line = 0; line < layout.cpu_ids.size(); ++line) {
     const uint32_t cpu = layout.cpu_ids[line];
     if (cpu >= cpus.size()) {
-      return "/proc/stat has CPU " + std::to_string(cpu) + ", which is not a possible CPU";
+      return Error{"/proc/stat has CPU " + std::to_string(cpu) + ", which is not a possible CPU"};
     }
     if (cpus[cpu].online == 0) {
-      return "/proc/stat lists CPU " + std::to_string(cpu) + ", which the kernel tick has offline";
+      return Error{"/proc/stat lists CPU " + std::to_string(cpu) +
+                   ", which the kernel tick has offline"};
     }
     for (size_t mode = 0; mode < sampler::kStatCpuModes; ++mode) {
       const int64_t from_stat = values[(line + 1) * sampler::kStatCpuModes + mode] * ns_per_user_hz;
       const auto from_tick = static_cast<int64_t>(cpus[cpu].ns[mode]);
       const int64_t ahead = from_stat - from_tick;
       if (ahead < -slack || ahead > elapsed_ns + slack) {
-        return describe_column(cpu, mode, from_stat, from_tick, elapsed_ns);
+        return Error{describe_column(cpu, mode, from_stat, from_tick, elapsed_ns)};
       }
     }
   }

@@ -65,31 +65,32 @@ struct CpuLayout {
   uint32_t timer_cpu = 0;  // the first online CPU
 };
 
-bool read_cpu_list(const char* path, std::vector<uint32_t>& ids, std::string& error) {
+Result<std::vector<uint32_t>> read_cpu_list(const char* path) {
   std::string text;
   try {
     text = sampler::read_file(path);
   } catch (const std::exception& failure) {
-    error = failure.what();
-    return false;
+    return Error{failure.what()};
   }
-  std::string what;
-  if (!sampler::parse_cpu_list(text, FLIGHTREC_TICK_MAX_CPUS - 1, ids, what)) {
-    error = std::string(path) + ": " + what + " (the kernel tick serves CPU ids below " +
-            std::to_string(FLIGHTREC_TICK_MAX_CPUS) + ")";
-    return false;
+  auto ids = sampler::parse_cpu_list(text, FLIGHTREC_TICK_MAX_CPUS - 1);
+  if (!ids) {
+    return Error{std::string(path) + ": " + ids.error() +
+                 " (the kernel tick serves CPU ids below " +
+                 std::to_string(FLIGHTREC_TICK_MAX_CPUS) + ")"};
   }
-  return true;
+  return ids;
 }
 
-bool read_cpu_layout(CpuLayout& layout, std::string& error) {
-  std::vector<uint32_t> ids;
-  if (!read_cpu_list(kPossibleCpus, ids, error)) return false;
-  layout.count = ids.back() + 1;
-  for (const uint32_t id : ids) layout.possible.at(id / 64) |= uint64_t{1} << (id % 64);
-  if (!read_cpu_list(kOnlineCpus, ids, error)) return false;
-  layout.timer_cpu = ids.front();
-  return true;
+Result<CpuLayout> read_cpu_layout() {
+  const auto possible = read_cpu_list(kPossibleCpus);
+  if (!possible) return Error{possible.error()};
+  CpuLayout layout;
+  layout.count = possible->back() + 1;
+  for (const uint32_t id : *possible) layout.possible.at(id / 64) |= uint64_t{1} << (id % 64);
+  const auto online = read_cpu_list(kOnlineCpus);
+  if (!online) return Error{online.error()};
+  layout.timer_cpu = online->front();
+  return layout;
 }
 
 struct RingSize {
@@ -97,19 +98,19 @@ struct RingSize {
   uint64_t max_pending_bytes = 0;  // kRingSpan of records
 };
 
-bool size_ring(nanoseconds period, uint64_t record_bytes, RingSize& out, std::string& error) {
+Result<RingSize> size_ring(nanoseconds period, uint64_t record_bytes) {
   const uint64_t slot = (record_bytes + kRingRecordHeaderBytes + 7) / 8 * 8;
   const auto ticks = static_cast<uint64_t>((kRingSpan + period - 1ns) / period);
+  RingSize out;
   out.max_pending_bytes = ticks * slot;
   if (out.max_pending_bytes + slot > kMaxRingBytes) {
-    error = "holding 2 s of kernel ticks at this period would take " +
-            std::to_string((out.max_pending_bytes + slot) >> 20) + " MiB of ring buffer (limit " +
-            std::to_string(kMaxRingBytes >> 20) + " MiB)";
-    return false;
+    return Error{"holding 2 s of kernel ticks at this period would take " +
+                 std::to_string((out.max_pending_bytes + slot) >> 20) +
+                 " MiB of ring buffer (limit " + std::to_string(kMaxRingBytes >> 20) + " MiB)"};
   }
   out.ring_bytes = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   while (out.ring_bytes < out.max_pending_bytes + slot) out.ring_bytes *= 2;
-  return true;
+  return out;
 }
 
 std::string describe_refused(const flightrec_tick_head& head) {
@@ -149,15 +150,15 @@ class CpuTickProgram final : public sampler::KernelTicks {
   }
 
   // Loads the program for `layout` and `offsets`, attaches it to its timer and opens its ring.
-  bool start(const CpuLayout& layout, const detail::PerCpuOffsets& offsets, std::string& error) {
+  Status start(const CpuLayout& layout, const detail::PerCpuOffsets& offsets) {
     ebpf::capture_libbpf_messages();
     skeleton_ = cpu_ticks_bpf::open();
     if (skeleton_ == nullptr) {
-      error = ebpf::describe_libbpf_failure("opening the BPF object cpu_ticks.bpf.o", errno);
-      return false;
+      return Error{ebpf::describe_libbpf_failure("opening the BPF object cpu_ticks.bpf.o", errno)};
     }
-    RingSize ring;
-    if (!size_ring(period_, record_bytes_, ring, error)) return false;
+    const auto sized = size_ring(period_, record_bytes_);
+    if (!sized) return Error{sized.error()};
+    const RingSize& ring = *sized;
     auto* settings = skeleton_->rodata;
     settings->runqueues_offset = offsets.runqueues;
     settings->kernel_cpustat_offset = offsets.kernel_cpustat;
@@ -170,56 +171,52 @@ class CpuTickProgram final : public sampler::KernelTicks {
     if (const int code =
             bpf_map__set_max_entries(skeleton_->maps.ticks, static_cast<__u32>(ring.ring_bytes));
         code != 0) {
-      error = ebpf::describe_libbpf_failure("sizing BPF ring buffer ticks", code);
-      return false;
+      return Error{ebpf::describe_libbpf_failure("sizing BPF ring buffer ticks", code)};
     }
     if (const int code = cpu_ticks_bpf::load(skeleton_); code != 0) {
-      error = ebpf::describe_libbpf_failure("loading the BPF program of cpu_ticks.bpf.o", code);
-      return false;
+      return Error{
+          ebpf::describe_libbpf_failure("loading the BPF program of cpu_ticks.bpf.o", code)};
     }
     timer_cpu_ = layout.timer_cpu;
-    if (!attach_timer(layout.timer_cpu, error)) return false;
+    if (Status attached = attach_timer(layout.timer_cpu); !attached) return attached;
     ring_ = ring_buffer__new(bpf_map__fd(skeleton_->maps.ticks), on_record, this, nullptr);
     if (ring_ == nullptr) {
-      error = ebpf::describe_libbpf_failure("opening BPF ring buffer ticks", errno);
-      return false;
+      return Error{ebpf::describe_libbpf_failure("opening BPF ring buffer ticks", errno)};
     }
-    return true;
+    return {};
   }
 
   // Waits for the first record and compares it with /proc/stat read right after. The records
   // read here are the first drain's.
-  bool check_first_tick(sampler::FileReader& stat, std::string& error) {
+  Status check_first_tick(sampler::FileReader& stat) {
     const auto deadline = std::chrono::steady_clock::now() + std::max(kFirstTickWait, 3 * period_);
     while (pending_.heads.empty()) {
       consume(pending_);
       if (refused_.load(std::memory_order_relaxed) > 0) {
-        error = "the kernel tick's record is invalid: " + describe_refused(first_refused_);
-        return false;
+        return Error{"the kernel tick's record is invalid: " + describe_refused(first_refused_)};
       }
       if (!pending_.heads.empty()) break;
       if (std::chrono::steady_clock::now() > deadline) {
-        error = "no kernel tick recorded within " +
-                std::to_string(std::max(kFirstTickWait, 3 * period_) / 1ms) +
-                " ms of starting its timer";
-        return false;
+        return Error{"no kernel tick recorded within " +
+                     std::to_string(std::max(kFirstTickWait, 3 * period_) / 1ms) +
+                     " ms of starting its timer"};
       }
       std::this_thread::sleep_for(1ms);
     }
     std::string_view text;
     if (!stat.read(text)) {
-      error = "cannot read " + stat.path().string() + ": " + std::strerror(stat.errno_value());
-      return false;
+      return Error{"cannot read " + stat.path().string() + ": " +
+                   std::strerror(stat.errno_value())};
     }
     const size_t newest = pending_.heads.size() - 1;
-    const std::string disagreement = detail::disagreement_with_proc_stat(
+    const Status agreed = detail::check_against_proc_stat(
         text, pending_.cpus_of(newest), clock_ns(CLOCK_MONOTONIC) - pending_.heads[newest].mono_ns,
         1'000'000'000 / ::sysconf(_SC_CLK_TCK));
-    if (!disagreement.empty()) {
-      error = "the kernel tick disagrees with " + stat.path().string() + ": " + disagreement;
-      return false;
+    if (!agreed) {
+      return Error{"the kernel tick disagrees with " + stat.path().string() + ": " +
+                   agreed.error()};
     }
-    return true;
+    return {};
   }
 
   [[nodiscard]] nanoseconds period() const noexcept override { return period_; }
@@ -252,7 +249,7 @@ class CpuTickProgram final : public sampler::KernelTicks {
   }
 
  private:
-  bool attach_timer(uint32_t cpu, std::string& error) {
+  Status attach_timer(uint32_t cpu) {
     perf_event_attr attr{};
     attr.type = PERF_TYPE_SOFTWARE;
     attr.size = sizeof(attr);
@@ -263,19 +260,17 @@ class CpuTickProgram final : public sampler::KernelTicks {
                                         PERF_FLAG_FD_CLOEXEC)));
     if (!timer) {
       const int code = errno;
-      error = "opening a perf cpu-clock timer on CPU " + std::to_string(cpu) + ": " +
-              std::strerror(code) +
-              (code == EACCES || code == EPERM ? " (needs CAP_PERFMON or root)" : "");
-      return false;
+      return Error{"opening a perf cpu-clock timer on CPU " + std::to_string(cpu) + ": " +
+                   std::strerror(code) +
+                   (code == EACCES || code == EPERM ? " (needs CAP_PERFMON or root)" : "")};
     }
     link_ = bpf_program__attach_perf_event(skeleton_->progs.record_tick, timer.get());
     if (link_ == nullptr) {
-      error = ebpf::describe_libbpf_failure(
-          "attaching BPF program record_tick to the cpu-clock timer", errno);
-      return false;
+      return Error{ebpf::describe_libbpf_failure(
+          "attaching BPF program record_tick to the cpu-clock timer", errno)};
     }
     static_cast<void>(timer.release());  // the link closes it
-    return true;
+    return {};
   }
 
   void consume(sampler::KernelTickBatch& out) {
@@ -322,39 +317,30 @@ class CpuTickProgram final : public sampler::KernelTicks {
 
 }  // namespace
 
-std::unique_ptr<sampler::KernelTicks> make_kernel_ticks(std::chrono::nanoseconds period,
-                                                        const std::string& proc_root,
-                                                        std::string& why_not) {
+Result<std::unique_ptr<sampler::KernelTicks>> make_kernel_ticks(std::chrono::nanoseconds period,
+                                                                const std::string& proc_root) {
   std::optional<sampler::FileReader> stat;
   try {
     stat.emplace(proc_root + "/stat");
   } catch (const std::exception& failure) {
-    why_not = failure.what();
-    return nullptr;
+    return Error{failure.what()};
   }
-  if (period <= nanoseconds::zero()) {
-    why_not = "the kernel tick needs a positive period";
-    return nullptr;
-  }
-  CpuLayout layout;
-  detail::PerCpuOffsets offsets;
-  if (!read_cpu_layout(layout, why_not) || !detail::find_percpu_offsets(offsets, why_not)) {
-    return nullptr;
-  }
-  auto ticks = std::make_unique<CpuTickProgram>(period, layout.count);
-  if (!ticks->start(layout, offsets, why_not) || !ticks->check_first_tick(*stat, why_not)) {
-    return nullptr;
-  }
-  return ticks;
+  if (period <= nanoseconds::zero()) return Error{"the kernel tick needs a positive period"};
+  const auto layout = read_cpu_layout();
+  if (!layout) return Error{layout.error()};
+  const auto offsets = detail::find_percpu_offsets();
+  if (!offsets) return Error{offsets.error()};
+  auto ticks = std::make_unique<CpuTickProgram>(period, layout->count);
+  if (Status started = ticks->start(*layout, *offsets); !started) return Error{started.error()};
+  if (Status checked = ticks->check_first_tick(*stat); !checked) return Error{checked.error()};
+  return std::unique_ptr<sampler::KernelTicks>(std::move(ticks));
 }
 
 #else
 
-std::unique_ptr<sampler::KernelTicks> make_kernel_ticks(std::chrono::nanoseconds /*period*/,
-                                                        const std::string& /*proc_root*/,
-                                                        std::string& why_not) {
-  why_not = FLIGHTREC_EBPF_UNAVAILABLE;
-  return nullptr;
+Result<std::unique_ptr<sampler::KernelTicks>> make_kernel_ticks(std::chrono::nanoseconds /*period*/,
+                                                                const std::string& /*proc_root*/) {
+  return Error{FLIGHTREC_EBPF_UNAVAILABLE};
 }
 
 #endif

@@ -23,17 +23,16 @@ struct BtfFree {
 
 }  // namespace
 
-bool find_percpu_offsets(PerCpuOffsets& out, std::string& error) {
+Result<PerCpuOffsets> find_percpu_offsets() {
   const std::unique_ptr<btf, BtfFree> vmlinux(btf__load_vmlinux_btf());
   if (vmlinux == nullptr) {
-    error = ebpf::describe_libbpf_failure("loading the kernel's BTF", errno);
-    return false;
+    return Error{ebpf::describe_libbpf_failure("loading the kernel's BTF", errno)};
   }
   const int section = btf__find_by_name_kind(vmlinux.get(), kPerCpuSection, BTF_KIND_DATASEC);
   if (section < 0) {
-    error = std::string("the kernel's BTF has no per-CPU section ") + kPerCpuSection;
-    return false;
+    return Error{std::string("the kernel's BTF has no per-CPU section ") + kPerCpuSection};
   }
+  PerCpuOffsets out;
   const std::array<std::pair<std::string_view, uint64_t*>, 3> wanted{{
       {"runqueues", &out.runqueues},
       {"kernel_cpustat", &out.kernel_cpustat},
@@ -53,11 +52,10 @@ bool find_percpu_offsets(PerCpuOffsets& out, std::string& error) {
   }
   for (size_t w = 0; w < wanted.size(); ++w) {
     if (found[w]) continue;
-    error =
-        "the kernel's BTF does not list " + std::string(wanted[w].first) + " in " + kPerCpuSection;
-    return false;
+    return Error{"the kernel's BTF does not list " + std::string(wanted[w].first) + " in " +
+                 kPerCpuSection};
   }
-  return true;
+  return out;
 }
 
 }  // namespace flightrec::sampler::detail

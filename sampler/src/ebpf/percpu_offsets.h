@@ -3,7 +3,8 @@
 // sampler/bpf/cpu_ticks.bpf.c needs to reach them on a kernel that cannot resolve per-CPU ksyms
 // (one built without CONFIG_KALLSYMS_ALL).
 #include <cstdint>
-#include <string>
+
+#include "flightrec/common/result.h"
 
 namespace flightrec::sampler::detail {
 
@@ -13,7 +14,7 @@ struct PerCpuOffsets {
   uint64_t tick_cpu_sched = 0;  // struct tick_sched
 };
 
-// False with `error` naming what is missing when the kernel's BTF does not give all three.
-bool find_percpu_offsets(PerCpuOffsets& out, std::string& error);
+// The three offsets, or the error naming what is missing when the kernel's BTF does not give them.
+Result<PerCpuOffsets> find_percpu_offsets();
 
 }  // namespace flightrec::sampler::detail

@@ -8,16 +8,16 @@
 #include <memory>
 #include <string>
 
+#include "flightrec/common/result.h"
 #include "flightrec/network/traffic_backend.h"
 
 namespace flightrec::network {
 
-// Loads and attaches the programs. Returns null with `why_not` saying why when they cannot run
-// here (built without eBPF, not permitted, kernel too old, no cgroup v2 mount): the caller falls
-// back to sock_diag. The programs stay attached for the backend's lifetime.
-// The socket programs attach to the cgroup v2 hierarchy at `cgroupfs` (or `<cgroupfs>/unified`,
+// Loads and attaches the programs. The error says why when they cannot run here (built without
+// eBPF, not permitted, kernel too old, no cgroup v2 mount): the caller falls back to sock_diag. The
+// programs stay attached for the backend's lifetime. The socket programs attach to the cgroup v2
+// hierarchy at `cgroupfs` (or `<cgroupfs>/unified`,
 // --path.cgroupfs), falling back to the first cgroup2 mount of /proc/self/mountinfo.
-std::unique_ptr<TrafficBackend> make_ebpf_backend(const std::filesystem::path& cgroupfs,
-                                                  std::string& why_not);
+Result<std::unique_ptr<TrafficBackend>> make_ebpf_backend(const std::filesystem::path& cgroupfs);
 
 }  // namespace flightrec::network

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "flightrec/common/fd.h"
+#include "flightrec/common/result.h"
 #include "flightrec/process/process_frame.h"
 
 namespace flightrec::network {
@@ -39,6 +40,8 @@ struct DiagSocket {
   bool operator==(const DiagSocket&) const = default;
 };
 
+// Not a Result: a datagram that goes wrong midway still gave the rows before the bad offset, and
+// a netlink error carries its errno, which the reader acts on.
 struct InetDiagParse {
   bool done = false;      // NLMSG_DONE was seen: the dump is complete
   std::string error;      // "" on success; otherwise names the byte offset that was wrong
@@ -67,9 +70,9 @@ class SockDiagReader {
   explicit SockDiagReader(size_t max_sockets = kDefaultMaxSockets);
 
   // Replaces `out` with the sockets as they stand now. Keeps at most max_sockets (the rest are
-  // counted in dropped()). Returns false with `error` set when a dump failed; `out` then holds
-  // what was read before the failure and the netlink socket is reopened for the next call.
-  bool read(std::vector<DiagSocket>& out, std::string& error);
+  // counted in dropped()). The error says which dump failed and why; `out` then holds what was
+  // read before the failure and the netlink socket is reopened for the next call.
+  Status read(std::vector<DiagSocket>& out);
 
   // Sockets left out of the last read because max_sockets was reached.
   [[nodiscard]] size_t dropped() const noexcept { return dropped_; }
@@ -80,9 +83,8 @@ class SockDiagReader {
   // The dumps of one read: TCP of both families at once (family AF_UNSPEC, TCPDIAG_GETSOCK) while
   // the kernel takes that request, else TCP per family; then UDP per family.
   [[nodiscard]] std::vector<std::pair<uint8_t, SocketProtocol>> requests() const;
-  bool send_request(uint8_t family, SocketProtocol protocol, std::string& error);
-  bool dump(uint8_t family, SocketProtocol protocol, std::vector<DiagSocket>& out,
-            std::string& error);
+  Status send_request(uint8_t family, SocketProtocol protocol);
+  Status dump(uint8_t family, SocketProtocol protocol, std::vector<DiagSocket>& out);
 
   Fd socket_;
   std::vector<uint8_t> buffer_;

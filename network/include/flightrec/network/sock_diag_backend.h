@@ -30,7 +30,7 @@ class SockDiagBackend final : public TrafficBackend {
   // they move afterwards. A socket's bytes stay with the process that held it after the socket
   // closes; bytes of sockets no visible process holds are in `unattributed`. A process is
   // reported with `exited` once, on the first read that finds it gone, and then forgotten.
-  bool read(TrafficReading& out, std::string& error) override;
+  Status read(TrafficReading& out) override;
 
   // The socket table of the last read (empty after a failed one), owners filled in: a process
   // tier using this backend takes its Connections and Listening tables from here instead of
@@ -64,8 +64,7 @@ class SockDiagBackend final : public TrafficBackend {
   uint64_t reads_ = 0;
 };
 
-// The sock_diag backend, or null with `note` saying why it cannot run here.
-std::unique_ptr<TrafficBackend> make_sock_diag_backend(const sampler::ProcRoot& root,
-                                                       std::string& note);
+// The sock_diag backend, or the error saying why it cannot run here.
+Result<std::unique_ptr<TrafficBackend>> make_sock_diag_backend(const sampler::ProcRoot& root);
 
 }  // namespace flightrec::network

@@ -19,12 +19,12 @@ class SocketTable {
                        size_t max_sockets = SockDiagReader::kDefaultMaxSockets);
 
   // Replaces `out` with one row per socket: listening rows (TCP LISTEN, unconnected UDP) have
-  // `listening` set and no remote, the rest are connections. Returns false with `error` set when
-  // the dump failed (then `out` is empty).
-  bool read(std::vector<SocketRow>& out, std::string& error);
+  // `listening` set and no remote, the rest are connections. The error says why the dump failed
+  // (then `out` is empty).
+  Status read(std::vector<SocketRow>& out);
 
   // The same read with the per-socket extras the traffic backend needs (cookie, packets).
-  bool read(std::vector<DiagSocket>& out, std::string& error);
+  Status read(std::vector<DiagSocket>& out);
 
   [[nodiscard]] const SocketOwners& owners() const noexcept { return owners_; }
   [[nodiscard]] SocketOwners& owners() noexcept { return owners_; }

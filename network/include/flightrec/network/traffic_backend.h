@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/process/process_frame.h"
 #include "flightrec/sampler/proc_root.h"
 
@@ -37,14 +38,15 @@ class TrafficBackend {
   virtual ~TrafficBackend() = default;
   // "ebpf" or "sock_diag": logged at start-up and exported as a self-metric.
   [[nodiscard]] virtual std::string_view name() const noexcept = 0;
-  // Reads the counters as they stand now. Returns false with `error` set when the read failed
-  // (the previous reading stays valid). Called from one thread at the process-tier rate.
-  virtual bool read(TrafficReading& out, std::string& error) = 0;
+  // Reads the counters as they stand now into `out`; the error says why the read failed (the
+  // previous reading stays valid). Called from one thread at the process-tier rate.
+  virtual Status read(TrafficReading& out) = 0;
 };
 
 // The backend `choice` asks for ("auto", "ebpf", "sock_diag"; "off" gives null with no error).
 // "auto" tries eBPF and falls back to sock_diag, saying why in `note`. A forced backend that
-// cannot start gives null with `note` saying why.
+// cannot start gives null with `note` saying why. Not a Result: `note` is logged beside a working
+// backend too (why auto did not get eBPF).
 std::unique_ptr<TrafficBackend> make_traffic_backend(std::string_view choice,
                                                      const sampler::ProcRoot& root,
                                                      std::string& note);

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "flightrec/process/parse_result.h"
+#include "flightrec/common/result.h"
 
 namespace flightrec::process {
 
@@ -20,7 +20,7 @@ struct PidCgroup {
 };
 
 // A line without two ':' separators is an error naming its line.
-ParseResult<PidCgroup> parse_pid_cgroup(std::string_view bytes);
+Result<PidCgroup> parse_pid_cgroup(std::string_view bytes);
 
 // The container id in a cgroup path, or "" when the path names no container. Recognises the
 // systemd-driver scopes docker-<id>.scope, cri-containerd-<id>.scope, crio-<id>.scope and

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-#include "flightrec/process/parse_result.h"
+#include "flightrec/common/result.h"
 
 namespace flightrec::process {
 
@@ -18,6 +18,6 @@ struct PidIo {
 };
 
 // A key whose value is not a decimal number is an error naming its line.
-ParseResult<PidIo> parse_pid_io(std::string_view bytes);
+Result<PidIo> parse_pid_io(std::string_view bytes);
 
 }  // namespace flightrec::process

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "flightrec/process/parse_result.h"
+#include "flightrec/common/result.h"
 
 namespace flightrec::process {
 
@@ -35,6 +35,6 @@ struct PidStat {
 };
 
 // Parses the contents of /proc/<pid>/stat (fields 1 to 24; later fields are ignored).
-ParseResult<PidStat> parse_pid_stat(std::string_view bytes);
+Result<PidStat> parse_pid_stat(std::string_view bytes);
 
 }  // namespace flightrec::process

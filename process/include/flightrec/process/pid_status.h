@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "flightrec/process/parse_result.h"
+#include "flightrec/common/result.h"
 
 namespace flightrec::process {
 
@@ -21,6 +21,6 @@ struct PidStatus {
   std::optional<int64_t> threads;
 };
 
-ParseResult<PidStatus> parse_pid_status(std::string_view bytes);
+Result<PidStatus> parse_pid_status(std::string_view bytes);
 
 }  // namespace flightrec::process

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/process/process_frame.h"
 
 namespace flightrec::process {
@@ -53,10 +54,10 @@ class ProcessExitWatcher {
   [[nodiscard]] virtual uint64_t dropped() const = 0;
 };
 
-// Loads and attaches the BPF program. Null with `why_not` saying why when it cannot run here
-// (built without eBPF, not permitted, no kernel BTF); the process tier then sees only processes
-// alive at a tick. The program stays attached for the watcher's lifetime.
-std::unique_ptr<ProcessExitWatcher> make_process_exit_watcher(std::string& why_not);
+// Loads and attaches the BPF program. The error says why when it cannot run here (built without
+// eBPF, not permitted, no kernel BTF); the process tier then sees only processes alive at a tick.
+// The program stays attached for the watcher's lifetime.
+Result<std::unique_ptr<ProcessExitWatcher>> make_process_exit_watcher();
 
 // Merges exits into a frame (rows stay in ascending pid order): a process with no row lived
 // between two ticks and gets one, marked exited, with the kernel's totals; a row the sampler

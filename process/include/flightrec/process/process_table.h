@@ -3,10 +3,12 @@
 // status and cmdline relative to its directory fd. A process that exits in between is skipped and
 // counted, never an error.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "flightrec/common/fd.h"
+#include "flightrec/common/result.h"
 #include "flightrec/process/cmdline.h"
 #include "flightrec/process/pid_dir.h"
 #include "flightrec/process/pid_stat.h"
@@ -58,8 +60,9 @@ class ProcessTable {
     return out.open(procfs_.get(), pid);
   }
 
-  // Reads one process through its open directory. On `failed`, `error` names the file and why.
-  ReadOutcome read(const PidDir& dir, ProcessInfo& out, std::string& error) const;
+  // Reads one process through its open directory: the process, nothing when it exited meanwhile,
+  // or the error naming the file and why.
+  [[nodiscard]] Result<std::optional<ProcessInfo>> read(const PidDir& dir) const;
 
   [[nodiscard]] const sampler::ProcRoot& root() const noexcept { return root_; }
   [[nodiscard]] const KernelUnits& units() const noexcept { return units_; }

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/process/pid_io.h"
 #include "flightrec/process/pid_stat.h"
 #include "flightrec/process/process_frame.h"
@@ -53,8 +54,9 @@ struct TaskCounters {
 class TaskCounterReader {
  public:
   virtual ~TaskCounterReader() = default;
-  // Replaces `out` with every process there is now. False with `error` when the read failed.
-  virtual bool read(std::vector<TaskCounters>& out, std::string& error) = 0;
+  // Replaces `out` (a buffer kept across reads) with every process there is now; the error says
+  // why when the read failed.
+  virtual Status read(std::vector<TaskCounters>& out) = 0;
 };
 
 // The user/system split /proc reports (the kernel's cputime_adjust): the tick-sampled split

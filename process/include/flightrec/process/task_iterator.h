@@ -5,14 +5,14 @@
 #include <memory>
 #include <string>
 
+#include "flightrec/common/result.h"
 #include "flightrec/process/task_counters.h"
 
 namespace flightrec::process {
 
-// Loads the program and creates its iterator link. Null with `why_not` saying why when it cannot
-// run here: built without eBPF, not permitted (needs CAP_BPF and CAP_PERFMON, or root), no
-// kernel BTF, or not in the initial PID namespace (the program numbers processes as that
-// namespace does).
-std::unique_ptr<TaskCounterReader> make_task_iterator(std::string& why_not);
+// Loads the program and creates its iterator link. The error says why when it cannot run here:
+// built without eBPF, not permitted (needs CAP_BPF and CAP_PERFMON, or root), no kernel BTF, or not
+// in the initial PID namespace (the program numbers processes as that namespace does).
+Result<std::unique_ptr<TaskCounterReader>> make_task_iterator();
 
 }  // namespace flightrec::process

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/enum_names.h"
+#include "flightrec/common/result.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/store/block.h"
@@ -20,8 +22,24 @@ namespace flightrec::recording {
 
 enum class DumpFormat { json, csv, raw };
 
-std::optional<DumpFormat> parse_dump_format(std::string_view name);
-std::string_view content_type(DumpFormat format);
+// The names format= and --format take.
+inline constexpr EnumName<DumpFormat> kDumpFormatNames[] = {
+    {DumpFormat::json, "json"}, {DumpFormat::csv, "csv"}, {DumpFormat::raw, "raw"}};
+static_assert(names_are_distinct(kDumpFormatNames) && rows_follow_values(kDumpFormatNames));
+
+// The Content-Type each format is served with.
+inline constexpr EnumName<DumpFormat> kDumpContentTypes[] = {
+    {DumpFormat::json, "application/json"},
+    {DumpFormat::csv, "text/csv; charset=utf-8; header=present"},
+    {DumpFormat::raw, "application/octet-stream"}};
+static_assert(names_are_distinct(kDumpContentTypes) && rows_follow_values(kDumpContentTypes));
+
+[[nodiscard]] constexpr std::optional<DumpFormat> parse_dump_format(std::string_view name) {
+  return value_named(kDumpFormatNames, name);
+}
+[[nodiscard]] constexpr std::string_view content_type(DumpFormat format) {
+  return name_of(kDumpContentTypes, format);
+}
 
 inline constexpr int kJsonSchemaVersion = 1;
 
@@ -68,9 +86,9 @@ std::string format_unix_seconds(int64_t real_ns);
 
 // Converts a recording file that was verified already (RecordingReader read it to complete()):
 // its system blocks, then its process blocks, reading the file twice so memory stays bounded.
-// Returns "" or what went wrong (the file changed meanwhile, or the sink failed).
-std::string convert_recording_file(const std::filesystem::path& path, DumpFormat format,
-                                   store::TimeRange range, Sink sink);
+// The error says what went wrong (the file changed meanwhile, or the sink failed).
+Status convert_recording_file(const std::filesystem::path& path, DumpFormat format,
+                              store::TimeRange range, Sink sink);
 
 // `flightrec dump FILE --format json|csv`: verifies the whole file first (so a torn or corrupt file
 // produces no partial output), then converts it a block at a time. FILE may be a pipe

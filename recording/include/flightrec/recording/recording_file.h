@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "flightrec/common/atomic_file.h"
+#include "flightrec/common/result.h"
 #include "flightrec/process/process_frame.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/block.h"
@@ -139,22 +140,17 @@ struct Recording {
   std::vector<process::ProcessFrame> process_frames;
 };
 
-struct ReadResult {
-  Recording recording;
-  std::string error;  // empty when the whole file was read and verified
-  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
-};
+// Whether `path` can be opened as a recording; the error says why not ("is a directory, not a
+// recording file", "cannot open: No such file or directory").
+Status check_openable(const std::filesystem::path& path);
 
-// Why `path` cannot be opened as a recording ("is a directory, not a recording file",
-// "cannot open: No such file or directory"), "" when it can.
-std::string unopenable_reason(const std::filesystem::path& path);
-
-// Whole-file readers: the recording only when every section checked out. A recording whose process
-// frames hold more than `max_process_rows` rows is refused (stream it with RecordingReader).
-ReadResult read_recording(std::span<const uint8_t> bytes,
-                          uint64_t max_process_rows = kMaxRecordingProcessRows);
+// Whole-file readers: the recording only when every section checked out, else the error. A
+// recording whose process frames hold more than `max_process_rows` rows is refused (stream it with
+// RecordingReader).
+Result<Recording> read_recording(std::span<const uint8_t> bytes,
+                                 uint64_t max_process_rows = kMaxRecordingProcessRows);
 // Errors start with the path.
-ReadResult read_recording(const std::filesystem::path& path,
-                          uint64_t max_process_rows = kMaxRecordingProcessRows);
+Result<Recording> read_recording(const std::filesystem::path& path,
+                                 uint64_t max_process_rows = kMaxRecordingProcessRows);
 
 }  // namespace flightrec::recording

@@ -10,6 +10,7 @@
 
 namespace flightrec::recording {
 
+// Not a Result: a failure also carries `reason`, which replay words its own message from.
 struct TimeParse {
   int64_t real_ns = 0;  // Unix nanoseconds
   std::string error;    // empty on success; otherwise a message naming `name` and the text

@@ -6,11 +6,12 @@
 #include <string_view>
 #include <vector>
 
+#include "flightrec/common/result.h"
+
 namespace flightrec::sampler {
 
-// The ids of `text` in ascending order. False with `error` saying what was wrong when it is not a
-// list of ids and ranges, or names an id above `max_id`.
-bool parse_cpu_list(std::string_view text, uint32_t max_id, std::vector<uint32_t>& ids,
-                    std::string& error);
+// The ids of `text` in ascending order, or the error saying what was wrong when it is not a list
+// of ids and ranges, or names an id above `max_id`.
+Result<std::vector<uint32_t>> parse_cpu_list(std::string_view text, uint32_t max_id);
 
 }  // namespace flightrec::sampler

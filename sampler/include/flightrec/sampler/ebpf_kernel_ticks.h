@@ -6,18 +6,18 @@
 #include <memory>
 #include <string>
 
+#include "flightrec/common/result.h"
 #include "flightrec/sampler/kernel_ticks.h"
 
 namespace flightrec::sampler {
 
 // Loads the program, checks that it finds every CPU's counters (and that they agree with
-// /proc/stat under `proc_root`), and starts its timer at `period`. Null with `why_not` saying why
-// when it cannot run here: built without eBPF, not permitted (needs CAP_BPF and CAP_PERFMON, or
+// /proc/stat under `proc_root`), and starts its timer at `period`. The error says why when it
+// cannot run here: built without eBPF, not permitted (needs CAP_BPF and CAP_PERFMON, or
 // root), no kernel BTF, or a kernel whose layout the check refuses. The kernel's buffer holds 2 s
 // of ticks: firings past that while undrained are dropped, and lost() counts them together with
 // any later record that failed the program's own per-CPU check (it then carries no values).
-std::unique_ptr<sampler::KernelTicks> make_kernel_ticks(std::chrono::nanoseconds period,
-                                                        const std::string& proc_root,
-                                                        std::string& why_not);
+Result<std::unique_ptr<sampler::KernelTicks>> make_kernel_ticks(std::chrono::nanoseconds period,
+                                                                const std::string& proc_root);
 
 }  // namespace flightrec::sampler

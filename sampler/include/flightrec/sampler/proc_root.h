@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <string>
 
+#include "flightrec/common/result.h"
+
 namespace flightrec::sampler {
 
 struct ProcRoot {
@@ -21,8 +23,8 @@ struct ProcRoot {
 };
 
 // Whether `root.procfs` is the procfs of this process's own PID namespace (its "self" names this
-// process), which is what the kernel's own view (the eBPF backends) shows; false with `why_not`
+// process), which is what the kernel's own view (the eBPF backends) shows; the error says why not
 // for a fixture tree or another namespace's procfs.
-[[nodiscard]] bool is_own_procfs(const ProcRoot& root, std::string& why_not);
+Status check_own_procfs(const ProcRoot& root);
 
 }  // namespace flightrec::sampler

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/sampler/frame.h"
 
 namespace flightrec::store {
@@ -20,12 +21,10 @@ inline constexpr uint32_t kMaxBlockSeries = 1u << 20;
 
 class Block;
 
-// The outcome of Block::parse: a block and the bytes it used, or an error naming what was wrong.
+// What Block::parse read: a block and the bytes it used.
 struct ParsedBlock {
   std::shared_ptr<const Block> block;
   size_t consumed = 0;
-  std::string error;
-  explicit operator bool() const noexcept { return block != nullptr; }
 };
 
 class Block {
@@ -38,8 +37,9 @@ class Block {
                                              int64_t rate_ns);
 
   // Reads the block at the start of `bytes` (trailing bytes are left for the caller: blocks can be
-  // concatenated). A block whose CRC does not match was never completely written.
-  static ParsedBlock parse(std::span<const uint8_t> bytes);
+  // concatenated), or the error naming what was wrong. A block whose CRC does not match was never
+  // completely written.
+  static Result<ParsedBlock> parse(std::span<const uint8_t> bytes);
 
   // The serialized block, CRC included.
   [[nodiscard]] std::span<const uint8_t> bytes() const noexcept { return {bytes_.data(), size_}; }

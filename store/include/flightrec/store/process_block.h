@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/process/process_frame.h"
 
 namespace flightrec::store {
@@ -27,13 +28,10 @@ inline constexpr uint32_t kMaxProcessPayloadBytes = 64u << 20;  // uncompressed
 
 class ProcessBlock;
 
-// The outcome of ProcessBlock::parse: a block and the bytes it used, or an error naming what was
-// wrong and where.
+// What ProcessBlock::parse read: a block and the bytes it used.
 struct ParsedProcessBlock {
   std::shared_ptr<const ProcessBlock> block;
   size_t consumed = 0;
-  std::string error;
-  explicit operator bool() const noexcept { return block != nullptr; }
 };
 
 class ProcessBlock {
@@ -42,17 +40,18 @@ class ProcessBlock {
 
   // Encodes 1..kMaxProcessBlockFrames frames whose times do not go backwards and whose processes
   // are in strictly ascending pid order, within the per-frame bounds above. Throws
-  // std::invalid_argument otherwise (a caller bug; check with frame_error() first).
+  // std::invalid_argument otherwise (a caller bug; check with check_frame() first).
   static std::shared_ptr<const ProcessBlock> encode(std::span<const Frame> frames);
   static std::shared_ptr<const ProcessBlock> encode(
       std::span<const std::shared_ptr<const Frame>> frames);
 
-  // Why `frame` cannot follow a frame at `previous_time_ns` in a block ("" when it can).
-  static std::string frame_error(const Frame& frame, int64_t previous_time_ns);
+  // Whether `frame` can follow a frame at `previous_time_ns` in a block; the error says why not.
+  static Status check_frame(const Frame& frame, int64_t previous_time_ns);
 
   // Reads the block at the start of `bytes` (trailing bytes are left to the caller) and checks
-  // all of it, decoding every frame once: a block that parses always decodes.
-  static ParsedProcessBlock parse(std::span<const uint8_t> bytes);
+  // all of it, decoding every frame once: a block that parses always decodes. The error names
+  // what was wrong and where.
+  static Result<ParsedProcessBlock> parse(std::span<const uint8_t> bytes);
 
   // All frames, oldest first (`out` is replaced).
   void decode(std::vector<Frame>& out) const;

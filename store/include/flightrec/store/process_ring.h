@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/process/process_frame.h"
 #include "flightrec/store/process_block.h"
 
@@ -42,9 +43,9 @@ class ProcessRing {
   explicit ProcessRing(const ProcessRingOptions& options);
 
   // Writer thread only. Stores the frame, or refuses it (counted in rejected_frames and logged by
-  // the caller from the returned reason) when ProcessBlock::frame_error finds it cannot follow
-  // the previous one. Returns "" when stored.
-  std::string push(Frame frame);
+  // the caller from the returned reason) when ProcessBlock::check_frame finds it cannot follow
+  // the previous one or it is too big for a block.
+  Status push(Frame frame);
   // Writer thread only: seals the frames not sealed yet now (shutdown, before an incident is cut).
   void seal();
 

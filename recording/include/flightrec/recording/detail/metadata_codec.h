@@ -3,12 +3,13 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/result.h"
 #include "flightrec/recording/metadata.h"
 
 namespace flightrec::recording::detail {
 
 std::string encode_metadata(const Metadata& metadata);
-// Fills `out`; returns an empty string or what was wrong with the payload.
-std::string decode_metadata(std::string_view payload, Metadata& out);
+// The metadata `payload` holds, or what was wrong with it.
+Result<Metadata> decode_metadata(std::string_view payload);
 
 }  // namespace flightrec::recording::detail
