@@ -7,7 +7,7 @@ namespace flightrec::sampler {
 namespace {
 
 std::optional<Regex> compile(std::string_view owner, std::string_view role,
-                                     const std::string& pattern) {
+                             const std::string& pattern) {
   if (pattern.empty()) return std::nullopt;
   auto compiled = Regex::compile(pattern);
   if (!compiled) {
