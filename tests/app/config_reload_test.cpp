@@ -85,7 +85,7 @@ incidents:
 
 TEST_CASE("theExportedContainersChangeLiveTheContainerTierAtARestart", "[reload]") {
   const Config running;
-  const Config loaded = load("export: {top_containers: 5}\ncontainers: {rate: 1s}\n");
+  const Config loaded = load("export: {top_containers: 5}\ncontainers: {rate: 2s}\n");
   const auto plan = plan_reload(running, loaded);
   CHECK(plan.applied == std::vector<std::string>{"export.top_containers"});
   CHECK(plan.kept == std::vector<std::string>{"containers.rate"});
