@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <limits>
 #include <system_error>
 #include <unordered_set>
 #include <utility>
@@ -84,6 +85,8 @@ bool cgroup_exists(const ContainerRef& ref) {
 // The round after one due at `due` and run at `now_ns`: a period later, or a period after now
 // when the thread fell that far behind (the rounds missed are not made up).
 int64_t next_due(int64_t due, std::chrono::nanoseconds period, int64_t now_ns) {
+  // A round that is never due (the largest time) stays so, rather than overflowing.
+  if (due > std::numeric_limits<int64_t>::max() - period.count()) return due;
   const int64_t next = due + period.count();
   return next > now_ns ? next : now_ns + period.count();
 }

@@ -101,7 +101,7 @@ BURNER_PID=""
 # Two slow rounds after the loop ended, the tier's reads are the cgroup's final counters.
 sleep 0.3
 
-curl -sS "${URL}metrics" >"$WORK/text.prom"
+curl -sS "${URL}metrics" >"$WORK/text.prom" || { tail -40 "$WORK/daemon.log" >&2; exit 1; }
 labels="{id=\"/$NAME\",name=\"$NAME\",namespace=\"\",pod=\"\",container=\"\",image=\"\"}"
 value_of() { sed -n "s/^$1$(sed 's/[][\.*^$/]/\\&/g' <<<"$labels") //p" "$WORK/text.prom"; }
 expect_contains "$(cat "$WORK/text.prom")" "flightrec_container_cpu_usage_seconds_total$labels" \
