@@ -85,8 +85,6 @@ bool cgroup_exists(const ContainerRef& ref) {
 // The round after one due at `due` and run at `now_ns`: a period later, or a period after now
 // when the thread fell that far behind (the rounds missed are not made up).
 int64_t next_due(int64_t due, std::chrono::nanoseconds period, int64_t now_ns) {
-  // A round that is never due (the largest time) stays so, rather than overflowing.
-  if (due > std::numeric_limits<int64_t>::max() - period.count()) return due;
   const int64_t next = due + period.count();
   return next > now_ns ? next : now_ns + period.count();
 }
@@ -149,9 +147,12 @@ void ContainerRecorder::run(const StopSignal& stop) {
     // limit or busy), and for slow rounds only while there are containers to read: on a host
     // without any, once per walk (whose slow round then publishes that none is left).
     constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
-    next_fast_ns = fast_.empty() ? kNever : next_due(next_fast_ns, tick_, now_ns);
+    // The fast round's due time is kept while the tier is empty, never set to kNever: advancing
+    // from kNever would overflow, and from an old due time next_due restarts a tick from now.
+    if (!fast_.empty()) next_fast_ns = next_due(next_fast_ns, tick_, now_ns);
+    const int64_t fast_ns = fast_.empty() ? kNever : next_fast_ns;
     const int64_t slow_ns = tracked_.empty() ? kNever : next_slow_ns_;
-    const int64_t wake_ns = std::min({slow_ns, next_discovery_ns_, next_fast_ns});
+    const int64_t wake_ns = std::min({slow_ns, next_discovery_ns_, fast_ns});
     itimerspec spec{};
     spec.it_value.tv_sec = wake_ns / 1'000'000'000;
     spec.it_value.tv_nsec = wake_ns % 1'000'000'000;

@@ -263,3 +263,24 @@ TEST_CASE("shouldRunItsRoundsUntilStoppedAndWakeForNothingElse", "[recorder][con
   // tier, and no wake-up at its rate.
   CHECK(tier->stats().fast_rounds_total.load() == 0);
 }
+
+TEST_CASE("shouldWakeAtTheFastRateOnceAContainerIsThrottled", "[recorder][containers]") {
+  // The fast tier is empty at the first rounds and fills when A is throttled: the thread must
+  // then wake every fast_rate (10 ms), not only at the slow rounds (100 ms).
+  const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v2-systemd-docker");
+  const std::string a_stat = kADir + "/cpu.stat";
+  tree.file(a_stat, cpu_stat(1'000'000, 100, 50, 4'000'000));
+  auto tier = open_tier(tree);
+  StopSignal stop;
+  std::thread thread([&] { tier->run(stop); });
+  // A new throttled period every 20 ms, so every slow round sees A throttled.
+  for (int64_t period = 1; period <= 30; ++period) {
+    std::this_thread::sleep_for(20ms);
+    tree.file(a_stat, cpu_stat(1'000'000 + period * 20'000, 100 + period, 50 + period,
+                               4'000'000 + period * 80'000));
+  }
+  stop.request();
+  thread.join();
+  // ~0.5 s with A in the fast tier is ~50 fast rounds; at the slow rounds' pace it would be none.
+  CHECK(tier->stats().fast_rounds_total.load() >= 10);
+}
