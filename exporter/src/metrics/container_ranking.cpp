@@ -1,7 +1,9 @@
 #include "flightrec/exporter/metrics/container_ranking.h"
 
-#include <algorithm>
 #include <tuple>
+#include <utility>
+
+#include "flightrec/common/top_indices.h"
 
 namespace flightrec::exporter::metrics {
 
@@ -21,13 +23,7 @@ std::vector<size_t> containers_to_export(
     const auto& signals = snapshot.containers[i].signals;
     ranked.push_back({signals.throttled_share_max.value_or(0), signals.cpu_cores.value_or(0), i});
   }
-  const size_t kept = std::min(top_n, ranked.size());
-  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(kept),
-                    ranked.end());
-  std::vector<size_t> chosen;
-  chosen.reserve(kept);
-  for (size_t i = 0; i < kept; ++i) chosen.push_back(ranked[i].index);
-  return chosen;
+  return top_indices(std::move(ranked), top_n);
 }
 
 }  // namespace flightrec::exporter::metrics

@@ -1,7 +1,9 @@
 #include "flightrec/recorder/containers/fast_tier.h"
 
-#include <algorithm>
 #include <tuple>
+#include <utility>
+
+#include "flightrec/common/top_indices.h"
 
 namespace flightrec::recorder::containers {
 namespace {
@@ -30,13 +32,7 @@ std::vector<size_t> choose_fast_tier(std::span<const FastCandidate> candidates, 
       ranked.push_back({2, c.cpu_cores, i});
     }
   }
-  const size_t kept = std::min(max, ranked.size());
-  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(kept),
-                    ranked.end());
-  std::vector<size_t> chosen;
-  chosen.reserve(kept);
-  for (size_t i = 0; i < kept; ++i) chosen.push_back(ranked[i].index);
-  return chosen;
+  return top_indices(std::move(ranked), max);
 }
 
 }  // namespace flightrec::recorder::containers
