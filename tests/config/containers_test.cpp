@@ -3,22 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include "flightrec/config/loader.h"
+#include "only_error.h"
 
 using flightrec::config::load_from_string;
 using flightrec::config::LoadResult;
+using flightrec::config::testing::only_error;
 using namespace std::chrono_literals;
-
-namespace {
-
-std::string only_error(const std::string& yaml) {
-  LoadResult result = load_from_string(yaml, "flightrec.yaml");
-  INFO("yaml:\n" << yaml);
-  CHECK_FALSE(result.config.has_value());
-  REQUIRE(result.errors.size() == 1);
-  return result.errors[0];
-}
-
-}  // namespace
 
 TEST_CASE("a containers section sets the tiers, the matching, the names and the export",
           "[containers]") {

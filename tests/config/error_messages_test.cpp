@@ -2,23 +2,12 @@
 #include <catch2/catch.hpp>
 
 #include "flightrec/config/loader.h"
+#include "only_error.h"
 
 using flightrec::config::Config;
 using flightrec::config::load_from_string;
 using flightrec::config::LoadResult;
-
-namespace {
-
-// Loads text that must fail with exactly one error and returns it.
-std::string only_error(const std::string& yaml) {
-  LoadResult result = load_from_string(yaml, "flightrec.yaml");
-  INFO("yaml:\n" << yaml);
-  CHECK_FALSE(result.config.has_value());
-  REQUIRE(result.errors.size() == 1);
-  return result.errors[0];
-}
-
-}  // namespace
+using flightrec::config::testing::only_error;
 
 TEST_CASE("a bad duration names file, line, key, value and examples", "[errors]") {
   CHECK(only_error("# comment\nsampler:\n  rate: 1xs\n") ==
