@@ -5,34 +5,6 @@
 
 namespace flightrec::incidents {
 
-std::string_view status_name(IncidentStatus status) {
-  switch (status) {
-    case IncidentStatus::written:
-      return "written";
-    case IncidentStatus::failed:
-      return "failed";
-    case IncidentStatus::verifying:
-      return "verifying";
-    case IncidentStatus::unreadable:
-      return "unreadable";
-  }
-  return "failed";
-}
-
-std::string_view cause_name(FailureCause cause) {
-  switch (cause) {
-    case FailureCause::no_space:
-      return "no_space";
-    case FailureCause::read_only:
-      return "read_only";
-    case FailureCause::permission:
-      return "permission";
-    case FailureCause::other:
-      return "other";
-  }
-  return "other";
-}
-
 FailureCause cause_of_errno(int error) {
   switch (error) {
     case ENOSPC:

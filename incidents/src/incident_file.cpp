@@ -65,23 +65,25 @@ void read_through(std::istream& in, FileCheck& check, const std::atomic<bool>* c
   }
 }
 
-// What an entry named like an incident is instead of a regular file.
+struct FileTypeText {
+  fs::file_type type;
+  std::string_view text;
+};
+// What an entry named like an incident is instead of a regular file; both kinds of device read
+// the same.
+constexpr FileTypeText kNotRegular[] = {
+    {fs::file_type::symlink, "a symbolic link, not a regular file"},
+    {fs::file_type::directory, "a directory, not a regular file"},
+    {fs::file_type::fifo, "a FIFO, not a regular file"},
+    {fs::file_type::socket, "a socket, not a regular file"},
+    {fs::file_type::block, "a device, not a regular file"},
+    {fs::file_type::character, "a device, not a regular file"}};
+
 std::string not_regular_reason(fs::file_type type) {
-  switch (type) {
-    case fs::file_type::symlink:
-      return "a symbolic link, not a regular file";
-    case fs::file_type::directory:
-      return "a directory, not a regular file";
-    case fs::file_type::fifo:
-      return "a FIFO, not a regular file";
-    case fs::file_type::socket:
-      return "a socket, not a regular file";
-    case fs::file_type::block:
-    case fs::file_type::character:
-      return "a device, not a regular file";
-    default:
-      return "not a regular file";
+  for (const FileTypeText& row : kNotRegular) {
+    if (row.type == type) return std::string(row.text);
   }
+  return "not a regular file";
 }
 
 // One of ours: a regular file (not a link, not a directory) named as AtomicFile names the
@@ -147,7 +149,7 @@ FileCheck check_incident_file(const fs::path& path, const std::atomic<bool>* can
   return check;
 }
 
-DirectoryListing list_incident_directory(const fs::path& dir) {
+Result<DirectoryListing> list_incident_directory(const fs::path& dir) {
   DirectoryListing listing;
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
@@ -177,10 +179,7 @@ DirectoryListing list_incident_directory(const fs::path& dir) {
     listing.incidents.push_back(
         {.id = std::move(id), .path = item.path(), .bytes = size_error ? 0 : bytes});
   }
-  if (ec) {
-    listing = {.error = dir.string() + ": cannot read the directory: " + ec.message()};
-    return listing;
-  }
+  if (ec) return Error{dir.string() + ": cannot read the directory: " + ec.message()};
   std::sort(listing.incidents.begin(), listing.incidents.end(),
             [](const StoredName& a, const StoredName& b) { return a.id < b.id; });
   return listing;
@@ -189,8 +188,7 @@ DirectoryListing list_incident_directory(const fs::path& dir) {
 DirectoryScan check_listed_files(DirectoryListing listing) {
   DirectoryScan scan{.temporaries = std::move(listing.temporaries),
                      .ignored = std::move(listing.ignored),
-                     .skipped = std::move(listing.skipped),
-                     .error = std::move(listing.error)};
+                     .skipped = std::move(listing.skipped)};
   for (auto& stored : listing.incidents) {
     FileCheck check = check_incident_file(stored.path);
     switch (check.state) {
@@ -218,8 +216,10 @@ DirectoryScan check_listed_files(DirectoryListing listing) {
   return scan;
 }
 
-DirectoryScan scan_incident_directory(const fs::path& dir) {
-  return check_listed_files(list_incident_directory(dir));
+Result<DirectoryScan> scan_incident_directory(const fs::path& dir) {
+  auto listing = list_incident_directory(dir);
+  if (!listing) return Error{std::move(listing).error()};
+  return check_listed_files(*std::move(listing));
 }
 
 }  // namespace flightrec::incidents

@@ -18,15 +18,13 @@ struct StoredEnd {
   int64_t last_real_ns = 0;
   bool any_process_block = false;
   int64_t last_process_ns = 0;
-  std::string error;
 };
 
-StoredEnd read_stored_end(const std::filesystem::path& path) {
-  StoredEnd end;
-  if (Status openable = recording::check_openable(path); !openable) {
-    end.error = std::move(openable).error();
-    return end;
+Result<StoredEnd> read_stored_end(const std::filesystem::path& path) {
+  if (const Status openable = recording::check_openable(path); !openable) {
+    return Error{openable.error()};
   }
+  StoredEnd end;
   std::ifstream in(path, std::ios::binary);
   recording::RecordingReader reader(in);
   if (reader.open()) {
@@ -41,7 +39,7 @@ StoredEnd read_stored_end(const std::filesystem::path& path) {
       }
     }
   }
-  if (!reader.complete()) end.error = reader.error();
+  if (!reader.complete()) return Error{reader.error()};
   return end;
 }
 
@@ -50,10 +48,9 @@ struct Appended {
   std::vector<std::shared_ptr<const store::ProcessBlock>> process_blocks;
   uint64_t frames = 0;
   uint64_t process_frames = 0;
-  std::string error;
 };
 
-Appended frames_to_append(const IncidentRewrite& rewrite, const StoredEnd& stored) {
+Result<Appended> frames_to_append(const IncidentRewrite& rewrite, const StoredEnd& stored) {
   Appended out;
   // A file without system frames (the ring was empty) has no recording to continue.
   if (rewrite.append_until_ns == 0 || !stored.any_block) return out;
@@ -62,10 +59,9 @@ Appended frames_to_append(const IncidentRewrite& rewrite, const StoredEnd& store
     auto slice = store::frames_between(block, after_ns, rewrite.append_until_ns);
     if (!slice) continue;
     if (slice->first_tick() <= stored.last_tick) {
-      out.error = "the frames to append do not continue the stored ticks (tick " +
-                  std::to_string(slice->first_tick()) + " after " +
-                  std::to_string(stored.last_tick) + "): they are of another daemon run";
-      return out;
+      return Error{"the frames to append do not continue the stored ticks (tick " +
+                   std::to_string(slice->first_tick()) + " after " +
+                   std::to_string(stored.last_tick) + "): they are of another daemon run"};
     }
     out.frames += slice->frames();
     out.blocks.push_back(std::move(slice));
@@ -81,12 +77,12 @@ Appended frames_to_append(const IncidentRewrite& rewrite, const StoredEnd& store
   return out;
 }
 
-// The stored records, then the appended ones, into `file`; "" or what went wrong.
-std::string copy_with_changes(const std::filesystem::path& path, const IncidentRewrite& rewrite,
-                              const Appended& appended, AtomicFile& file) {
+// The stored records, then the appended ones, into `file`; the error says what went wrong.
+Status copy_with_changes(const std::filesystem::path& path, const IncidentRewrite& rewrite,
+                         const Appended& appended, AtomicFile& file) {
   std::ifstream in(path, std::ios::binary);
   recording::RecordingReader reader(in);
-  if (!reader.open()) return "cannot read it again: " + reader.error();
+  if (!reader.open()) return Error{"cannot read it again: " + reader.error()};
   recording::Metadata metadata = reader.metadata();
   model::replace_incident(rewrite.incident, metadata.extra);
   recording::RecordingWriter writer([&file](std::string_view bytes) { return file.write(bytes); },
@@ -99,11 +95,11 @@ std::string copy_with_changes(const std::filesystem::path& path, const IncidentR
         writer.add_process_block(*record.process_block);
       }
     }
-    if (!reader.complete()) return "changed while it was rewritten: " + reader.error();
+    if (!reader.complete()) return Error{"changed while it was rewritten: " + reader.error()};
     writer.add_all(appended.blocks, appended.process_blocks);
   } catch (const std::invalid_argument& e) {
     // RecordingWriter::add: a block whose series or rate differ from the stored metadata.
-    return std::string("the frames to append do not fit the stored recording: ") + e.what();
+    return Error{std::string("the frames to append do not fit the stored recording: ") + e.what()};
   }
   writer.finish();
   return {};
@@ -111,36 +107,30 @@ std::string copy_with_changes(const std::filesystem::path& path, const IncidentR
 
 }  // namespace
 
-RewriteResult rewrite_incident_file(const std::filesystem::path& path,
-                                    const IncidentRewrite& rewrite) {
-  RewriteResult result;
+Result<Rewritten> rewrite_incident_file(const std::filesystem::path& path,
+                                        const IncidentRewrite& rewrite) {
   const auto failed = [&](const std::string& why) {
-    result.error = path.string() + ": cannot be rewritten, left as it was: " + why;
-    return result;
+    return Error{path.string() + ": cannot be rewritten, left as it was: " + why};
   };
-  const StoredEnd stored = read_stored_end(path);
-  if (!stored.error.empty()) return failed(stored.error);
-  const Appended appended = frames_to_append(rewrite, stored);
-  if (!appended.error.empty()) return failed(appended.error);
+  const auto stored = read_stored_end(path);
+  if (!stored) return failed(stored.error());
+  const auto appended = frames_to_append(rewrite, *stored);
+  if (!appended) return failed(appended.error());
   {
     // Without a commit the temporary file is removed when `file` goes.
     AtomicFile file(path);
-    if (auto error = copy_with_changes(path, rewrite, appended, file); !error.empty()) {
-      return failed(error);
+    if (const Status copied = copy_with_changes(path, rewrite, *appended, file); !copied) {
+      return failed(copied.error());
     }
     const Status written = file.commit();
     // The atomic writer's own wording ("cannot <step> <path>: <errno text>") names the file and
     // ends with strerror, which the store reads the failure cause back from.
-    if (!written.ok()) {
-      result.error = written.error();
-      return result;
-    }
+    if (!written.ok()) return Error{written.error()};
   }
   std::error_code size_error;
-  result.bytes = std::filesystem::file_size(path, size_error);
-  result.appended_frames = appended.frames;
-  result.appended_process_frames = appended.process_frames;
-  return result;
+  return Rewritten{.bytes = std::filesystem::file_size(path, size_error),
+                   .appended_frames = appended->frames,
+                   .appended_process_frames = appended->process_frames};
 }
 
 }  // namespace flightrec::incidents

@@ -185,26 +185,26 @@ StoredRewrite IncidentStore::rewrite(const std::string& id, const IncidentRewrit
   try {
     outcome.result = rewrite_incident_file(path, rewrite);
   } catch (const std::exception& e) {
-    outcome.result.error = path.string() + ": cannot be rewritten, left as it was: " + e.what();
+    outcome.result = Error{path.string() + ": cannot be rewritten, left as it was: " + e.what()};
   }
   std::unique_lock lock(mutex_);
   rewriting_.erase(id);
   IncidentEntry& entry = written_.at(id);
   if (!outcome.result.ok()) {
     log::error("cannot rewrite an incident file; it stays as it was",
-               {{"id", id}, {"error", outcome.result.error}});
+               {{"id", id}, {"error", outcome.result.error()}});
     outcome.entry = entry;
     return outcome;
   }
-  written_bytes_ = written_bytes_ - entry.bytes + outcome.result.bytes;
-  entry.bytes = outcome.result.bytes;
+  written_bytes_ = written_bytes_ - entry.bytes + outcome.result->bytes;
+  entry.bytes = outcome.result->bytes;
   entry.incident = rewrite.incident;
   outcome.entry = entry;
   log::info("incident rewritten",
             {{"id", id},
              {"bytes", std::to_string(entry.bytes)},
-             {"appended_frames", std::to_string(outcome.result.appended_frames)},
-             {"appended_process_frames", std::to_string(outcome.result.appended_process_frames)},
+             {"appended_frames", std::to_string(outcome.result->appended_frames)},
+             {"appended_process_frames", std::to_string(outcome.result->appended_process_frames)},
              {"file", path.string()}});
   apply_retention(lock, id);
   return outcome;

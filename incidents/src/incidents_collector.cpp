@@ -33,11 +33,11 @@ void IncidentsCollector::collect(exposition::Families& out) const {
     out.counter("flightrec_incidents_total", kIncidentsHelp, "", as_double(counts.failed),
                 {{"rule", rule}, {"status", "failed"}});
   }
-  for (const auto cause : kFailureCauses) {
+  for (const auto& [cause, name] : kFailureCauseNames) {
     out.counter("flightrec_incident_write_failures_total",
                 "Incident files that could not be written, by cause.", "",
                 as_double(incidents.failed[static_cast<size_t>(cause)]),
-                {{"cause", std::string(cause_name(cause))}});
+                {{"cause", std::string(name)}});
   }
   out.counter("flightrec_incidents_quarantined_total",
               "Torn or corrupt incident files renamed to *.corrupt at start-up.", "",

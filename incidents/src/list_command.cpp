@@ -39,10 +39,6 @@ std::string detail_of(const model::IncidentDescription& incident) {
 }  // namespace
 
 int print_incident_scan(const DirectoryScan& scan, std::ostream& out, std::ostream& err) {
-  if (!scan.error.empty()) {
-    err << escape_unprintable(scan.error, Newlines::escape) << "\n";
-    return 1;
-  }
   size_t id_width = 2;
   size_t kind_width = 4;
   size_t rule_width = 4;
@@ -93,7 +89,12 @@ int print_incident_scan(const DirectoryScan& scan, std::ostream& out, std::ostre
 }
 
 int list_incidents_command(const std::filesystem::path& dir, std::ostream& out, std::ostream& err) {
-  return print_incident_scan(scan_incident_directory(dir), out, err);
+  const auto scan = scan_incident_directory(dir);
+  if (!scan) {
+    err << escape_unprintable(scan.error(), Newlines::escape) << "\n";
+    return 1;
+  }
+  return print_incident_scan(*scan, out, err);
 }
 
 }  // namespace flightrec::incidents

@@ -35,11 +35,12 @@ std::string seconds_text(double seconds) {
 
 void IncidentStore::start_scan() {
   scan_started_ = std::chrono::steady_clock::now();
-  DirectoryListing listing = list_incident_directory(dir_);
-  if (!listing.error.empty()) {
-    log::warn("cannot scan the incident directory", {{"error", listing.error}});
+  auto listed = list_incident_directory(dir_);
+  if (!listed) {
+    log::warn("cannot scan the incident directory", {{"error", listed.error()}});
     return;
   }
+  DirectoryListing& listing = *listed;
   // Before any write of ours can start, so every temporary here is a crash's leftover.
   std::error_code error;
   for (const auto& temp : listing.temporaries) {

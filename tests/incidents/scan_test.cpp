@@ -176,7 +176,9 @@ TEST_CASE("Start-up scan follows no symbolic link and leaves what is not a regul
   CHECK(log.count("quarantined a torn") == 0);
 
   // The CLI's listing says the same.
-  const auto scan = scan_incident_directory(dir.path());
+  const auto scanned = scan_incident_directory(dir.path());
+  REQUIRE(scanned);
+  const DirectoryScan& scan = *scanned;
   CHECK(scan.valid.size() == 1);
   CHECK(scan.bad.empty());
   CHECK(scan.skipped.size() == 3);
@@ -202,7 +204,9 @@ TEST_CASE("Directory scan only reads: the CLI can list while a daemon writes", "
   const fs::path leftover = dir.path() / "20251130T050001.000Z-x.flightrec.tmp.Ab12Cd";
   write_bytes(leftover, "partial");
 
-  const auto scan = scan_incident_directory(dir.path());
+  const auto scanned = scan_incident_directory(dir.path());
+  REQUIRE(scanned);
+  const DirectoryScan& scan = *scanned;
   CHECK(scan.valid.size() == 1);
   REQUIRE(scan.bad.size() == 1);
   CHECK(scan.bad[0].path == torn);

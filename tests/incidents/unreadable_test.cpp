@@ -138,11 +138,14 @@ TEST_CASE("flightrec incidents names the files it cannot read on stderr and exit
           "[incidents]") {
   TempDir dir;
   const auto files = seed_two(dir.path());
-  DirectoryListing listing = list_incident_directory(dir.path());
+  auto listed = list_incident_directory(dir.path());
+  REQUIRE(listed);
+  DirectoryListing& listing = *listed;
   listing.incidents.push_back({.id = "20251130T050000.500Z-eio", .path = kFailingReads});
   std::ostringstream out;
   std::ostringstream err;
-  CHECK(print_incident_scan(check_listed_files(std::move(listing)), out, err) == 2);
+  const DirectoryScan scan = check_listed_files(std::move(listing));
+  CHECK(print_incident_scan(scan, out, err) == 2);
   CHECK(err.str() ==
         "unreadable: " + kFailingReads.string() + ": cannot read: Input/output error\n");
   CHECK_THAT(out.str(), !Catch::Matchers::Contains("corrupt"));
@@ -174,7 +177,9 @@ TEST_CASE("flightrec incidents calls a file removed between the listing and its 
           "[incidents]") {
   TempDir dir;
   const auto files = seed_two(dir.path());
-  DirectoryListing listing = list_incident_directory(dir.path());
+  auto listed = list_incident_directory(dir.path());
+  REQUIRE(listed);
+  DirectoryListing& listing = *listed;
   REQUIRE(listing.incidents.size() == 2);
   fs::remove(files[0]);  // as the daemon's retention does while a listing runs
 

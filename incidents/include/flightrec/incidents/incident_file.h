@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/common/result.h"
 #include "flightrec/incidents/incident.h"
 #include "flightrec/recording/metadata.h"
 
@@ -18,6 +19,8 @@ namespace flightrec::incidents {
 // directory, a FIFO) is not an incident anyone wrote: it is neither followed nor read.
 enum class FileState { valid, corrupt, unreadable, gone, not_regular, cancelled };
 
+// Not a Result: callers act on which state it is, and a corrupt file's description (from what
+// could be read) is still listed.
 struct FileCheck {
   model::IncidentDescription incident;
   uint64_t bytes = 0;
@@ -57,10 +60,10 @@ struct DirectoryListing {
   // "*.flightrec" that is not a regular file, the error saying what it is ("a symbolic link, not
   // a regular file"): never followed, read, moved or deleted.
   std::vector<BadFile> skipped;
-  std::string error;  // the directory itself cannot be read
 };
 
-DirectoryListing list_incident_directory(const std::filesystem::path& dir);
+// The error names the directory when it cannot be read.
+Result<DirectoryListing> list_incident_directory(const std::filesystem::path& dir);
 
 // The listing with every incident file checked (check_incident_file).
 struct DirectoryScan {
@@ -71,12 +74,12 @@ struct DirectoryScan {
   std::vector<std::filesystem::path> temporaries;  // as in DirectoryListing
   std::vector<std::filesystem::path> ignored;      // "*.flightrec" whose name is not an id
   std::vector<BadFile> skipped;                    // as in DirectoryListing
-  std::string error;                               // the directory itself cannot be read
 };
 
 // Checks every file of a listing made earlier (the files may have changed since).
 DirectoryScan check_listed_files(DirectoryListing listing);
-// check_listed_files(list_incident_directory(dir)).
-DirectoryScan scan_incident_directory(const std::filesystem::path& dir);
+// check_listed_files(list_incident_directory(dir)); the error names the directory when it cannot
+// be read.
+Result<DirectoryScan> scan_incident_directory(const std::filesystem::path& dir);
 
 }  // namespace flightrec::incidents

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 
+#include "flightrec/common/result.h"
 #include "flightrec/model/incident_description.h"
 #include "flightrec/store/block.h"
 #include "flightrec/store/process_block.h"
@@ -26,15 +27,15 @@ struct IncidentRewrite {
   int64_t append_until_ns = 0;
 };
 
-struct RewriteResult {
+// What a rewrite wrote.
+struct Rewritten {
   uint64_t bytes = 0;  // the new file's size
   uint64_t appended_frames = 0;
   uint64_t appended_process_frames = 0;
-  std::string error;  // empty on success; otherwise names the file and what was wrong
-  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
 };
 
-RewriteResult rewrite_incident_file(const std::filesystem::path& path,
-                                    const IncidentRewrite& rewrite);
+// The error names the file and what was wrong.
+Result<Rewritten> rewrite_incident_file(const std::filesystem::path& path,
+                                        const IncidentRewrite& rewrite);
 
 }  // namespace flightrec::incidents

@@ -80,12 +80,14 @@ struct IncidentStats {
   [[nodiscard]] uint64_t failed_total() const noexcept;
 };
 
-// What IncidentStore::rewrite did.
+// What IncidentStore::rewrite did. Not a Result: the index entry is wanted whether the rewrite
+// worked or not.
 struct StoredRewrite {
   // false: `id` is not a written incident (deleted by retention, failed, unreadable)
   bool found = false;
-  RewriteResult result;  // when found: the new file, or the error (the old file stays as it was)
-  IncidentEntry entry;   // when found: the index entry after the rewrite
+  // When found: the new file, or the error (the old file stays as it was).
+  Result<Rewritten> result = Error{"not a written incident"};
+  IncidentEntry entry;  // when found: the index entry after the rewrite
 };
 
 class IncidentStore {
