@@ -22,14 +22,14 @@ std::string fixture(const std::string& name) {
 
 AlertNotification parsed(AlertSource source, const std::string& body) {
   auto result = parse_alert_payload(source, body);
-  if (const auto* error = std::get_if<std::string>(&result)) FAIL(*error);
-  return std::get<AlertNotification>(std::move(result));
+  if (!result) FAIL(result.error());
+  return *std::move(result);
 }
 
 std::string error_of(AlertSource source, const std::string& body) {
   auto result = parse_alert_payload(source, body);
-  REQUIRE(std::holds_alternative<std::string>(result));
-  return std::get<std::string>(result);
+  REQUIRE_FALSE(result);
+  return result.error();
 }
 
 }  // namespace

@@ -160,12 +160,7 @@ AlertNotification read_notification(const Json& root, AlertSource source) {
 
 }  // namespace
 
-std::string_view source_name(AlertSource source) {
-  return source == AlertSource::grafana ? "grafana" : "alertmanager";
-}
-
-std::variant<AlertNotification, std::string> parse_alert_payload(AlertSource source,
-                                                                 std::string_view body) {
+Result<AlertNotification> parse_alert_payload(AlertSource source, std::string_view body) {
   Json root;
   try {
     // Refuse deep nesting while parsing, before a hostile body builds it.
@@ -176,14 +171,14 @@ std::variant<AlertNotification, std::string> parse_alert_payload(AlertSource sou
       return true;
     });
   } catch (const FieldError& error) {
-    return error.message;
+    return Error{error.message};
   } catch (const Json::exception& error) {
-    return std::string("body: not JSON (") + error.what() + ")";
+    return Error{std::string("body: not JSON (") + error.what() + ")"};
   }
   try {
     return read_notification(root, source);
   } catch (const FieldError& error) {
-    return error.message;
+    return Error{error.message};
   }
 }
 

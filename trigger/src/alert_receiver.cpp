@@ -72,42 +72,6 @@ std::optional<int64_t> held_window_from(const model::IncidentDescription& incide
 
 }  // namespace
 
-std::string_view outcome_name(AlertOutcome outcome) {
-  switch (outcome) {
-    case AlertOutcome::captured:
-      return "captured";
-    case AlertOutcome::duplicate:
-      return "duplicate";
-    case AlertOutcome::resolved:
-      return "resolved";
-    case AlertOutcome::end_recorded:
-      return "end_recorded";
-    case AlertOutcome::end_too_late:
-      return "end_too_late";
-    case AlertOutcome::end_failed:
-      return "end_failed";
-    case AlertOutcome::filtered:
-      return "filtered";
-    case AlertOutcome::dropped:
-      return "dropped";
-    case AlertOutcome::end_queued:
-      return "end_queued";
-  }
-  return "?";
-}
-
-std::string_view result_name(NotificationResult result) {
-  switch (result) {
-    case NotificationResult::accepted:
-      return "accepted";
-    case NotificationResult::bad_request:
-      return "bad_request";
-    case NotificationResult::too_large:
-      return "too_large";
-  }
-  return "?";
-}
-
 std::string episode_key(AlertSource source, std::string_view fingerprint, int64_t starts_at_ns) {
   return std::string(source_name(source)) + "/" + std::string(fingerprint) + "@" +
          std::to_string(starts_at_ns);

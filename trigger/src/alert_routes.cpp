@@ -19,10 +19,8 @@ constexpr std::string_view kText = "text/plain; charset=utf-8";
 nlohmann::ordered_json outcome_counts(const std::vector<AlertOutcome>& outcomes) {
   nlohmann::ordered_json counts;
   counts["alerts"] = outcomes.size();
-  for (size_t i = 0; i < kAlertOutcomeCount; ++i) {
-    const auto outcome = static_cast<AlertOutcome>(i);
-    counts[std::string(outcome_name(outcome))] =
-        std::count(outcomes.begin(), outcomes.end(), outcome);
+  for (const auto& [outcome, name] : kAlertOutcomeNames) {
+    counts[std::string(name)] = std::count(outcomes.begin(), outcomes.end(), outcome);
   }
   return counts;
 }
@@ -48,14 +46,14 @@ void receive_alerts(AlertSource source, AlertReceiver& receiver, const http::Req
     return;
   }
   auto parsed = parse_alert_payload(source, request.body());
-  if (const auto* error = std::get_if<std::string>(&parsed)) {
+  if (!parsed) {
     receiver.count_notification(source, NotificationResult::bad_request);
     log::warn("alert notification refused",
-              {{"source", std::string(source_name(source))}, {"err", *error}});
-    response.send(400, kText, *error + "\n");
+              {{"source", std::string(source_name(source))}, {"err", parsed.error()}});
+    response.send(400, kText, parsed.error() + "\n");
     return;
   }
-  auto& notification = std::get<AlertNotification>(parsed);
+  auto& notification = *parsed;
   // A resolved alert without its end (Go's zero time) had ended by the time we were told.
   const int64_t now_ns = clock_ns(CLOCK_REALTIME);
   for (Alert& alert : notification.alerts) {

@@ -11,12 +11,11 @@ void CaptureCollector::collect(exposition::Families& out) const {
   out.counter("flightrec_incidents_dropped_total",
               "Incidents dropped because the incident writer was behind.", "",
               as_double(writer_.dropped()));
-  for (const auto admission : kManualAdmissions) {
+  for (const auto& [admission, name] : kManualAdmissionNames) {
     out.counter("flightrec_manual_trigger_requests_total",
                 "POST /-/trigger requests by outcome: accepted (a new incident), coalesced (joined "
                 "the one pending) or refused (within incidents.manual_interval).",
-                "", as_double(manual_gate_.count(admission)),
-                {{"result", std::string(admission_name(admission))}});
+                "", as_double(manual_gate_.count(admission)), {{"result", std::string(name)}});
   }
 }
 

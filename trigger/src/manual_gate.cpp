@@ -2,18 +2,6 @@
 
 namespace flightrec::trigger {
 
-std::string_view admission_name(ManualAdmission admission) noexcept {
-  switch (admission) {
-    case ManualAdmission::accepted:
-      return "accepted";
-    case ManualAdmission::coalesced:
-      return "coalesced";
-    case ManualAdmission::refused:
-      return "refused";
-  }
-  return "unknown";
-}
-
 ManualTriggerGate::ManualTriggerGate(std::chrono::nanoseconds pending_for,
                                      std::chrono::nanoseconds min_interval)
     : pending_for_(pending_for), min_interval_(min_interval) {}

@@ -48,8 +48,11 @@ std::string disagreement(const oom::OomKillReport& logged, const process::Exited
 
 // oom.victim_source's value: which sources named the victim.
 std::string_view source_name(const OomVictim& victim) {
-  if (victim.logged && victim.exited) return "kernel_log+ebpf_exit";
-  return victim.logged ? "kernel_log" : "ebpf_exit";
+  using model::OomVictimSource;
+  const OomVictimSource source = victim.logged && victim.exited ? OomVictimSource::both
+                                 : victim.logged                ? OomVictimSource::kernel_log
+                                                                : OomVictimSource::ebpf_exit;
+  return name_of(model::kOomVictimSourceNames, source);
 }
 
 // The exit report's nearest memory limit, for a log that cannot be read or says no more; both are

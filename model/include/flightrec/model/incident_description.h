@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "flightrec/common/enum_names.h"
 #include "flightrec/model/incident_kind.h"
 #include "flightrec/recording/metadata.h"
 
@@ -31,6 +32,15 @@ inline constexpr std::string_view kOomVictimSource = "oom.victim_source";
 // Set instead of the above when no source named the victim: "unknown: " and why.
 inline constexpr std::string_view kOomVictimUnknown = "oom.victim";
 }  // namespace incident_details
+
+// Which sources named an OOM kill's victim, and incident_details::kOomVictimSource's value for
+// each.
+enum class OomVictimSource : uint8_t { kernel_log, ebpf_exit, both };
+inline constexpr EnumName<OomVictimSource> kOomVictimSourceNames[] = {
+    {OomVictimSource::kernel_log, "kernel_log"},
+    {OomVictimSource::ebpf_exit, "ebpf_exit"},
+    {OomVictimSource::both, "kernel_log+ebpf_exit"}};
+static_assert(names_are_distinct(kOomVictimSourceNames));
 
 struct IncidentDescription {
   IncidentKind kind = IncidentKind::rule;  // what started it; its producer sets it

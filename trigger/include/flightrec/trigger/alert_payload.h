@@ -9,16 +9,23 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
+#include "flightrec/common/enum_names.h"
+#include "flightrec/common/result.h"
 #include "flightrec/config/alert_matchers.h"
 
 namespace flightrec::trigger {
 
-enum class AlertSource { alertmanager, grafana };
+enum class AlertSource : uint8_t { alertmanager, grafana };
+// Each sender's name: its route (/-/trigger/<name>), the `source` label and alert.source.
+inline constexpr EnumName<AlertSource> kAlertSourceNames[] = {
+    {AlertSource::alertmanager, "alertmanager"}, {AlertSource::grafana, "grafana"}};
+static_assert(names_are_distinct(kAlertSourceNames) && rows_follow_values(kAlertSourceNames));
 
-[[nodiscard]] std::string_view source_name(AlertSource source);
+[[nodiscard]] constexpr std::string_view source_name(AlertSource source) {
+  return name_of(kAlertSourceNames, source);
+}
 
 struct Alert {
   bool firing = true;          // status "firing", else "resolved"
@@ -50,7 +57,6 @@ struct AlertNotification {
 inline constexpr int kMaxPayloadDepth = 16;
 
 // The notification `body` holds, or the error naming the first bad field.
-[[nodiscard]] std::variant<AlertNotification, std::string> parse_alert_payload(
-    AlertSource source, std::string_view body);
+Result<AlertNotification> parse_alert_payload(AlertSource source, std::string_view body);
 
 }  // namespace flightrec::trigger

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "flightrec/common/enum_names.h"
 #include "flightrec/common/limited_warning.h"
 #include "flightrec/config/alert_matchers.h"
 #include "flightrec/config/config.h"
@@ -45,8 +46,17 @@ inline constexpr std::chrono::minutes kMaxStartsAtLead{5};
 
 // What became of one webhook request.
 enum class NotificationResult : uint8_t { accepted, bad_request, too_large };
-inline constexpr size_t kNotificationResultCount = 3;
-[[nodiscard]] std::string_view result_name(NotificationResult result);
+// The `result` label of flightrec_alert_notifications_total, in the enum's order.
+inline constexpr EnumName<NotificationResult> kNotificationResultNames[] = {
+    {NotificationResult::accepted, "accepted"},
+    {NotificationResult::bad_request, "bad_request"},
+    {NotificationResult::too_large, "too_large"}};
+static_assert(names_are_distinct(kNotificationResultNames) &&
+              rows_follow_values(kNotificationResultNames));
+inline constexpr size_t kNotificationResultCount = std::size(kNotificationResultNames);
+[[nodiscard]] constexpr std::string_view result_name(NotificationResult result) {
+  return name_of(kNotificationResultNames, result);
+}
 
 // What became of one alert of a notification.
 enum class AlertOutcome : uint8_t {
@@ -64,11 +74,21 @@ enum class AlertOutcome : uint8_t {
   // end_recorded, end_too_late or end_failed; /metrics counts the alert then, under that outcome.
   end_queued,
 };
-inline constexpr size_t kAlertOutcomeCount = 9;
+// The outcomes' names in the webhook's answer and the `outcome` label, in the enum's order.
+inline constexpr EnumName<AlertOutcome> kAlertOutcomeNames[] = {
+    {AlertOutcome::captured, "captured"},         {AlertOutcome::duplicate, "duplicate"},
+    {AlertOutcome::resolved, "resolved"},         {AlertOutcome::end_recorded, "end_recorded"},
+    {AlertOutcome::end_too_late, "end_too_late"}, {AlertOutcome::end_failed, "end_failed"},
+    {AlertOutcome::filtered, "filtered"},         {AlertOutcome::dropped, "dropped"},
+    {AlertOutcome::end_queued, "end_queued"}};
+static_assert(names_are_distinct(kAlertOutcomeNames) && rows_follow_values(kAlertOutcomeNames));
+inline constexpr size_t kAlertOutcomeCount = std::size(kAlertOutcomeNames);
 // The outcomes /metrics counts: every one but end_queued, which comes last.
-inline constexpr size_t kSettledOutcomeCount = 8;
+inline constexpr size_t kSettledOutcomeCount = kAlertOutcomeCount - 1;
 static_assert(static_cast<size_t>(AlertOutcome::end_queued) == kSettledOutcomeCount);
-[[nodiscard]] std::string_view outcome_name(AlertOutcome outcome);
+[[nodiscard]] constexpr std::string_view outcome_name(AlertOutcome outcome) {
+  return name_of(kAlertOutcomeNames, outcome);
+}
 
 struct AlertReceiverOptions {
   std::vector<config::AlertMatcherSet> match;  // empty: every alert captures

@@ -11,12 +11,21 @@
 #include <optional>
 #include <string_view>
 
+#include "flightrec/common/enum_names.h"
+
 namespace flightrec::trigger {
 
 enum class ManualAdmission : uint8_t { accepted, coalesced, refused };
-inline constexpr std::array<ManualAdmission, 3> kManualAdmissions{
-    ManualAdmission::accepted, ManualAdmission::coalesced, ManualAdmission::refused};
-[[nodiscard]] std::string_view admission_name(ManualAdmission admission) noexcept;
+// The `result` label of flightrec_manual_trigger_requests_total, in the enum's order.
+inline constexpr EnumName<ManualAdmission> kManualAdmissionNames[] = {
+    {ManualAdmission::accepted, "accepted"},
+    {ManualAdmission::coalesced, "coalesced"},
+    {ManualAdmission::refused, "refused"}};
+static_assert(names_are_distinct(kManualAdmissionNames) &&
+              rows_follow_values(kManualAdmissionNames));
+[[nodiscard]] constexpr std::string_view admission_name(ManualAdmission admission) noexcept {
+  return name_of(kManualAdmissionNames, admission);
+}
 
 struct ManualDecision {
   ManualAdmission admission;
@@ -47,7 +56,7 @@ class ManualTriggerGate {
   std::chrono::nanoseconds min_interval_;  // guarded by mutex_
   mutable std::mutex mutex_;
   std::optional<Clock::time_point> last_accepted_;
-  std::array<uint64_t, kManualAdmissions.size()> counts_{};
+  std::array<uint64_t, std::size(kManualAdmissionNames)> counts_{};
 };
 
 }  // namespace flightrec::trigger
