@@ -42,8 +42,10 @@ struct DumpRequest {
 // /dump's own formats, then its views', between `separator`s: the error below and the route's
 // summary name the same list.
 std::string format_names(const std::vector<DumpView>& views, std::string_view separator) {
-  std::string names = "json";
-  names.append(separator).append("csv").append(separator).append("raw");
+  std::string names;
+  for (const auto& row : recording::kDumpFormatNames) {
+    names.append(names.empty() ? "" : separator).append(row.name);
+  }
   for (const auto& view : views) names.append(separator).append(view.name);
   return names;
 }
@@ -167,11 +169,12 @@ void send_dump(const DumpSource& source, const DumpRequest& request, const http:
 // one of /dump's own.
 void handle_dump(const DumpSource& source, const std::vector<DumpView>& views,
                  const http::Request& req, http::Response& res) {
-  DumpRequest request;
-  if (auto error = parse_dump_window(req, source.now(), request.range); !error.empty()) {
-    res.send(400, kText, error + "\n");
+  const auto window = parse_dump_window(req, source.now());
+  if (!window) {
+    res.send(400, kText, window.error() + "\n");
     return;
   }
+  DumpRequest request{.range = *window};
   const auto format = req.param("format");
   for (const auto& view : views) {
     if (format == view.name) {

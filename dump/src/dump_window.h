@@ -4,15 +4,15 @@
 #include <cstdint>
 #include <string>
 
+#include "flightrec/common/result.h"
 #include "flightrec/http/request.h"
 #include "flightrec/store/cursor.h"
 
 namespace flightrec::dump {
 
 // Checks that the query names only from, to and format, each once (query_check.h), and reads
-// from= and to= (recording/time_param.h) into `range`. Returns a message naming the bad parameter
-// for a 400, or "" when all is well. format= is left to the caller.
-std::string parse_dump_window(const http::Request& request, int64_t now_real_ns,
-                              store::TimeRange& range);
+// from= and to= (recording/time_param.h): the window they give (all of time where neither is
+// given), or the error naming the bad parameter, for a 400. format= is left to the caller.
+Result<store::TimeRange> parse_dump_window(const http::Request& request, int64_t now_real_ns);
 
 }  // namespace flightrec::dump
