@@ -12,6 +12,7 @@
 
 namespace flightrec::dump {
 
+// Not a Result: a failure carries the HTTP status it is answered with, not only its text.
 struct StoredFile {
   int status = 200;   // 200, or the HTTP status to answer with instead
   std::string error;  // when status != 200: the answer's text (one line, no newline)

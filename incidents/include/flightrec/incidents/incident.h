@@ -49,6 +49,7 @@ FailureCause cause_of_errno(int error);
 // The cause behind an error message that ends with strerror(errno), as the atomic writers report.
 FailureCause cause_of_message(std::string_view message);
 
+// Not a Result: a failed or unreadable incident stays in the index, listed with its error.
 struct IncidentEntry {
   std::string id;  // also the file name without ".flightrec"
   // Stored in the file's metadata (model::encode_incident), so that a scan after a restart

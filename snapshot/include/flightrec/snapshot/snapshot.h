@@ -62,7 +62,9 @@ struct Snapshot {
   std::vector<ProcessEntry> processes;  // in PID order
   uint32_t processes_listed = 0;
   uint32_t processes_vanished = 0;  // exited while being read; not an error
-  std::vector<std::string> errors;  // what could not be read, each naming its file
+  // What could not be read, each naming its file. Not a Result: a snapshot shows everything it
+  // could read, and these beside it.
+  std::vector<std::string> errors;
 };
 
 // Builds a snapshot from one sample of the system series (`values` holds one value per `schema`
