@@ -15,10 +15,6 @@ namespace {
 
 constexpr size_t kFlushBytes = 64 << 10;
 
-std::string_view kind_name(sampler::SeriesKind kind) {
-  return kind == sampler::SeriesKind::counter ? "counter" : "gauge";
-}
-
 // A series' name holds device names (a disk's, a network interface's: a root user may give one an
 // escape sequence or a byte that is not UTF-8), and a CSV file is opened in terminals and
 // spreadsheets: the field is written as printable UTF-8, a byte that is not UTF-8 as U+FFFD as
@@ -233,7 +229,7 @@ void TextConverter::write_json_header() {
     out_ += "},\"unit\":";
     append_json_string(out_, series.unit);
     out_ += ",\"kind\":";
-    append_json_string(out_, kind_name(series.kind));
+    append_json_string(out_, sampler::kind_name(series.kind));
     out_ += ",\"source\":";
     append_json_string(out_, series.source);
     out_ += '}';

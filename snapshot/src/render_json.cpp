@@ -35,7 +35,7 @@ void write_system_value(JsonWriter& json, const SystemValue& value) {
     json.number(value.value());
   }
   json.key("unit").string(value.unit);
-  json.key("kind").string(value.kind == sampler::SeriesKind::counter ? "counter" : "gauge");
+  json.key("kind").string(sampler::kind_name(value.kind));
   json.key("source").string(value.source);
   json.end_object();
 }

@@ -1,12 +1,16 @@
 #pragma once
 // What one stored value means. Every value the sampler records is an int64 in the unit the kernel
 // reports it in (USER_HZ ticks, microseconds, bytes, sectors are converted to bytes at parse time);
-// `scale` turns it into the series' base unit (seconds, bytes, ...), so storage stays exact integers.
+// `scale` turns it into the series' base unit (seconds, bytes, ...), so storage stays exact
+// integers.
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "flightrec/common/enum_names.h"
 
 namespace flightrec::sampler {
 
@@ -17,6 +21,13 @@ enum class SeriesKind : uint8_t {
   counter,  // cumulative, only goes up; a decrease is a reset, rates over it have no value
   gauge,    // current level
 };
+// The "kind" of a series in /dump's JSON and the snapshot's.
+inline constexpr EnumName<SeriesKind> kSeriesKindNames[] = {{SeriesKind::counter, "counter"},
+                                                            {SeriesKind::gauge, "gauge"}};
+static_assert(names_are_distinct(kSeriesKindNames) && rows_follow_values(kSeriesKindNames));
+[[nodiscard]] constexpr std::string_view kind_name(SeriesKind kind) {
+  return name_of(kSeriesKindNames, kind);
+}
 
 class SlotTable;
 
