@@ -58,6 +58,7 @@ struct ThrottleEpisode {
   // Refills (period ends) it was throttled across: the growth of cpu.stat's nr_throttled.
   uint32_t refills = 0;
   bool end_exact = false;  // every span's end was the kernel's
+  bool operator==(const ThrottleEpisode&) const = default;
 };
 
 // The period boundaries of a group: its refills come every period_ns, one of them at anchor_ns
