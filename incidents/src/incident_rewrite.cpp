@@ -33,7 +33,7 @@ Result<StoredEnd> read_stored_end(const std::filesystem::path& path) {
         end.any_block = true;
         end.last_tick = record.block->last_tick();
         end.last_real_ns = record.block->real_ns(end.last_tick);
-      } else {
+      } else if (record.process_block) {
         end.any_process_block = true;
         end.last_process_ns = record.process_block->last_time_ns();
       }
@@ -91,8 +91,10 @@ Status copy_with_changes(const std::filesystem::path& path, const IncidentRewrit
     while (const auto record = reader.next_record()) {
       if (record.block) {
         writer.add(*record.block);
-      } else {
+      } else if (record.process_block) {
         writer.add_process_block(*record.process_block);
+      } else {
+        writer.add_container_frame(*record.container_frame);
       }
     }
     if (!reader.complete()) return Error{"changed while it was rewritten: " + reader.error()};

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <streambuf>
 
+#include "flightrec/container/frame/container_frame_codec.h"
 #include "flightrec/recording/detail/byte_io.h"
 #include "flightrec/recording/detail/file_format.h"
 #include "flightrec/recording/detail/metadata_codec.h"
@@ -90,6 +91,7 @@ bool RecordingReader::open() {
 std::string RecordingReader::records_so_far() const {
   std::string text = "block " + std::to_string(blocks_);
   if (process_blocks_ > 0) text += " and process block " + std::to_string(process_blocks_);
+  if (container_frames_ > 0) text += " and container frame " + std::to_string(container_frames_);
   return text;
 }
 
@@ -113,6 +115,10 @@ RecordingRecord RecordingReader::next_record() {
   if (tag == kProcessBlockTag && version_ >= 2) {
     return read_process_block("process block " + std::to_string(process_blocks_) +
                               at_offset(record_at));
+  }
+  if (tag == kContainerFrameTag && version_ >= 3) {
+    return read_container_frame("container frame " + std::to_string(container_frames_) +
+                                at_offset(record_at));
   }
   fail("unexpected record tag " + std::to_string(static_cast<uint8_t>(tag)) + at_offset(record_at) +
        " (after " + records_so_far() + "): the file is corrupt");
@@ -175,8 +181,25 @@ RecordingRecord RecordingReader::read_process_block(const std::string& name) {
   return {.process_block = std::move(block)};
 }
 
+RecordingRecord RecordingReader::read_container_frame(const std::string& name) {
+  std::string bytes;
+  if (!read_record_bytes(name, bytes)) return {};
+  // Decoded once here to check it, so a damaged frame fails the read as a damaged block does.
+  const auto decoded = container::decode_container_frame(bytes);
+  if (!decoded) {
+    fail(name + ": " + decoded.error());
+    return {};
+  }
+  ++container_frames_;
+  return {.container_frame =
+              std::make_shared<const store::StoredContainerFrame>(store::StoredContainerFrame{
+                  .time_unix_ns = decoded->time_unix_ns, .bytes = std::move(bytes)})};
+}
+
 bool RecordingReader::read_trailer(uint64_t trailer_at) {
-  const size_t size = version_ >= 2 ? kTrailerSizeV2 : kTrailerSizeV1;
+  const size_t size = version_ >= 3   ? kTrailerSizeV3
+                      : version_ >= 2 ? kTrailerSizeV2
+                                      : kTrailerSizeV1;
   std::string rest;
   if (!read_exactly(size - 1, rest, "the trailer")) return false;
   const std::string trailer = std::string(1, kTrailerTag) + rest;
@@ -187,6 +210,7 @@ bool RecordingReader::read_trailer(uint64_t trailer_at) {
   }
   const auto blocks = get_le<uint64_t>(trailer, 1);
   const auto process_blocks = version_ >= 2 ? get_le<uint64_t>(trailer, 9) : 0;
+  const auto container_frames = version_ >= 3 ? get_le<uint64_t>(trailer, 17) : 0;
   const auto file_size = get_le<uint64_t>(trailer, size - 12);
   if (blocks != blocks_) {
     return fail(where + ": it counts " + std::to_string(blocks) + " blocks but the file holds " +
@@ -195,6 +219,10 @@ bool RecordingReader::read_trailer(uint64_t trailer_at) {
   if (process_blocks != process_blocks_) {
     return fail(where + ": it counts " + std::to_string(process_blocks) +
                 " process blocks but the file holds " + std::to_string(process_blocks_));
+  }
+  if (container_frames != container_frames_) {
+    return fail(where + ": it counts " + std::to_string(container_frames) +
+                " container frames but the file holds " + std::to_string(container_frames_));
   }
   if (file_size != offset_) {
     return fail(where + ": it gives the file size as " + std::to_string(file_size) +
@@ -245,21 +273,48 @@ Result<std::vector<process::ProcessFrame>> decode_process_frames(const ProcessBl
   return out;
 }
 
+// The container frames, decoded (the reader checked each decodes), in time order. Rows are
+// counted as they are decoded, so a recording of too many stops before memory grows past them.
+Result<std::vector<container::ContainerFrame>> decode_container_frames(
+    const store::ContainerFrameList& stored) {
+  std::vector<container::ContainerFrame> out;
+  out.reserve(stored.size());
+  uint64_t rows = 0;
+  for (const auto& frame : stored) {
+    auto decoded = container::decode_container_frame(frame->bytes);
+    if (!decoded) return Error{std::move(decoded).error()};
+    rows += decoded->containers.size();
+    if (rows > kMaxRecordingContainerRows) {
+      return Error{"container frames: more than the " + std::to_string(kMaxRecordingContainerRows) +
+                   " rows read_recording holds in memory"};
+    }
+    out.push_back(*std::move(decoded));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.time_unix_ns < b.time_unix_ns; });
+  return out;
+}
+
 Result<Recording> read_all(std::istream& in, uint64_t max_process_rows) {
   Recording recording;
   RecordingReader reader(in);
   ProcessBlockList process_blocks;
+  store::ContainerFrameList container_frames;
   if (reader.open()) {
     while (auto record = reader.next_record()) {
       if (record.block) recording.blocks.push_back(std::move(record.block));
       if (record.process_block) process_blocks.push_back(std::move(record.process_block));
+      if (record.container_frame) container_frames.push_back(std::move(record.container_frame));
     }
   }
   if (!reader.complete()) return Error{reader.error()};
   auto frames = decode_process_frames(process_blocks, max_process_rows);
   if (!frames) return Error{std::move(frames).error()};
+  auto containers = decode_container_frames(container_frames);
+  if (!containers) return Error{std::move(containers).error()};
   recording.meta = reader.metadata();
   recording.process_frames = *std::move(frames);
+  recording.container_frames = *std::move(containers);
   return recording;
 }
 

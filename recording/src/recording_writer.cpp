@@ -51,20 +51,36 @@ bool RecordingWriter::add_process_block(const store::ProcessBlock& block) {
          put(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
+bool RecordingWriter::add_container_frame(const store::StoredContainerFrame& frame) {
+  std::string prefix(1, kContainerFrameTag);
+  put_le(prefix, static_cast<uint64_t>(frame.bytes.size()));
+  ++container_frames_;
+  return put(prefix) && put(frame.bytes);
+}
+
 bool RecordingWriter::add_all(
     std::span<const std::shared_ptr<const store::Block>> blocks,
-    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks) {
-  // A merge by start time, so a reader streaming the file meets both tiers' history together.
+    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks,
+    std::span<const std::shared_ptr<const store::StoredContainerFrame>> container_frames) {
+  // A merge by start time, so a reader streaming the file meets every tier's history together; on
+  // equal times system blocks first, then process blocks, then container frames.
   size_t b = 0;
   size_t p = 0;
-  while (ok_ && (b < blocks.size() || p < process_blocks.size())) {
-    const bool system_first = p == process_blocks.size() ||
-                              (b < blocks.size() && blocks[b]->real_ns(blocks[b]->first_tick()) <=
-                                                        process_blocks[p]->first_time_ns());
-    if (system_first) {
+  size_t c = 0;
+  constexpr int64_t kDone = INT64_MAX;
+  while (ok_ && (b < blocks.size() || p < process_blocks.size() || c < container_frames.size())) {
+    const int64_t system_ns =
+        b < blocks.size() ? blocks[b]->real_ns(blocks[b]->first_tick()) : kDone;
+    const int64_t process_ns =
+        p < process_blocks.size() ? process_blocks[p]->first_time_ns() : kDone;
+    const int64_t container_ns =
+        c < container_frames.size() ? container_frames[c]->time_unix_ns : kDone;
+    if (b < blocks.size() && system_ns <= process_ns && system_ns <= container_ns) {
       add(*blocks[b++]);
-    } else {
+    } else if (p < process_blocks.size() && process_ns <= container_ns) {
       add_process_block(*process_blocks[p++]);
+    } else {
+      add_container_frame(*container_frames[c++]);
     }
   }
   return ok_;
@@ -74,7 +90,8 @@ bool RecordingWriter::finish() {
   std::string trailer(1, kTrailerTag);
   put_le(trailer, blocks_);
   put_le(trailer, process_blocks_);
-  put_le(trailer, bytes_ + kTrailerSizeV2);
+  put_le(trailer, container_frames_);
+  put_le(trailer, bytes_ + kTrailerSizeV3);
   put_le(trailer, crc32_of(trailer));
   return put(trailer);
 }
@@ -87,10 +104,11 @@ Status write_recording_atomically(const std::filesystem::path& path, const Metad
 Status write_recording_atomically(
     const std::filesystem::path& path, const Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks,
-    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks) {
+    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks,
+    std::span<const std::shared_ptr<const store::StoredContainerFrame>> container_frames) {
   AtomicFile file(path);
   RecordingWriter writer([&file](std::string_view bytes) { return file.write(bytes); }, metadata);
-  writer.add_all(blocks, process_blocks);
+  writer.add_all(blocks, process_blocks, container_frames);
   writer.finish();
   return file.commit();
 }

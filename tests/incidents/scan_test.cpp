@@ -56,7 +56,7 @@ TEST_CASE("Start-up scan quarantines a torn file and a file with a flipped byte"
   std::string bytes = read_bytes(torn);
   write_bytes(torn, bytes.substr(0, bytes.size() - 40));
   bytes = read_bytes(flipped);
-  // A byte near the end of the block's payload (before the trailer's 29 bytes): the block's CRC
+  // A byte near the end of the block's payload (before the trailer's 37 bytes): the block's CRC
   // catches it. A byte in the block's header could be read as a length and report "torn".
   const size_t inside_block = bytes.size() - 40;
   bytes[inside_block] = static_cast<char>(bytes[inside_block] ^ 0x10);

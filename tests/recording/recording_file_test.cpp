@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "flightrec/recording/detail/byte_io.h"
+#include "flightrec/recording/detail/file_format.h"
 #include "temp_dir.h"
 #include "test_recordings.h"
 
@@ -30,12 +31,12 @@ std::vector<ProcessFrame> process_frames(uint64_t seed, size_t frames = 20) {
 }
 
 // The same recording as the version 1 writer wrote it: version 1 in the header and the 21-byte
-// trailer without a process block count (only for recordings without process blocks).
+// trailer without process block and container frame counts (only for recordings without either).
 std::string as_version_1(std::string bytes) {
   using namespace recording::detail;
-  const auto blocks = get_le<uint64_t>(bytes, bytes.size() - 29 + 1);
+  const auto blocks = get_le<uint64_t>(bytes, bytes.size() - kTrailerSizeV3 + 1);
   bytes[8] = 1;
-  bytes.resize(bytes.size() - 29);
+  bytes.resize(bytes.size() - kTrailerSizeV3);
   std::string trailer(1, 'E');
   put_le(trailer, blocks);
   put_le(trailer, static_cast<uint64_t>(bytes.size() + 21));
@@ -116,9 +117,9 @@ TEST_CASE("Reading reports each kind of damage with its own error", "[recording]
   }
   SECTION("unknown version") {
     auto bytes = good;
-    bytes[8] = 3;
+    bytes[8] = 4;
     CHECK(read_error(bytes) ==
-          "unsupported recording format version 3 (this flightrec reads versions 1 to 2)");
+          "unsupported recording format version 4 (this flightrec reads versions 1 to 3)");
     bytes[8] = 0;
     CHECK_THAT(read_error(bytes),
                Catch::Matchers::StartsWith("unsupported recording format version 0"));
@@ -147,7 +148,7 @@ TEST_CASE("Reading reports each kind of damage with its own error", "[recording]
                                    ": block: no FRBK magic at the start of the block");
   }
   SECTION("trailer missing at a block boundary") {
-    const auto torn = good.substr(0, good.size() - 29);
+    const auto torn = good.substr(0, good.size() - detail::kTrailerSizeV3);
     CHECK_THAT(read_error(torn), Catch::Matchers::StartsWith("torn: no trailer after block 4"));
   }
   SECTION("trailer corrupt") {
@@ -161,8 +162,9 @@ TEST_CASE("Reading reports each kind of damage with its own error", "[recording]
 }
 
 TEST_CASE("Every cut of a recording is reported, never read as complete", "[recording]") {
-  const auto good = to_bytes(metadata_for(3), random_blocks(4, 3, 600), true,
-                             process_blocks_of(process_frames(4, 4), 2));
+  const auto good = to_bytes(
+      metadata_for(3), random_blocks(4, 3, 600), true, process_blocks_of(process_frames(4, 4), 2),
+      stored_container_frames(test::sample_container_frames(kKnownStartNs, 2)));
   for (size_t cut = 0; cut < good.size(); ++cut) {
     const auto result = read_recording(as_span(good.substr(0, cut)));
     INFO("cut at " << cut);
@@ -172,8 +174,9 @@ TEST_CASE("Every cut of a recording is reported, never read as complete", "[reco
 }
 
 TEST_CASE("Every single flipped byte of a recording is detected", "[recording]") {
-  const auto good = to_bytes(metadata_for(3), random_blocks(5, 3, 600), true,
-                             process_blocks_of(process_frames(5, 4), 2));
+  const auto good = to_bytes(
+      metadata_for(3), random_blocks(5, 3, 600), true, process_blocks_of(process_frames(5, 4), 2),
+      stored_container_frames(test::sample_container_frames(kKnownStartNs, 2)));
   std::mt19937_64 rng(11);
   for (size_t at = 0; at < good.size(); ++at) {
     auto bytes = good;
@@ -198,7 +201,7 @@ TEST_CASE("Recording round-trips process blocks interleaved with system blocks",
     std::istringstream in(text);
     RecordingReader reader(in);
     REQUIRE(reader.open());
-    CHECK(reader.format_version() == 2);
+    CHECK(reader.format_version() == 3);
     size_t system = 0;
     size_t process = 0;
     while (const auto record = reader.next_record()) {
@@ -284,7 +287,7 @@ TEST_CASE("Reading names damaged process records", "[recording]") {
   SECTION("a cut inside a process record") {
     CHECK_THAT(read_error(good.substr(0, head.size() + 20)),
                Catch::Matchers::StartsWith("torn: the file ends inside process block 0"));
-    CHECK_THAT(read_error(good.substr(0, good.size() - 29)),
+    CHECK_THAT(read_error(good.substr(0, good.size() - detail::kTrailerSizeV3)),
                Catch::Matchers::StartsWith("torn: no trailer after block 0 and process block 1"));
   }
   SECTION("more process rows than the reader holds in memory") {

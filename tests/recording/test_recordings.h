@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "container_frames.h"
+#include "flightrec/container/frame/container_frame_codec.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/store/block.h"
@@ -45,8 +47,11 @@ inline BlockList blocks_of(const store::testing::Recording& rec, size_t block_fr
   return blocks;
 }
 
+using ContainerFrameList = store::ContainerFrameList;
+
 inline std::string to_bytes(const Metadata& meta, const BlockList& blocks, bool finish = true,
-                            const ProcessBlockList& process_blocks = {}) {
+                            const ProcessBlockList& process_blocks = {},
+                            const ContainerFrameList& container_frames = {}) {
   std::string out;
   RecordingWriter writer(
       [&out](std::string_view bytes) {
@@ -54,7 +59,7 @@ inline std::string to_bytes(const Metadata& meta, const BlockList& blocks, bool 
         return true;
       },
       meta);
-  writer.add_all(blocks, process_blocks);
+  writer.add_all(blocks, process_blocks, container_frames);
   if (finish) writer.finish();
   return out;
 }
@@ -158,6 +163,24 @@ inline std::vector<ProcessFrame> known_process_frames() {
 }
 inline ProcessBlockList known_process_blocks() {
   return {store::ProcessBlock::encode(known_process_frames())};
+}
+
+// The frames as the container ring stores them.
+inline ContainerFrameList stored_container_frames(
+    const std::vector<container::ContainerFrame>& frames) {
+  ContainerFrameList stored;
+  for (const auto& frame : frames) {
+    stored.push_back(std::make_shared<const store::StoredContainerFrame>(
+        store::StoredContainerFrame{.time_unix_ns = frame.time_unix_ns,
+                                    .bytes = container::encode_container_frame(frame)}));
+  }
+  return stored;
+}
+
+// Four container frames from the known blocks' start: one container throughout, another that
+// appears in the second frame and is gone by the fourth (tests/support/container_frames.h).
+inline std::vector<container::ContainerFrame> known_container_frames() {
+  return test::sample_container_frames(kKnownStartNs);
 }
 
 }  // namespace flightrec::recording::testing

@@ -64,14 +64,12 @@ void send_incident_view(const dump::StoredFileOpener& open_incident, std::string
   std::vector<std::shared_ptr<const store::Block>> blocks;
   std::vector<std::shared_ptr<const store::ProcessBlock>> processes;
   if (reader.open()) {
-    while (true) {
-      auto record = reader.next_record();
+    // Container frames are checked by the reader and not shown here yet.
+    while (auto record = reader.next_record()) {
       if (record.block) {
         blocks.push_back(std::move(record.block));
       } else if (record.process_block) {
         processes.push_back(std::move(record.process_block));
-      } else {
-        break;
       }
     }
   }

@@ -1,7 +1,8 @@
 #pragma once
 // The recording file: the raw format of GET /dump?format=raw and of incident files. Versioned,
 // checksummed per section, and ended by a trailer so that a file cut short is detected even when
-// the cut falls between two blocks. It holds system blocks and (from version 2) process blocks.
+// the cut falls between two blocks. It holds system blocks, (from version 2) process blocks and
+// (from version 3) container frames.
 // The byte layout is specified in docs/RECORDING_FORMAT.md.
 #include <cstdint>
 #include <filesystem>
@@ -15,20 +16,24 @@
 
 #include "flightrec/common/atomic_file.h"
 #include "flightrec/common/result.h"
+#include "flightrec/container/frame/container_frame.h"
 #include "flightrec/process/process_frame.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/block.h"
+#include "flightrec/store/container_ring.h"
 #include "flightrec/store/process_block.h"
 
 namespace flightrec::recording {
 
 // Writers write kFormatVersion; readers read every version from kOldestFormatVersion on.
-inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr uint32_t kOldestFormatVersion = 1;
 
 // read_recording decodes every process frame into memory; past this many rows (processes and
 // sockets over all frames, ~330 bytes each) it refuses and RecordingReader must stream instead.
 inline constexpr uint64_t kMaxRecordingProcessRows = 1u << 22;
+// The same for container frames: rows over all frames (~1.5 KB each decoded).
+inline constexpr uint64_t kMaxRecordingContainerRows = 1u << 20;
 
 using BlockList = std::vector<std::shared_ptr<const store::Block>>;
 using ProcessBlockList = std::vector<std::shared_ptr<const store::ProcessBlock>>;
@@ -48,15 +53,20 @@ class RecordingWriter {
   bool add(const store::Block& block);
   // Returns false once the sink has failed.
   bool add_process_block(const store::ProcessBlock& block);
-  // Both lists (each oldest first) as one sequence of records in order of start time.
-  bool add_all(std::span<const std::shared_ptr<const store::Block>> blocks,
-               std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks);
+  // One `C` record; returns false once the sink has failed.
+  bool add_container_frame(const store::StoredContainerFrame& frame);
+  // The lists (each oldest first) as one sequence of records in order of start time.
+  bool add_all(
+      std::span<const std::shared_ptr<const store::Block>> blocks,
+      std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks,
+      std::span<const std::shared_ptr<const store::StoredContainerFrame>> container_frames = {});
   // Writes the trailer; without it readers report the file as torn.
   bool finish();
 
   [[nodiscard]] uint64_t bytes_written() const noexcept { return bytes_; }
   [[nodiscard]] uint64_t blocks_written() const noexcept { return blocks_; }
   [[nodiscard]] uint64_t process_blocks_written() const noexcept { return process_blocks_; }
+  [[nodiscard]] uint64_t container_frames_written() const noexcept { return container_frames_; }
 
  private:
   bool put(std::string_view bytes);
@@ -67,6 +77,7 @@ class RecordingWriter {
   uint64_t bytes_ = 0;
   uint64_t blocks_ = 0;
   uint64_t process_blocks_ = 0;
+  uint64_t container_frames_ = 0;
   bool ok_ = true;
 };
 
@@ -74,18 +85,22 @@ class RecordingWriter {
 // temporary file, fsync, rename, directory fsync. Streams: memory does not grow with the blocks.
 Status write_recording_atomically(const std::filesystem::path& path, const Metadata& metadata,
                                   std::span<const std::shared_ptr<const store::Block>> blocks);
-// The same with process blocks, records interleaved in order of start time.
+// The same with process blocks and container frames, records interleaved in order of start time.
 Status write_recording_atomically(
     const std::filesystem::path& path, const Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks,
-    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks);
+    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks,
+    std::span<const std::shared_ptr<const store::StoredContainerFrame>> container_frames = {});
 
-// One record of a recording: a system block or a process block; both null at the end of the file
-// or on error.
+// One record of a recording: a system block, a process block or a container frame (its bytes,
+// checked to decode); all null at the end of the file or on error.
 struct RecordingRecord {
   std::shared_ptr<const store::Block> block;
   std::shared_ptr<const store::ProcessBlock> process_block;
-  explicit operator bool() const noexcept { return block != nullptr || process_block != nullptr; }
+  std::shared_ptr<const store::StoredContainerFrame> container_frame;
+  explicit operator bool() const noexcept {
+    return block != nullptr || process_block != nullptr || container_frame != nullptr;
+  }
 };
 
 // Reads a recording a record at a time. Any problem (not a recording, unknown version, bad CRC,
@@ -97,10 +112,10 @@ class RecordingReader {
   // Reads the header and metadata; false (with error()) when they are not valid.
   bool open();
   [[nodiscard]] const Metadata& metadata() const noexcept { return metadata_; }
-  // The next record, system or process block, in file order; empty at the end of the file or on
-  // error. complete() tells which.
+  // The next record, system or process block or container frame, in file order; empty at the end
+  // of the file or on error. complete() tells which.
   RecordingRecord next_record();
-  // The next system block; process blocks on the way are checked and skipped. Null at the end of
+  // The next system block; other records on the way are checked and skipped. Null at the end of
   // the file or on error.
   std::shared_ptr<const store::Block> next();
   // The version in the file's header (after a successful open()).
@@ -118,6 +133,7 @@ class RecordingReader {
   std::shared_ptr<const BlockType> read_whole_block(const std::string& name);
   RecordingRecord read_block(const std::string& name);
   RecordingRecord read_process_block(const std::string& name);
+  RecordingRecord read_container_frame(const std::string& name);
   bool read_trailer(uint64_t trailer_at);
   [[nodiscard]] std::string records_so_far() const;
   bool fail(std::string message);
@@ -126,6 +142,7 @@ class RecordingReader {
   uint64_t offset_ = 0;
   uint64_t blocks_ = 0;
   uint64_t process_blocks_ = 0;
+  uint64_t container_frames_ = 0;
   uint32_t version_ = 0;
   Metadata metadata_;
   bool complete_ = false;
@@ -138,6 +155,9 @@ struct Recording {
   std::vector<std::shared_ptr<const store::Block>> blocks;
   // Every frame of the process blocks, decoded, in ascending time (empty for version 1 files).
   std::vector<process::ProcessFrame> process_frames;
+  // Every container frame, decoded, in ascending time; empty for files before version 3 and for
+  // recordings of a daemon without a container tier.
+  std::vector<container::ContainerFrame> container_frames;
 };
 
 // Whether `path` can be opened as a recording; the error says why not ("is a directory, not a
@@ -145,8 +165,8 @@ struct Recording {
 Status check_openable(const std::filesystem::path& path);
 
 // Whole-file readers: the recording only when every section checked out, else the error. A
-// recording whose process frames hold more than `max_process_rows` rows is refused (stream it with
-// RecordingReader).
+// recording whose process frames hold more than `max_process_rows` rows, or whose container frames
+// hold more than kMaxRecordingContainerRows, is refused (stream it with RecordingReader).
 Result<Recording> read_recording(std::span<const uint8_t> bytes,
                                  uint64_t max_process_rows = kMaxRecordingProcessRows);
 // Errors start with the path.

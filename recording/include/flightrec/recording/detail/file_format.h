@@ -11,11 +11,14 @@ inline constexpr std::string_view kMagic{"FLTREC\r\n", 8};
 inline constexpr size_t kHeaderSize = 12;  // magic + u32 version
 
 inline constexpr char kBlockTag = 'B';
-inline constexpr char kProcessBlockTag = 'P';  // version 2 and later
+inline constexpr char kProcessBlockTag = 'P';    // version 2 and later
+inline constexpr char kContainerFrameTag = 'C';  // version 3 and later
 inline constexpr char kTrailerTag = 'E';
-// Version 1: tag, block count, file size, CRC. Version 2 adds the process block count.
+// Version 1: tag, block count, file size, CRC. Version 2 adds the process block count, version 3
+// the container frame count after it.
 inline constexpr size_t kTrailerSizeV1 = 1 + 8 + 8 + 4;
 inline constexpr size_t kTrailerSizeV2 = 1 + 8 + 8 + 8 + 4;
+inline constexpr size_t kTrailerSizeV3 = 1 + 8 + 8 + 8 + 8 + 4;
 
 // Bounds on lengths read from a file, so a corrupt length cannot ask for absurd memory.
 inline constexpr uint32_t kMaxMetadataBytes = 64u << 20;
