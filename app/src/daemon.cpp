@@ -38,6 +38,7 @@
 #include "flightrec/incidents/incidents_collector.h"
 #include "flightrec/incidents/routes.h"
 #include "flightrec/incidents/stored_file.h"
+#include "flightrec/container/throttle/episode_recorder.h"
 #include "flightrec/recorder/container_recorder.h"
 #include "flightrec/recorder/heap_trim.h"
 #include "flightrec/recorder/process_recorder.h"
@@ -202,6 +203,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                        // Sample and serve at once, however much the store holds.
                        .verify_in_background = true}),
       process_ring_({.duration = cfg_.buffer.duration, .max_bytes = cfg_.buffer.max_bytes / 4}),
+      container_ring_({.duration = cfg_.buffer.duration, .max_bytes = cfg_.buffer.max_bytes / 8}),
       incident_sink_(
           incident_store_, [this] { return metadata_now(); },
           cfg_.processes.enabled
@@ -301,12 +303,26 @@ void Daemon::open_container_tier(const Command& command) {
     return;
   }
   container_tier_ = std::move(*tier);
+  container_tier_->record_into(container_ring_);
+  const std::string episodes = use_throttle_episodes();
   log::info("container tier",
             {{"cgroup", std::string(container::mode_name(container_tier_->mode()))},
              {"rate", config::format_duration(cfg_.containers.rate)},
              {"fast_rate", config::format_duration(cfg_.containers.fast_rate)},
              {"fast_max", std::to_string(cfg_.containers.fast_max)},
-             {"names", cfg_.containers.names.enabled ? "on" : "off"}});
+             {"names", cfg_.containers.names.enabled ? "on" : "off"},
+             {"throttle_episodes", episodes}});
+}
+
+// The kernel's throttling episodes when containers.throttle_episodes allows and the eBPF program
+// loads (root, kernel BTF); else the frames carry the fast tier's cpu.stat reads only. Returns
+// what the start-up line says: "ebpf", "off" or why not.
+std::string Daemon::use_throttle_episodes() {
+  if (cfg_.containers.throttle_episodes == "off") return "off";
+  auto recorder = container::make_episode_recorder();
+  if (!recorder) return "unavailable: " + recorder.error();
+  container_tier_->use_episode_recorder(std::move(*recorder));
+  return "ebpf";
 }
 
 // OOM victims are named from the kernel log and from the process tier's eBPF exit reports: one
@@ -384,6 +400,11 @@ http::Router Daemon::router() {
                                .max_bytes = [this] { return max_dump_bytes_.load(); },
                                .now_real_ns = {}};
   if (process_tier_) dump_source.process_blocks = [this] { return process_ring_.blocks(); };
+  if (container_tier_) {
+    dump_source.container_frames = [this](int64_t from_ns, int64_t to_ns) {
+      return container_ring_.frames_between(from_ns, to_ns);
+    };
+  }
   http::Router router;
   router.add(app_routes(recorder_));
   router.add(exporter::metrics::metrics_route(collectables_, *scrapes_));

@@ -23,6 +23,7 @@
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/sampler/sampler.h"
+#include "flightrec/store/container_ring.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
 #include "flightrec/trigger/alert_receiver.h"
@@ -60,6 +61,7 @@ class Daemon {
   void apply_live(const config::Config& effective, const std::string& origin);
   void start_process_tier(const Command& command);
   void open_container_tier(const Command& command);
+  std::string use_throttle_episodes();
   void watch_oom_victims();
   void add_collectors();
   // Whether the incident store holds an alert incident of this episode (trigger::StoredEpisode),
@@ -86,6 +88,9 @@ class Daemon {
   store::ProcessRing process_ring_;
   std::unique_ptr<recorder::ProcessRecorder> process_tier_;  // null when processes are off
   std::unique_ptr<exporter::metrics::ProcessMetrics> process_metrics_;
+  // The container tier's history: buffer.duration in an eighth of buffer.max_bytes (a named
+  // container takes ~300 bytes a slow round; docs/CONTAINERS.md "Container frames").
+  store::ContainerRing container_ring_;
   // Null when containers are off or the cgroup root has no hierarchy (logged once at start-up).
   std::unique_ptr<recorder::ContainerRecorder> container_tier_;
   exporter::metrics::ContainerCollector* container_collector_ = nullptr;

@@ -11,6 +11,7 @@ using namespace std::chrono_literals;
 
 constexpr std::array<std::string_view, 4> kLogLevels{"debug", "info", "warn", "error"};
 constexpr std::array<std::string_view, 4> kNetworkBackends{"auto", "ebpf", "sock_diag", "off"};
+constexpr std::array<std::string_view, 2> kThrottleEpisodes{"auto", "off"};
 constexpr std::array<std::string_view, 3> kProcessBackends{"auto", "ebpf", "procfs"};
 constexpr std::array<std::string_view, 3> kSamplerBackends{"auto", "ebpf", "procfs"};
 constexpr uint64_t kMiB = 1ull << 20;
@@ -176,6 +177,14 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        CountRule{[](Config& c) -> uint32_t& { return c.containers.max; }, 1, 65536},
        "Most containers tracked at once; the ones found beyond it are counted "
        "(`flightrec_containers{state=\"untracked\"}`) and wait for a place."},
+      {"containers.throttle_episodes",
+       ChoiceRule{[](Config& c) -> std::string& { return c.containers.throttle_episodes; },
+                  kThrottleEpisodes},
+       "Record each CFS throttling episode of the tracked containers as the kernel timed it (an "
+       "eBPF program at each context switch; needs CAP_BPF, CAP_PERFMON and kernel BTF): `auto` "
+       "loads it when permitted and otherwise says why once, `off` never does. Without it the "
+       "container frames hold the fast tier's cpu.stat reads only (docs/CONTAINERS.md "
+       "\"Throttling episodes\")."},
       {"containers.match.runtimes",
        BoolRule{[](Config& c) -> bool& { return c.containers.match.runtimes; }},
        "Track the containers of Docker, containerd, CRI-O and Podman outside Kubernetes "

@@ -77,14 +77,22 @@ bool overlaps(const store::ProcessBlock& block, const store::TimeRange& range) {
   return block.last_time_ns() >= range.from_real_ns && block.first_time_ns() <= range.to_real_ns;
 }
 
-uint64_t estimate_bytes(const BlockList& blocks, const ProcessBlockList& process_blocks,
-                        const Metadata& metadata, DumpFormat format,
+// What a dump holds: the window's records of each ring.
+struct Selected {
+  BlockList blocks;
+  ProcessBlockList process_blocks;
+  store::ContainerFrameList container_frames;
+};
+
+uint64_t estimate_bytes(const Selected& selected, const Metadata& metadata, DumpFormat format,
                         const store::TimeRange& range) {
+  const auto& [blocks, process_blocks, container_frames] = selected;
   uint64_t total = 0;
   if (format == DumpFormat::raw) {
     total = recording::detail::encode_metadata(metadata).size() + 64;  // header, CRC, trailer
     for (const auto& block : blocks) total += block->bytes().size() + 9;
     for (const auto& block : process_blocks) total += block->bytes().size() + 9;
+    for (const auto& frame : container_frames) total += frame->bytes.size() + 9;
     return total;
   }
   const uint64_t row_bytes = kTextBytesPerRow + kTextBytesPerValue * metadata.series.size();
@@ -95,38 +103,49 @@ uint64_t estimate_bytes(const BlockList& blocks, const ProcessBlockList& process
       total +=
           block->process_rows() * kTextBytesPerProcess + block->socket_rows() * kTextBytesPerSocket;
     }
+    for (const auto& frame : container_frames) {
+      total += frame->bytes.size() * kTextBytesPerContainerFrameByte;
+    }
   }
   return total;
 }
 
-void stream_dump(const BlockList& blocks, const ProcessBlockList& process_blocks,
-                 const Metadata& metadata, const DumpRequest& request, const Sink& sink) {
+void stream_dump(const Selected& selected, const Metadata& metadata, const DumpRequest& request,
+                 const Sink& sink) {
   if (request.format == DumpFormat::raw) {
     recording::RecordingWriter writer(sink, metadata);
-    if (writer.add_all(blocks, process_blocks)) writer.finish();
+    if (writer.add_all(selected.blocks, selected.process_blocks, selected.container_frames)) {
+      writer.finish();
+    }
     return;
   }
   recording::TextConverter converter(request.format, metadata, request.range, sink);
-  for (const auto& block : blocks) {
+  for (const auto& block : selected.blocks) {
     if (!converter.add(block)) return;
   }
-  for (const auto& block : process_blocks) {
+  for (const auto& block : selected.process_blocks) {
     if (!converter.add_process_block(*block)) return;
+  }
+  for (const auto& frame : selected.container_frames) {
+    if (!converter.add_container_frame(*frame)) return;
   }
   converter.finish();
 }
 
 void send_dump(const DumpSource& source, const DumpRequest& request, const http::Request& req,
                http::Response& res) {
-  BlockList blocks;
+  Selected selected;
   for (auto& block : source.blocks()) {
-    if (overlaps(*block, request.range)) blocks.push_back(std::move(block));
+    if (overlaps(*block, request.range)) selected.blocks.push_back(std::move(block));
   }
-  ProcessBlockList process_blocks;
   if (source.process_blocks) {
     for (auto& block : source.process_blocks()) {
-      if (overlaps(*block, request.range)) process_blocks.push_back(std::move(block));
+      if (overlaps(*block, request.range)) selected.process_blocks.push_back(std::move(block));
     }
+  }
+  if (source.container_frames) {
+    selected.container_frames =
+        source.container_frames(request.range.from_real_ns, request.range.to_real_ns);
   }
   auto metadata = source.metadata();
   if (request.format == DumpFormat::raw) {
@@ -134,8 +153,7 @@ void send_dump(const DumpSource& source, const DumpRequest& request, const http:
     metadata.extra.emplace_back("dump.from", req.param("from").value_or(""));
     metadata.extra.emplace_back("dump.to", req.param("to").value_or(""));
   }
-  const uint64_t estimate =
-      estimate_bytes(blocks, process_blocks, metadata, request.format, request.range);
+  const uint64_t estimate = estimate_bytes(selected, metadata, request.format, request.range);
   if (const uint64_t max_bytes = source.max_bytes(); estimate > max_bytes) {
     res.send(413, kText,
              "the dump would take about " + std::to_string(estimate) +
@@ -156,11 +174,11 @@ void send_dump(const DumpSource& source, const DumpRequest& request, const http:
   const Sink to_client = [&res](std::string_view bytes) { return res.write(bytes); };
   if (gzip) {
     GzipWriter compressor(to_client);
-    stream_dump(blocks, process_blocks, metadata, request,
+    stream_dump(selected, metadata, request,
                 [&compressor](std::string_view bytes) { return compressor.write(bytes); });
     compressor.finish();
   } else {
-    stream_dump(blocks, process_blocks, metadata, request, to_client);
+    stream_dump(selected, metadata, request, to_client);
   }
   res.end();
 }

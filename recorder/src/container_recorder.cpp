@@ -104,6 +104,7 @@ ContainerTierSettings container_tier_settings(const config::Config& config) {
                     .systemd_services = c.match.systemd_services,
                     .path_regex = c.match.path_regex};
   settings.limits.max_containers = c.max;
+  settings.throttle_episodes = c.throttle_episodes != "off";
   if (c.names.enabled) settings.names = name_settings(c.names);
   return settings;
 }
@@ -175,6 +176,11 @@ void ContainerRecorder::run(const StopSignal& stop) {
 }
 
 void ContainerRecorder::tick(int64_t now_ns) {
+  // Frames and fast reads carry wall time; the rounds run on the monotonic clock (tests give their
+  // own), so each is converted with the clocks' offset as of now.
+  real_offset_ns_ = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+  // Every tick, so the kernel's buffer never fills while the slow rounds are a second apart.
+  if (episodes_) episodes_->drain(drained_);
   // Due by the clock, not by counting ticks, so a late tick does not shift every later round; half
   // a tick early counts as on time, as the timer's ticks jitter around the due time.
   const int64_t due_by = now_ns + tick_.count() / 2;
@@ -190,6 +196,7 @@ void ContainerRecorder::tick(int64_t now_ns) {
   }
   read_failures_.flush();
   discovery_failures_.flush();
+  frame_failures_.flush();
 }
 
 void ContainerRecorder::discover(int64_t now_ns) {
@@ -325,6 +332,15 @@ void ContainerRecorder::fast_round(int64_t now_ns) {
       continue;  // the slow round says whether it is gone, and warns if not
     }
     take_read(t, now_ns);
+    if (ring_ != nullptr) {
+      fast_reads_.push_back({.info = t.info,
+                             .read = {.time_unix_ns = now_ns + real_offset_ns_,
+                                      .usage_us = t.stats.cpu.usage_us,
+                                      .periods = t.stats.cpu.periods,
+                                      .throttled_periods = t.stats.cpu.throttled_periods,
+                                      .throttled_us = t.stats.cpu.throttled_us,
+                                      .memory_usage_bytes = t.stats.memory.usage_bytes}});
+    }
   }
   stats_.fast_read_cpu_ns_total.fetch_add(clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_started,
                                           std::memory_order_relaxed);
@@ -345,8 +361,22 @@ void ContainerRecorder::publish(int64_t now_ns) {
     snapshot->containers.push_back(
         {.info = t.info, .stats = t.stats, .read_ok = t.read_ok, .signals = t.signals});
   }
+  if (ring_ != nullptr) record_frame(*snapshot);
+  // Whether recorded or not: what the round drained is not kept for the next one.
+  fast_reads_.clear();
+  drained_.clear();
   const std::lock_guard lock(snapshot_mutex_);
   snapshot_ = std::move(snapshot);
+}
+
+void ContainerRecorder::record_frame(const containers::ContainerTierSnapshot& snapshot) {
+  const container::ContainerFrame frame =
+      containers::make_container_frame({.snapshot = snapshot,
+                                        .time_unix_ns = snapshot.mono_ns + real_offset_ns_,
+                                        .fast_reads = fast_reads_,
+                                        .episodes = drained_,
+                                        .episodes_recorded = episodes_ != nullptr});
+  if (const Status pushed = ring_->push(frame); !pushed) frame_failures_.note(pushed.error());
 }
 
 std::shared_ptr<const containers::ContainerTierSnapshot> ContainerRecorder::snapshot() const {

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "container_json.h"
 #include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/common/utf8.h"
+#include "flightrec/container/frame/container_frame_codec.h"
 
 namespace flightrec::recording {
 
@@ -314,6 +316,10 @@ void TextConverter::begin_processes() {
 
 bool TextConverter::add_process_block(const store::ProcessBlock& block) {
   if (format_ != DumpFormat::json) return ok_;
+  if (in_containers_) {
+    throw std::logic_error(
+        "TextConverter::add_process_block: process blocks must come before container frames");
+  }
   if (!in_processes_) begin_processes();
   if (block.last_time_ns() < range_.from_real_ns || block.first_time_ns() > range_.to_real_ns) {
     return ok_;
@@ -351,9 +357,38 @@ void TextConverter::write_process_frame(const process::ProcessFrame& frame) {
   out_ += "]}";
 }
 
+void TextConverter::begin_containers() {
+  if (!in_processes_) begin_processes();
+  in_containers_ = true;
+  out_ += "\n],\n\"container_fast_read_columns\":[";
+  for (size_t i = 0; i < detail::kContainerFastReadColumns.size(); ++i) {
+    if (i > 0) out_ += ',';
+    append_json_string(out_, detail::kContainerFastReadColumns[i]);
+  }
+  out_ += "],\n\"container_episode_columns\":[";
+  for (size_t i = 0; i < detail::kContainerEpisodeColumns.size(); ++i) {
+    if (i > 0) out_ += ',';
+    append_json_string(out_, detail::kContainerEpisodeColumns[i]);
+  }
+  out_ += "],\n\"containers\":[";
+}
+
+bool TextConverter::add_container_frame(const store::StoredContainerFrame& frame) {
+  if (format_ != DumpFormat::json) return ok_;
+  if (!in_containers_) begin_containers();
+  if (!range_.contains(frame.time_unix_ns)) return ok_;
+  const auto decoded = container::decode_container_frame(frame.bytes);
+  if (!decoded) throw std::logic_error("TextConverter::add_container_frame: " + decoded.error());
+  out_ += first_container_frame_ ? "\n" : ",\n";
+  first_container_frame_ = false;
+  detail::append_container_frame_json(out_, *decoded);
+  if (out_.size() >= kFlushBytes) flush();
+  return ok_;
+}
+
 bool TextConverter::finish() {
   if (format_ == DumpFormat::json) {
-    if (!in_processes_) begin_processes();
+    if (!in_containers_) begin_containers();
     out_ += "\n]}\n";
   }
   return flush();

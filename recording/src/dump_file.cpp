@@ -15,7 +15,7 @@ bool rewind(std::istream& in) {
 }
 
 // Converts the verified recording `in` holds: its system blocks, then (JSON) its process blocks in
-// a second pass, so memory stays bounded by one block.
+// a second pass and its container frames in a third, so memory stays bounded by one block.
 Status convert_recording(std::istream& in, DumpFormat format, store::TimeRange range, Sink sink) {
   const auto changed = [](const RecordingReader& reader) {
     return Error{"changed while being read: " + reader.error()};
@@ -38,6 +38,18 @@ Status convert_recording(std::istream& in, DumpFormat format, store::TimeRange r
       }
     }
     if (sink_ok && !processes.complete()) return changed(processes);
+  }
+  if (sink_ok && format == DumpFormat::json && reader.format_version() >= 3) {
+    if (!rewind(in)) return Error{"cannot read it a third time"};
+    RecordingReader containers(in);
+    if (!containers.open()) return changed(containers);
+    while (const auto record = containers.next_record()) {
+      if (record.container_frame &&
+          !(sink_ok = converter.add_container_frame(*record.container_frame))) {
+        break;
+      }
+    }
+    if (sink_ok && !containers.complete()) return changed(containers);
   }
   if (!sink_ok || !converter.finish()) return Error{"cannot write the output"};
   return {};

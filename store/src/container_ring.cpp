@@ -22,7 +22,7 @@ Status ContainerRing::push(const container::ContainerFrame& frame) {
     return Error{"a container frame of " + std::to_string(frame.containers.size()) +
                  " containers takes " + std::to_string(stored->bytes.size()) +
                  " bytes, more than the whole ring holds (" + std::to_string(options_.max_bytes) +
-                 "): raise containers.ring_max_bytes or lower containers.max"};
+                 "): raise buffer.max_bytes or lower containers.max"};
   }
   last_time_ns_ = frame.time_unix_ns;
   const std::lock_guard lock(mutex_);

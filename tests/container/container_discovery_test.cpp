@@ -1,5 +1,7 @@
 #include "flightrec/container/cgroups/container_discovery.h"
 
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -131,6 +133,11 @@ TEST_CASE("discovery maps a v2 container into every controller and its PSI",
   CHECK(ref.dir(Controller::io) == dir);
   CHECK(ref.dir(Controller::pids) == dir);
   CHECK(ref.pressure_dir == dir);
+  // The cgroup's id, by which throttling episodes name it: its cpu directory's inode.
+  struct stat info {};
+  REQUIRE(::stat(dir.c_str(), &info) == 0);
+  CHECK(ref.cgroup_id == info.st_ino);
+  CHECK(ref.cgroup_id != 0);
 }
 
 TEST_CASE("discovery maps a v1 container into each hierarchy that has it",

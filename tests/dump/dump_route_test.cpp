@@ -19,14 +19,31 @@ namespace {
 
 std::string curl(const std::string& args) { return flightrec::testing::curl(args, 10); }
 
+// The known container frames (100 ms apart from the known blocks' start) in [from_ns, to_ns], as
+// the container ring gives them.
+store::ContainerFrameList known_container_frames_between(int64_t from_ns, int64_t to_ns) {
+  store::ContainerFrameList selected;
+  for (auto& frame : stored_container_frames(known_container_frames())) {
+    if (frame->time_unix_ns >= from_ns && frame->time_unix_ns <= to_ns) {
+      selected.push_back(std::move(frame));
+    }
+  }
+  return selected;
+}
+
+using ContainerFrames = decltype(DumpSource::container_frames);
+
 struct DumpServer {
-  explicit DumpServer(uint64_t max_bytes = 1 << 20)
+  explicit DumpServer(uint64_t max_bytes = 1 << 20, bool containers = false)
       : server({.listen_address = "127.0.0.1:0"},
-               {dump_route({.blocks = [] { return known_blocks(); },
-                            .metadata = [] { return known_metadata(); },
-                            .max_bytes = [max_bytes] { return max_bytes; },
-                            .now_real_ns = [] { return kKnownStartNs + 1'000'000; },
-                            .process_blocks = [] { return known_process_blocks(); }})}) {}
+               {dump_route(
+                   {.blocks = [] { return known_blocks(); },
+                    .metadata = [] { return known_metadata(); },
+                    .max_bytes = [max_bytes] { return max_bytes; },
+                    .now_real_ns = [] { return kKnownStartNs + 1'000'000; },
+                    .process_blocks = [] { return known_process_blocks(); },
+                    .container_frames = containers ? ContainerFrames(known_container_frames_between)
+                                                   : ContainerFrames()})}) {}
   [[nodiscard]] std::string url(const std::string& query) const {
     return "'" + server.url() + "dump" + query + "'";
   }
@@ -55,7 +72,8 @@ TEST_CASE("/dump streams CSV and JSON of the window asked for", "[dump]") {
   CHECK_THAT(json, Catch::Matchers::Contains("Transfer-Encoding: chunked"));
   CHECK_THAT(json, Catch::Matchers::Contains("[1700000000.002000,123.5,-3]\n],"));
   CHECK_THAT(json, Catch::Matchers::Contains("\"processes\":[\n{\"time\":1700000000.000000"));
-  CHECK_THAT(json, Catch::Matchers::EndsWith("null,null]]}\n]}\n"));
+  CHECK_THAT(json, Catch::Matchers::Contains("null,null]]}\n],\n\"container_fast_read_columns\""));
+  CHECK_THAT(json, Catch::Matchers::EndsWith("\"containers\":[\n]}\n"));
   const auto window = curl(dump.url("?format=json&from=-0s&to=now"));
   CHECK_THAT(window, !Catch::Matchers::Contains("\"time\":1700000000.000000"));
   CHECK_THAT(window, Catch::Matchers::Contains("\"time\":1700000000.001000"));
@@ -72,6 +90,41 @@ TEST_CASE("/dump?format=raw is a recording file that reads back", "[dump]") {
   CHECK(result->process_frames == known_process_frames());
   CHECK(result->meta.series == known_metadata().series);
   CHECK(result->meta.extra.back() == std::pair<std::string, std::string>("dump.to", ""));
+}
+
+TEST_CASE("/dump holds the container frames of the window", "[dump][containers]") {
+  DumpServer dump(1 << 20, true);
+  const flightrec::testing::TempDir dir;
+  const auto path = dir.file("dump.fltrec");
+  curl("-o " + path.string() + " " + dump.url("?format=raw&from=-1s"));
+  const auto result = recording::read_recording(path);
+  REQUIRE(result.ok());
+  CHECK(result->container_frames == known_container_frames());
+  CHECK(result->process_frames == known_process_frames());
+
+  // The window cuts container frames by their own time: the second and third only.
+  curl("-o " + path.string() + " " + dump.url("?format=raw&from=1700000000.05&to=1700000000.25"));
+  const auto window = recording::read_recording(path);
+  REQUIRE(window.ok());
+  REQUIRE(window->container_frames.size() == 2);
+  CHECK(window->container_frames[0] == known_container_frames()[1]);
+  CHECK(window->container_frames[1] == known_container_frames()[2]);
+
+  const auto json = curl(dump.url("?format=json&from=1700000000.05&to=1700000000.15"));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"containers\":[\n{\"time\":1700000000.100000,"));
+  CHECK_THAT(json, !Catch::Matchers::Contains("{\"time\":1700000000.200000,"));
+}
+
+TEST_CASE("/dump counts container frames in its size estimates", "[dump][containers]") {
+  // Four frames of ~350 to ~700 bytes: ~2 kB raw, ~10 kB estimated as JSON.
+  DumpServer small(1500, true);
+  CHECK_THAT(curl("-i " + small.url("?format=raw&from=1700000000.05")),
+             Catch::Matchers::StartsWith("HTTP/1.1 413"));
+  DumpServer medium(6000, true);
+  CHECK_THAT(curl("-i -o /dev/null -w '%{http_code}' " + medium.url("?format=raw")),
+             Catch::Matchers::EndsWith("200"));
+  CHECK_THAT(curl("-i " + medium.url("?format=json&from=1700000000.05")),
+             Catch::Matchers::StartsWith("HTTP/1.1 413"));
 }
 
 TEST_CASE("/dump compresses with gzip when the client accepts it", "[dump]") {

@@ -39,6 +39,17 @@ const std::string kProcessHeader =
     "\"inode\",\"pid\",\"uid\",\"tx_bytes\",\"rx_bytes\"],\n"
     "\"processes\":[";
 
+const std::string kContainerHeader =
+    "],\n\"container_fast_read_columns\":[\"time\",\"row\",\"usage_us\",\"periods\","
+    "\"throttled_periods\",\"throttled_us\",\"memory_usage_bytes\"],\n"
+    "\"container_episode_columns\":[\"cgroup_id\",\"start\",\"end\",\"period_seconds\","
+    "\"quota_seconds\",\"period_end\",\"throttled_seconds\",\"cpus\",\"spans\",\"refills\","
+    "\"end_exact\"],\n"
+    "\"containers\":[";
+
+// What follows the last process frame: the container frames' header, no frames, the end.
+const std::string kTail = "\n" + kContainerHeader + "\n]}\n";
+
 const std::string kKnownProcessesJson =
     "\n{\"time\":1700000000.000000,\"processes_dropped\":0,"
     "\"unattributed\":{\"tx_bytes\":10,\"rx_bytes\":20,\"tx_packets\":1,\"rx_packets\":2},\n"
@@ -72,7 +83,7 @@ const std::string kKnownJson =
     "[1700000000.000000,123.45,7],\n"
     "[1700000000.001000,123.46,null],\n"
     "[1700000000.002000,123.5,-3]\n" +
-    kProcessHeader + "\n]}\n";
+    kProcessHeader + kTail;
 
 const std::string kKnownCsv =
     "time,\"cpu_seconds_total{cpu=\"\"0\"\"}\",load\r\n"
@@ -118,7 +129,7 @@ TEST_CASE("Converters keep only frames inside the time range", "[convert]") {
         "time,\"cpu_seconds_total{cpu=\"\"0\"\"}\",load\r\n1700000000.001000,123.46,\r\n");
   const auto json =
       convert(DumpFormat::json, {.from_real_ns = 0, .to_real_ns = 1}, known_process_blocks());
-  CHECK_THAT(json, Catch::Matchers::Contains("\"rows\":[\n" + kProcessHeader + "\n]}\n"));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"rows\":[\n" + kProcessHeader + kTail));
   const auto second_frame = convert(
       DumpFormat::json, {.from_real_ns = middle, .to_real_ns = middle}, known_process_blocks());
   CHECK_THAT(second_frame,
@@ -128,7 +139,8 @@ TEST_CASE("Converters keep only frames inside the time range", "[convert]") {
 
 TEST_CASE("JSON output lists the process frames after the rows", "[convert]") {
   const auto json = convert(DumpFormat::json, {}, known_process_blocks());
-  CHECK(json == kKnownJson.substr(0, kKnownJson.size() - 4) + kKnownProcessesJson + "\n]}\n");
+  CHECK(json == kKnownJson.substr(0, kKnownJson.size() - kTail.size()) + kKnownProcessesJson +
+                     kTail);
 }
 
 TEST_CASE("CSV output holds the system series only", "[convert]") {

@@ -1,5 +1,7 @@
 #include "flightrec/container/cgroups/container_discovery.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <string_view>
@@ -24,6 +26,13 @@ bool directory_exists(const fs::path& path) {
 
 bool by_path(const ContainerRef& a, const ContainerRef& b) { return a.path < b.path; }
 
+// The directory's inode: on cgroup v2 and in v1's cpu hierarchy, the kernel's id of the cgroup
+// (its kernfs node id), which the throttle recorder reports episodes by. 0 when it cannot be read.
+uint64_t inode_of(const fs::path& dir) {
+  struct stat info {};
+  return !dir.empty() && ::stat(dir.c_str(), &info) == 0 ? static_cast<uint64_t>(info.st_ino) : 0;
+}
+
 }  // namespace
 
 ContainerDiscovery::ContainerDiscovery(CgroupLayout layout, ContainerMatcher matcher,
@@ -42,6 +51,8 @@ ContainerRef ContainerDiscovery::locate(std::string path, ContainerIdentity iden
     fs::path dir = cgroup_dir(layout_.unified, path);
     if (directory_exists(dir)) ref.pressure_dir = std::move(dir);
   }
+  // The CPU controller's group is the one CFS throttles (on v2 it is the unified directory).
+  ref.cgroup_id = inode_of(ref.dir(Controller::cpu));
   ref.path = std::move(path);
   ref.identity = std::move(identity);
   return ref;

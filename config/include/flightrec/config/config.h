@@ -139,6 +139,8 @@ struct Config {
     uint32_t fast_max = 4;  // containers in the fast tier; 0: none
     Duration discovery_interval = std::chrono::seconds(1);
     uint32_t max = 1000;  // containers tracked at once; the rest are counted
+    // The kernel's own CFS throttling episodes (eBPF): auto (when permitted) or off.
+    std::string throttle_episodes = "auto";
     // What counts as a container (container_matcher.h's MatchSettings).
     struct Match {
       bool runtimes = true;           // Docker, containerd, CRI-O, Podman outside Kubernetes

@@ -1,8 +1,9 @@
 #pragma once
 // GET /dump?from=&to=&format=json|csv|raw: the rings' frames in a time window (system series and,
-// when a process ring is given, process frames), streamed (chunked, gzip when the client accepts
-// it), one block at a time. Parameters and errors are specified in docs/RECORDING_FORMAT.md.
-// Other components add formats of their own (the viewer's html page) as DumpViews.
+// when a process ring or a container ring is given, process frames and container frames), streamed
+// (chunked, gzip when the client accepts it), one block at a time. Parameters and errors are
+// specified in docs/RECORDING_FORMAT.md. Other components add formats of their own (the viewer's
+// html page) as DumpViews.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "flightrec/http/route.h"
 #include "flightrec/recording/metadata.h"
 #include "flightrec/store/block.h"
+#include "flightrec/store/container_ring.h"
 #include "flightrec/store/cursor.h"
 #include "flightrec/store/process_block.h"
 
@@ -30,6 +32,10 @@ struct DumpSource {
   // The process tier's blocks, oldest first, e.g. [&process_ring] { return
   // process_ring.blocks(); }; empty when there is no process tier.
   std::function<std::vector<std::shared_ptr<const store::ProcessBlock>>()> process_blocks;
+  // The container frames with from_ns <= time <= to_ns, oldest first, e.g. [&container_ring](auto
+  // from, auto to) { return container_ring.frames_between(from, to); }; empty when there is no
+  // container tier.
+  std::function<store::ContainerFrameList(int64_t from_ns, int64_t to_ns)> container_frames;
 
   // now_real_ns(), or CLOCK_REALTIME when it is empty: what from= and to= are relative to.
   [[nodiscard]] int64_t now() const;
@@ -51,6 +57,8 @@ inline constexpr uint64_t kTextBytesPerRow = 24;
 // The same for JSON's process frames, per process row and per socket row.
 inline constexpr uint64_t kTextBytesPerProcess = 200;
 inline constexpr uint64_t kTextBytesPerSocket = 80;
+// JSON's container frames, per byte of the encoded frame (a row of ~300 bytes is ~1.3 kB of JSON).
+inline constexpr uint64_t kTextBytesPerContainerFrameByte = 5;
 
 // GET and HEAD /dump, with json, csv, raw and every format of `views`.
 http::Route dump_route(DumpSource source, std::vector<DumpView> views = {});

@@ -22,11 +22,14 @@
 #include "flightrec/container/cgroups/container_discovery.h"
 #include "flightrec/container/cgroups/container_reader.h"
 #include "flightrec/container/names/name_resolver.h"
+#include "flightrec/container/throttle/episode_recorder.h"
+#include "flightrec/recorder/containers/container_history.h"
 #include "flightrec/recorder/containers/container_recorder_stats.h"
 #include "flightrec/recorder/containers/container_snapshot.h"
 #include "flightrec/recorder/containers/cpu_signals.h"
 #include "flightrec/recorder/containers/window_max.h"
 #include "flightrec/sampler/proc_root.h"
+#include "flightrec/store/container_ring.h"
 
 namespace flightrec::recorder {
 
@@ -41,6 +44,8 @@ struct ContainerTierSettings {
   container::DiscoveryLimits limits;
   // Where names come from; nothing: containers are not named (containers.names.enabled).
   std::optional<container::names::NameSettings> names;
+  // containers.throttle_episodes: whether the daemon tries to load the eBPF episode recorder.
+  bool throttle_episodes = true;
 };
 
 // The containers.* keys (and export.window) as the tier's settings.
@@ -54,6 +59,15 @@ class ContainerRecorder {
                                                          const sampler::ProcRoot& root);
   ContainerRecorder(const ContainerRecorder&) = delete;
   ContainerRecorder& operator=(const ContainerRecorder&) = delete;
+
+  // Before run(): each slow round then pushes its frame (container_history.h) into `ring`, which
+  // must outlive the recorder.
+  void record_into(store::ContainerRing& ring) { ring_ = &ring; }
+  // Before run(): the kernel's throttling episodes, drained every tick and attached to the
+  // frames; without one, frames say that they hold none.
+  void use_episode_recorder(std::unique_ptr<container::EpisodeRecorder> episodes) {
+    episodes_ = std::move(episodes);
+  }
 
   // Reads until `stop` is requested, waking on a timerfd for each walk and slow round, and at the
   // fast rate while the fast tier has containers.
@@ -99,7 +113,9 @@ class ContainerRecorder {
   // Folds one read's CPU counters and memory usage into the container's signals.
   void take_read(Tracked& tracked, int64_t now_ns);
   void choose_fast_tier();
+  // Publishes the round's snapshot and, with a ring, pushes its frame.
   void publish(int64_t now_ns);
+  void record_frame(const containers::ContainerTierSnapshot& snapshot);
 
   ContainerTierSettings settings_;
   container::ContainerDiscovery discovery_;
@@ -116,6 +132,13 @@ class ContainerRecorder {
   containers::ContainerRecorderStats stats_;
   log::LimitedWarning read_failures_{"container reads failed"};
   log::LimitedWarning discovery_failures_{"container discovery failed"};
+  log::LimitedWarning frame_failures_{"container frame not recorded"};
+  // History (record_into): what the next frame adds to the round's reads.
+  store::ContainerRing* ring_ = nullptr;
+  std::unique_ptr<container::EpisodeRecorder> episodes_;
+  int64_t real_offset_ns_ = 0;  // CLOCK_REALTIME - CLOCK_MONOTONIC as of the current tick
+  std::vector<containers::PendingFastRead> fast_reads_;
+  std::vector<container::ThrottleEpisode> drained_;
   mutable std::mutex snapshot_mutex_;
   std::shared_ptr<const containers::ContainerTierSnapshot> snapshot_;  // guarded
 };

@@ -1,7 +1,7 @@
 #pragma once
-// Recordings as text: JSON (one row per frame, then the process frames) or CSV (system series
-// only), produced one block at a time so memory stays bounded whatever the time span. Layouts are
-// specified in docs/RECORDING_FORMAT.md.
+// Recordings as text: JSON (one row per frame, then the process frames, then the container
+// frames) or CSV (system series only), produced one block at a time so memory stays bounded
+// whatever the time span. Layouts are specified in docs/RECORDING_FORMAT.md.
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -44,7 +44,8 @@ static_assert(names_are_distinct(kDumpContentTypes) && rows_follow_values(kDumpC
 inline constexpr int kJsonSchemaVersion = 1;
 
 // Writes the frames of the blocks it is given (those inside `range`) as JSON or CSV text: every
-// system block first, then every process block (JSON's "rows" come before its "processes").
+// system block first, then every process block, then every container frame (JSON's "rows" come
+// before its "processes", and those before its "containers").
 class TextConverter {
  public:
   // `format` is json or csv (raw is not text: use RecordingWriter). Writes the header at once.
@@ -54,11 +55,15 @@ class TextConverter {
   // JSON: the block's frames inside the range, decoded one at a time. CSV: nothing (CSV holds the
   // system series only). Returns false once the sink has failed.
   bool add_process_block(const store::ProcessBlock& block);
+  // JSON: the frame when inside the range. CSV: nothing. Returns false once the sink has failed.
+  // Throws std::logic_error for bytes that do not decode (a caller that did not verify them).
+  bool add_container_frame(const store::StoredContainerFrame& frame);
   // Closes the document; flushes everything to the sink.
   bool finish();
 
  private:
   void begin_processes();
+  void begin_containers();
   void write_process_frame(const process::ProcessFrame& frame);
   void write_json_header();
   void write_csv_header();
@@ -78,6 +83,8 @@ class TextConverter {
   bool first_row_ = true;
   bool in_processes_ = false;
   bool first_process_frame_ = true;
+  bool in_containers_ = false;
+  bool first_container_frame_ = true;
   bool ok_ = true;
 };
 
@@ -85,7 +92,8 @@ class TextConverter {
 std::string format_unix_seconds(int64_t real_ns);
 
 // Converts a recording file that was verified already (RecordingReader read it to complete()):
-// its system blocks, then its process blocks, reading the file twice so memory stays bounded.
+// its system blocks, then its process blocks, then its container frames, reading the file once for
+// each so memory stays bounded.
 // The error says what went wrong (the file changed meanwhile, or the sink failed).
 Status convert_recording_file(const std::filesystem::path& path, DumpFormat format,
                               store::TimeRange range, Sink sink);

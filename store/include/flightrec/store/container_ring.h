@@ -27,7 +27,7 @@ using ContainerFrameList = std::vector<std::shared_ptr<const StoredContainerFram
 
 struct ContainerRingOptions {
   std::chrono::nanoseconds duration = std::chrono::minutes(10);  // buffer.duration
-  uint64_t max_bytes = 32ull << 20;                              // containers.ring_max_bytes
+  uint64_t max_bytes = 32ull << 20;
 };
 
 struct ContainerRingStats {

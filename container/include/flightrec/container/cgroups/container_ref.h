@@ -50,6 +50,9 @@ struct ContainerRef {
   // unified/, when that exists (systemd's scopes and slices have one, cgroupfs-driver containers
   // do not).
   std::filesystem::path pressure_dir;
+  // The inode of the cpu controller's directory (dirs[cpu]): the kernel's cgroup id, by which
+  // ThrottleEpisode names the group. 0 without a cpu directory or when it could not be read.
+  uint64_t cgroup_id = 0;
 
   [[nodiscard]] const std::filesystem::path& dir(Controller controller) const {
     return dirs[static_cast<size_t>(controller)];
