@@ -27,6 +27,7 @@
 #include "flightrec/common/version.h"
 #include "flightrec/config/loader.h"
 #include "flightrec/config/units.h"
+#include "flightrec/container/throttle/episode_recorder.h"
 #include "flightrec/dump/dump_route.h"
 #include "flightrec/exporter/metrics/collectors.h"
 #include "flightrec/exporter/metrics/metrics_route.h"
@@ -38,7 +39,6 @@
 #include "flightrec/incidents/incidents_collector.h"
 #include "flightrec/incidents/routes.h"
 #include "flightrec/incidents/stored_file.h"
-#include "flightrec/container/throttle/episode_recorder.h"
 #include "flightrec/recorder/container_recorder.h"
 #include "flightrec/recorder/heap_trim.h"
 #include "flightrec/recorder/process_recorder.h"
@@ -208,7 +208,11 @@ Daemon::Daemon(const Command& command, const Setup& setup)
           incident_store_, [this] { return metadata_now(); },
           cfg_.processes.enabled
               ? incidents::ProcessBlocksSource([this] { return process_ring_.blocks(); })
-              : incidents::ProcessBlocksSource{}),
+              : incidents::ProcessBlocksSource{},
+          // Empty while the container tier is off: its ring is never filled.
+          [this](int64_t from_ns, int64_t to_ns) {
+            return container_ring_.frames_between(from_ns, to_ns);
+          }),
       kernel_log_("/dev/kmsg"),
       oom_victim_namer_(incident_sink_, kernel_log_,
                         cfg_.processes.enabled ? trigger::ProcessBlocksSource(

@@ -1,12 +1,17 @@
 #include "flightrec/incidents/incident_file_sink.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace flightrec::incidents {
 
 IncidentFileSink::IncidentFileSink(IncidentStore& store, MetadataSource metadata,
-                                   ProcessBlocksSource process_blocks)
-    : store_(store), metadata_(std::move(metadata)), process_blocks_(std::move(process_blocks)) {}
+                                   ProcessBlocksSource process_blocks,
+                                   ContainerFramesSource container_frames)
+    : store_(store),
+      metadata_(std::move(metadata)),
+      process_blocks_(std::move(process_blocks)),
+      container_frames_(std::move(container_frames)) {}
 
 model::WriteOutcome IncidentFileSink::write(const model::IncidentCapture& incident,
                                             store::Snapshot blocks) {
@@ -20,7 +25,11 @@ model::WriteOutcome IncidentFileSink::write(const model::IncidentCapture& incide
   const auto processes = process_blocks_
                              ? process_blocks_in_window(process_blocks_(), from_ns, to_ns)
                              : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
-  const IncidentEntry entry = store_.write(description, metadata_(), selected, processes);
+  // The container ring keeps buffer.duration too, in an eighth of buffer.max_bytes.
+  const auto containers =
+      container_frames_ ? container_frames_(from_ns, to_ns) : store::ContainerFrameList{};
+  const IncidentEntry entry =
+      store_.write(description, metadata_(), selected, processes, containers);
   return entry.status == IncidentStatus::written ? model::WriteOutcome::written
                                                  : model::WriteOutcome::failed;
 }
@@ -37,10 +46,15 @@ model::RevisionOutcome IncidentFileSink::revise(const model::IncidentRevision& r
   const auto processes = process_blocks_ && revised.append_until_ns != 0
                              ? process_blocks_()
                              : std::vector<std::shared_ptr<const store::ProcessBlock>>{};
+  const auto containers =
+      container_frames_ && revised.append_until_ns != 0
+          ? container_frames_(std::numeric_limits<int64_t>::min(), revised.append_until_ns)
+          : store::ContainerFrameList{};
   const StoredRewrite done =
       store_.rewrite(stored->id, {.incident = revised.description,
                                   .blocks = blocks,
                                   .process_blocks = processes,
+                                  .container_frames = containers,
                                   .append_until_ns = revised.append_until_ns});
   if (!done.found) return model::RevisionOutcome::not_stored;
   return done.result.ok() ? model::RevisionOutcome::revised : model::RevisionOutcome::failed;

@@ -18,6 +18,8 @@ struct StoredEnd {
   int64_t last_real_ns = 0;
   bool any_process_block = false;
   int64_t last_process_ns = 0;
+  bool any_container_frame = false;
+  int64_t last_container_ns = 0;
 };
 
 Result<StoredEnd> read_stored_end(const std::filesystem::path& path) {
@@ -36,6 +38,9 @@ Result<StoredEnd> read_stored_end(const std::filesystem::path& path) {
       } else if (record.process_block) {
         end.any_process_block = true;
         end.last_process_ns = record.process_block->last_time_ns();
+      } else {
+        end.any_container_frame = true;
+        end.last_container_ns = record.container_frame->time_unix_ns;
       }
     }
   }
@@ -46,6 +51,7 @@ Result<StoredEnd> read_stored_end(const std::filesystem::path& path) {
 struct Appended {
   std::vector<std::shared_ptr<const store::Block>> blocks;
   std::vector<std::shared_ptr<const store::ProcessBlock>> process_blocks;
+  std::vector<std::shared_ptr<const store::StoredContainerFrame>> container_frames;
   uint64_t frames = 0;
   uint64_t process_frames = 0;
 };
@@ -74,6 +80,15 @@ Result<Appended> frames_to_append(const IncidentRewrite& rewrite, const StoredEn
     out.process_frames += slice->frames();
     out.process_blocks.push_back(std::move(slice));
   }
+  // Container frames likewise, each whole.
+  const int64_t container_after_ns =
+      stored.any_container_frame ? stored.last_container_ns : after_ns;
+  for (const auto& frame : rewrite.container_frames) {
+    if (frame->time_unix_ns > container_after_ns &&
+        frame->time_unix_ns <= rewrite.append_until_ns) {
+      out.container_frames.push_back(frame);
+    }
+  }
   return out;
 }
 
@@ -98,7 +113,7 @@ Status copy_with_changes(const std::filesystem::path& path, const IncidentRewrit
       }
     }
     if (!reader.complete()) return Error{"changed while it was rewritten: " + reader.error()};
-    writer.add_all(appended.blocks, appended.process_blocks);
+    writer.add_all(appended.blocks, appended.process_blocks, appended.container_frames);
   } catch (const std::invalid_argument& e) {
     // RecordingWriter::add: a block whose series or rate differ from the stored metadata.
     return Error{std::string("the frames to append do not fit the stored recording: ") + e.what()};
@@ -132,7 +147,8 @@ Result<Rewritten> rewrite_incident_file(const std::filesystem::path& path,
   std::error_code size_error;
   return Rewritten{.bytes = std::filesystem::file_size(path, size_error),
                    .appended_frames = appended->frames,
-                   .appended_process_frames = appended->process_frames};
+                   .appended_process_frames = appended->process_frames,
+                   .appended_container_frames = appended->container_frames.size()};
 }
 
 }  // namespace flightrec::incidents

@@ -117,7 +117,8 @@ std::string IncidentStore::reserve_id(const model::IncidentDescription& incident
 IncidentEntry IncidentStore::write(
     const model::IncidentDescription& incident, const recording::Metadata& metadata,
     std::span<const std::shared_ptr<const store::Block>> blocks,
-    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks) {
+    std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks,
+    std::span<const std::shared_ptr<const store::StoredContainerFrame>> container_frames) {
   IncidentEntry entry{.id = reserve_id(incident), .incident = incident};
   const fs::path path = path_of(entry.id);
   std::optional<FailureCause> cause;
@@ -131,8 +132,8 @@ IncidentEntry IncidentStore::write(
     } else {
       recording::Metadata with_fields = metadata;
       model::encode_incident(incident, with_fields.extra);
-      const auto result =
-          recording::write_recording_atomically(path, with_fields, blocks, process_blocks);
+      const auto result = recording::write_recording_atomically(path, with_fields, blocks,
+                                                                process_blocks, container_frames);
       if (result.ok()) {
         entry.bytes = fs::file_size(path);
       } else {

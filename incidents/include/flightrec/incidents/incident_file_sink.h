@@ -1,13 +1,15 @@
 #pragma once
 // The IncidentSink (model/incident_handoff.h) the trigger's writer hands incidents to, backed by an
-// IncidentStore: picks from the ring snapshot (and from the process ring) the blocks that overlap
-// the incident's window and writes them as one incident file. As the IncidentReviser it rewrites a
-// stored incident (an alert's end), appending what the rings hold after its stored frames.
+// IncidentStore: picks from the ring snapshot (and from the process and container rings) the
+// blocks and frames of the incident's window and writes them as one incident file. As the
+// IncidentReviser it rewrites a stored incident (an alert's end), appending what the rings hold
+// after its stored frames.
 #include <functional>
 
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/model/incident_handoff.h"
 #include "flightrec/recording/metadata.h"
+#include "flightrec/store/container_ring.h"
 #include "flightrec/store/process_block.h"
 
 namespace flightrec::incidents {
@@ -18,11 +20,16 @@ using MetadataSource = std::function<recording::Metadata()>;
 // The process tier's blocks as stored now, oldest first; empty function: no process tier.
 using ProcessBlocksSource =
     std::function<std::vector<std::shared_ptr<const store::ProcessBlock>>()>;
+// The container tier's frames with from_ns <= time <= to_ns, oldest first; empty function: no
+// container tier.
+using ContainerFramesSource =
+    std::function<store::ContainerFrameList(int64_t from_ns, int64_t to_ns)>;
 
 class IncidentFileSink final : public model::IncidentSink, public model::IncidentReviser {
  public:
   IncidentFileSink(IncidentStore& store, MetadataSource metadata,
-                   ProcessBlocksSource process_blocks = {});
+                   ProcessBlocksSource process_blocks = {},
+                   ContainerFramesSource container_frames = {});
   // Never throws: a failed write is an index entry with status "failed" (see IncidentStore), and
   // is told `failed`.
   model::WriteOutcome write(const model::IncidentCapture& incident,
@@ -35,6 +42,7 @@ class IncidentFileSink final : public model::IncidentSink, public model::Inciden
   IncidentStore& store_;
   MetadataSource metadata_;
   ProcessBlocksSource process_blocks_;
+  ContainerFramesSource container_frames_;
 };
 
 // The blocks holding any frame in [from_ns, to_ns]. Whole blocks: the file may hold frames a

@@ -13,6 +13,7 @@
 #include "flightrec/common/result.h"
 #include "flightrec/model/incident_description.h"
 #include "flightrec/store/block.h"
+#include "flightrec/store/container_ring.h"
 #include "flightrec/store/process_block.h"
 
 namespace flightrec::incidents {
@@ -24,6 +25,7 @@ struct IncidentRewrite {
   // daemon run): blocks of another run are an error, not a file with ticks going backwards.
   std::span<const std::shared_ptr<const store::Block>> blocks;
   std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks;
+  std::span<const std::shared_ptr<const store::StoredContainerFrame>> container_frames;
   int64_t append_until_ns = 0;
 };
 
@@ -32,6 +34,7 @@ struct Rewritten {
   uint64_t bytes = 0;  // the new file's size
   uint64_t appended_frames = 0;
   uint64_t appended_process_frames = 0;
+  uint64_t appended_container_frames = 0;
 };
 
 // The error names the file and what was wrong.

@@ -106,7 +106,8 @@ class IncidentStore {
   IncidentEntry write(
       const model::IncidentDescription& incident, const recording::Metadata& metadata,
       std::span<const std::shared_ptr<const store::Block>> blocks,
-      std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks = {});
+      std::span<const std::shared_ptr<const store::ProcessBlock>> process_blocks = {},
+      std::span<const std::shared_ptr<const store::StoredContainerFrame>> container_frames = {});
 
   // Writer thread: rewrites the written incident `id` (incident_rewrite.h), then updates its index
   // entry (description, bytes) and applies retention, as the file may have grown. Retention does
