@@ -4,7 +4,8 @@
 # it for 2 s, tracked by containers.match.path_regex. /metrics names it, its throttled periods
 # and seconds agree with its cpu.stat, the largest throttled share of one period in the window is
 # over 0.5 (the loop runs 20 ms and waits 80 ms of each period), promtool accepts the families in
-# both formats, and a reload changes export.top_containers. The cgroup is removed whatever
+# both formats, /dump holds its container frames (and with eBPF its throttling episodes, whose
+# throttled time is cpu.stat's), and a reload changes export.top_containers. The cgroup is removed whatever
 # happens.
 source "$(dirname "$0")/lib.sh"
 
@@ -142,6 +143,58 @@ fi
 expect_eq "$(value_of flightrec_container_spec_cpu_quota_seconds)" 0.02 "the quota is 20 ms"
 expect_contains "$(cat "$WORK/text.prom")" 'flightrec_containers{state="exported"} 1' \
   "one container is exported"
+
+# The container frames of the burner's window, in /dump's raw recording, converted by `flightrec
+# dump`: the cgroup's counters as cpu.stat has them, the fast tier's reads of its periods, and
+# with eBPF its throttling episodes, whose throttled time is cpu.stat's.
+curl -sS -o "$WORK/window.flightrec" "${URL}dump?format=raw&from=-5s"
+"$FLIGHTREC" dump "$WORK/window.flightrec" --format json >"$WORK/window.json" ||
+  fail "flightrec dump of the raw /dump"
+episodes_on=false
+grep -q 'throttle_episodes=ebpf' "$WORK/daemon.log" && episodes_on=true
+frames=$(python3 - "$WORK/window.json" "/$NAME" "$kernel_throttled" "$kernel_seconds" \
+  "$episodes_on" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+path, periods, seconds, episodes_on = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5] == "true"
+rows = [(f, r) for f in doc["containers"] for r in f["containers"] if r["path"] == path]
+problems = []
+if len(rows) < 10:
+    problems.append(f"{len(rows)} frames hold the cgroup")
+last = rows[-1][1] if rows else {"cpu": {}}
+if abs(last["cpu"].get("throttled_periods", -99) - periods) > 1:
+    problems.append(f"last frame: {last['cpu'].get('throttled_periods')} throttled periods, cpu.stat {periods}")
+if last["cpu"].get("quota_us") != 20000:
+    problems.append(f"quota {last['cpu'].get('quota_us')}")
+fast = sum(1 for f, r in rows for read in f["fast_reads"]
+           if f["containers"][read[1]]["path"] == path)
+if fast < 20:
+    problems.append(f"{fast} fast reads of the cgroup")
+ids = {r["cgroup_id"] for _, r in rows}
+episodes = [e for f, _ in rows for e in f["episodes"] if e[0] in ids]
+recorded = all(f["episodes_recorded"] == episodes_on for f, _ in rows)
+if not recorded:
+    problems.append("episodes_recorded does not say whether eBPF ran")
+if episodes_on:
+    throttled = sum(e[6] for e in episodes)
+    refills = sum(e[9] for e in episodes)
+    # Each episode as the kernel timed it: together, cpu.stat's growth, within a period's worth.
+    if abs(throttled - seconds) > 0.1:
+        problems.append(f"episodes: {throttled:.3f}s throttled, cpu.stat {seconds:.3f}s")
+    if abs(refills - periods) > 2:
+        problems.append(f"episodes: {refills} refills, cpu.stat {periods} throttled periods")
+print(f"{len(rows)} frames, {fast} fast reads, {len(episodes)} episodes "
+      f"({sum(e[6] for e in episodes):.3f}s throttled)")
+for p in problems:
+    print("PROBLEM: " + p)
+PY
+)
+echo "container frames of the window: $frames"
+if grep -q PROBLEM <<<"$frames"; then
+  fail "container frames in /dump: $(grep PROBLEM <<<"$frames" | tr '\n' ' ')"
+else
+  pass "/dump holds the burner's container frames, its fast reads$([ "$episodes_on" = true ] && echo " and episodes matching cpu.stat")"
+fi
 
 lint=$(promtool check metrics <"$WORK/text.prom" 2>&1) || true
 expect_eq "$(grep container <<<"$lint" || true)" "" "promtool finds nothing to say of the text 0.0.4"
