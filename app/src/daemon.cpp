@@ -373,6 +373,7 @@ void Daemon::add_collectors() {
   if (container_tier_) {
     container_collector_ =
         &collectables_.emplace<ContainerCollector>(*container_tier_, cfg_.export_.top_containers);
+    collectables_.emplace<ContainerRingCollector>(container_ring_);
   }
   collectables_.emplace<InstanceCollector>(InstanceCollector::Settings{
       .start_real_ns = start_real_ns_, .sampler_rate = sampler_.rate(), .export_window = [this] {

@@ -25,6 +25,7 @@
 #include "flightrec/recorder/recorder.h"
 #include "flightrec/sampler/sampler_stats.h"
 #include "flightrec/sampler/series.h"
+#include "flightrec/store/container_ring.h"
 #include "flightrec/store/process_ring.h"
 #include "flightrec/store/ring.h"
 
@@ -149,6 +150,17 @@ class ContainerCollector final : public exposition::Collectable {
 
   const recorder::ContainerRecorder& tier_;
   std::atomic<uint32_t> top_n_;
+};
+
+// The container ring's size and what its bounds dropped (store/container_ring.h).
+class ContainerRingCollector final : public exposition::Collectable {
+ public:
+  // `ring` must outlive the collector.
+  explicit ContainerRingCollector(const store::ContainerRing& ring) : ring_(ring) {}
+  void collect(exposition::Families& out) const override;
+
+ private:
+  const store::ContainerRing& ring_;
 };
 
 // What flightrec itself costs: its CPU per thread group and its eBPF programs' kernel run time.
