@@ -35,7 +35,6 @@ TEST_CASE("shouldDecodeWhatItEncoded", "[container][frame_codec]") {
     const auto decoded = decode_container_frame(bytes);
     REQUIRE(decoded);
     CHECK(*decoded == frame);
-    CHECK(encoded_container_frame_time(bytes) == frame.time_unix_ns);
   }
   // An empty frame, and the markers kAbsent and kUnlimited in every value.
   ContainerFrame empty;

@@ -41,9 +41,6 @@ void fuzz(std::string_view bytes) {
   const std::string again = encode_container_frame(*decoded);
   const auto redecoded = decode_container_frame(again);
   if (!redecoded || encode_container_frame(*redecoded) != again) __builtin_trap();
-  if (flightrec::container::encoded_container_frame_time(again) != decoded->time_unix_ns) {
-    __builtin_trap();
-  }
 }
 
 }  // namespace

@@ -364,9 +364,4 @@ Result<ContainerFrame> decode_container_frame(std::string_view bytes) {
   return decode_payload(payload);
 }
 
-int64_t encoded_container_frame_time(std::string_view bytes) {
-  FrameReader r(bytes.substr(std::min<size_t>(12, bytes.size())));
-  return r.signed_varint();
-}
-
 }  // namespace flightrec::container

@@ -26,8 +26,4 @@ inline constexpr size_t kContainerFrameOverhead = 4 + 4 + 4 + 4;
 // wrong ("container frame: CRC mismatch", "container frame: row 3: runtime 9 is not known").
 [[nodiscard]] Result<ContainerFrame> decode_container_frame(std::string_view bytes);
 
-// The time (CLOCK_REALTIME) of an encoded frame, read from its first payload bytes without decoding
-// the rest; the bytes must be a frame encode_container_frame made (the ring's own).
-[[nodiscard]] int64_t encoded_container_frame_time(std::string_view bytes);
-
 }  // namespace flightrec::container
