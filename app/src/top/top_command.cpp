@@ -15,6 +15,8 @@
 #include "flightrec/config/config.h"
 #include "flightrec/network/traffic_backend.h"
 #include "flightrec/process/process_sampler.h"
+#include "raw_terminal.h"
+#include "system_summary.h"
 
 namespace flightrec::app {
 namespace {
@@ -90,6 +92,7 @@ int run_top(const TopOptions& options, const Command& global) {
   const config::Config& cfg = *setup.config;
   ::signal(SIGINT, on_interrupt);
   ::signal(SIGTERM, on_interrupt);
+  ::signal(SIGHUP, on_interrupt);
   const sampler::ProcRoot root = proc_root_of(command);
   process::ProcessSampler sampler(
       root, {.redact_cmdline = cfg.processes.redact_cmdline, .max_count = cfg.processes.max_count});
@@ -97,6 +100,7 @@ int run_top(const TopOptions& options, const Command& global) {
   TopContext context;
   context.mem_total_bytes = mem_total_bytes(root.procfs.string());
   context.limit = options.limit != 0 ? options.limit : (options.batch ? 0 : 40);
+  context.view = initial_view(options.net);
   std::unique_ptr<network::TrafficBackend> backend;
   if (options.net) {
     // `top --net` asks for traffic even when the daemon's config turned the backend off.
@@ -108,6 +112,9 @@ int run_top(const TopOptions& options, const Command& global) {
     }
     context.backend = std::string(backend->name());
   }
+  // The summary lines are the CPU screen's; --net reads no system source.
+  std::optional<detail::SystemSummary> system;
+  if (!options.net) system.emplace(root, cfg);
 
   process::UserNames users;
   network::TrafficReading reading;
@@ -121,23 +128,53 @@ int run_top(const TopOptions& options, const Command& global) {
     }
   };
 
+  // Keys only from a person at a terminal: batch output and piped input run as before.
+  std::optional<detail::RawTerminal> terminal =
+      !options.batch && ::isatty(STDOUT_FILENO) != 0 ? detail::RawTerminal::open() : std::nullopt;
+
   process::ProcessFrame before, now;
-  take(before);
-  for (uint32_t screen = 0; options.iterations == 0 || screen < options.iterations; ++screen) {
-    pause_for(options.delay);
-    if (interrupted.load()) break;
-    take(now);
-    // Clear and home the cursor between screens, as top does; batch output just follows on.
-    const std::string text = render_top(&before, now, options.net, context, users);
+  bool shown = false;  // a screen is on the terminal, which a key may redraw
+  const auto show = [&] {
+    const std::string text = context.view.help
+                                 ? top_help_screen(context.view, options.net)
+                                 : render_top(&before, now, options.net, context, users);
     if (options.batch) {
-      std::cout << text;
+      std::cout << text << '\n';
     } else {
+      // Clear and home the cursor between screens, as top does; batch output just follows on.
       std::cout << "\x1b[H\x1b[2J" << fit(text, terminal_size());
     }
-    if (options.batch) std::cout << '\n';
     std::cout.flush();
+    shown = true;
+  };
+  // Until `delay` passed: answers keys at once when there is a terminal, else just waits.
+  const auto wait = [&](std::chrono::nanoseconds delay) {
+    if (!terminal) return pause_for(delay);
+    const auto until = std::chrono::steady_clock::now() + delay;
+    while (!interrupted.load() && !context.view.quit) {
+      const auto left = until - std::chrono::steady_clock::now();
+      if (left <= std::chrono::nanoseconds::zero()) return;
+      const auto step = std::chrono::ceil<std::chrono::milliseconds>(
+          std::min<std::chrono::nanoseconds>(left, std::chrono::milliseconds(100)));
+      bool changed = false;
+      for (const char key : terminal->keys(step)) {
+        changed |= apply_key(context.view, key, options.net);
+        if (context.view.quit) return;
+      }
+      if (changed && shown) show();
+    }
+  };
+
+  take(before);
+  if (system) system->sample();
+  for (uint32_t screen = 0; options.iterations == 0 || screen < options.iterations; ++screen) {
+    if (shown) std::swap(before, now);  // the screen shown is the next one's start
+    wait(options.delay);
+    if (interrupted.load() || context.view.quit) break;
+    take(now);
+    if (system) context.summary = system->sample();
+    show();
     if (!std::cout) return 1;
-    std::swap(before, now);
   }
   return 0;
 }
