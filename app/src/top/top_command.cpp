@@ -78,6 +78,45 @@ std::string fit(std::string_view screen, winsize size) {
   return out;
 }
 
+// Until `delay` passed, or q: applies each key as it comes, calling `redraw` when one changed
+// the view, so a key is answered at once rather than at the next screen.
+template <typename Redraw>
+void answer_keys(detail::RawTerminal& terminal, TopView& view, bool net,
+                 std::chrono::nanoseconds delay, Redraw redraw) {
+  const auto until = std::chrono::steady_clock::now() + delay;
+  while (!interrupted.load() && !view.quit) {
+    const auto left = until - std::chrono::steady_clock::now();
+    if (left <= std::chrono::nanoseconds::zero()) return;
+    // In steps, so that a signal's request to stop is seen soon even if poll is restarted.
+    const auto step = std::chrono::ceil<std::chrono::milliseconds>(
+        std::min<std::chrono::nanoseconds>(left, std::chrono::milliseconds(100)));
+    bool changed = false;
+    for (const char key : terminal.keys(step)) {
+      changed |= apply_key(view, key, net);
+      if (view.quit) return;
+    }
+    if (changed) redraw();
+  }
+}
+
+// The traffic backend `top --net` samples with, its name in `context`; null, the reason said on
+// standard error, when none can run.
+std::unique_ptr<network::TrafficBackend> open_traffic(const TopOptions& options,
+                                                      const config::Config& cfg,
+                                                      const sampler::ProcRoot& root,
+                                                      TopContext& context) {
+  // `top --net` asks for traffic even when the daemon's config turned the backend off.
+  const std::string& choice = options.backend.empty() ? cfg.network.backend : options.backend;
+  auto backend =
+      network::make_traffic_backend(choice == "off" ? "auto" : choice, root, context.note);
+  if (!backend) {
+    std::cerr << "flightrec top: no network backend can run here: " << context.note << '\n';
+    return nullptr;
+  }
+  context.backend = std::string(backend->name());
+  return backend;
+}
+
 }  // namespace
 
 int run_top(const TopOptions& options, const Command& global) {
@@ -103,14 +142,8 @@ int run_top(const TopOptions& options, const Command& global) {
   context.view = initial_view(options.net);
   std::unique_ptr<network::TrafficBackend> backend;
   if (options.net) {
-    // `top --net` asks for traffic even when the daemon's config turned the backend off.
-    const std::string& choice = options.backend.empty() ? cfg.network.backend : options.backend;
-    backend = network::make_traffic_backend(choice == "off" ? "auto" : choice, root, context.note);
-    if (!backend) {
-      std::cerr << "flightrec top: no network backend can run here: " << context.note << '\n';
-      return 1;
-    }
-    context.backend = std::string(backend->name());
+    backend = open_traffic(options, cfg, root, context);
+    if (!backend) return 1;
   }
   // The summary lines are the CPU screen's; --net reads no system source.
   std::optional<detail::SystemSummary> system;
@@ -147,22 +180,11 @@ int run_top(const TopOptions& options, const Command& global) {
     std::cout.flush();
     shown = true;
   };
-  // Until `delay` passed: answers keys at once when there is a terminal, else just waits.
   const auto wait = [&](std::chrono::nanoseconds delay) {
     if (!terminal) return pause_for(delay);
-    const auto until = std::chrono::steady_clock::now() + delay;
-    while (!interrupted.load() && !context.view.quit) {
-      const auto left = until - std::chrono::steady_clock::now();
-      if (left <= std::chrono::nanoseconds::zero()) return;
-      const auto step = std::chrono::ceil<std::chrono::milliseconds>(
-          std::min<std::chrono::nanoseconds>(left, std::chrono::milliseconds(100)));
-      bool changed = false;
-      for (const char key : terminal->keys(step)) {
-        changed |= apply_key(context.view, key, options.net);
-        if (context.view.quit) return;
-      }
-      if (changed && shown) show();
-    }
+    answer_keys(*terminal, context.view, options.net, delay, [&] {
+      if (shown) show();
+    });
   };
 
   take(before);
