@@ -2,7 +2,8 @@
 # `flightrec top` in a real terminal (tmux), driven by keys as a top or htop user drives it: M puts
 # the process holding 600 MiB first and marks %MEM, P goes back to %CPU, h shows the keys and any
 # key returns, q quits. Keys are answered at once, not at the next refresh (the delay is 2 s here),
-# and the terminal's modes (canonical input, echo) are restored after q, Ctrl-C and SIGTERM alike.
+# and the terminal's modes (canonical input, echo) are restored after q, Ctrl-C and SIGTERM alike,
+# and while Ctrl-Z has top stopped.
 source "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { echo "tmux is not installed" >&2; exit 1; }
 SOCKET="$WORK/tmux.sock"
@@ -61,6 +62,8 @@ wait_for "*%MEM" 40 || fail "M did not mark %MEM within 2 s: $(screen)"
 answered_ms=$((($(date +%s%N) - started) / 1000000))
 if [ "$answered_ms" -lt 1500 ]; then pass "M answered in ${answered_ms} ms, before the 2 s refresh"; else
   fail "M took ${answered_ms} ms"; fi
+# (The header may be drawn a moment before the rows under it.)
+for _ in $(seq 40); do [ "$(first_pid)" = "$HOG_PID" ] && break; sleep 0.05; done
 expect_eq "$(first_pid)" "$HOG_PID" "after M the first row is the process holding 600 MiB"
 
 tmuxc send-keys -t top P
@@ -84,5 +87,27 @@ start_top sigterm 0.3s
 top_pid=$(pgrep -n -f -- "$FLIGHTREC top -d 0.3s" || true)
 if [ -n "$top_pid" ]; then kill -TERM "$top_pid"; else fail "no top process to signal"; fi
 expect_restored sigterm "SIGTERM"
+
+# --- Ctrl-Z gives the shell its terminal back; fg takes it again. (bash also restores its own modes
+# when a job stops; what fails without top's own handling is that keys need Enter after fg.)
+tmuxc -f /dev/null new-session -d -s top -x 160 -y 40 "env PS1='$ ' bash --norc --noprofile -i"
+tmuxc send-keys -t top "'$FLIGHTREC' top -d 0.3s" Enter
+wait_for "Tasks:" 200 || fail "Ctrl-Z: top never drew a screen: $(screen)"
+tmuxc send-keys -t top C-z
+wait_for "Stopped" 100 || fail "Ctrl-Z did not stop top: $(screen)"
+tmuxc send-keys -t top "stty -a >'$WORK/stopped.modes'" Enter
+for _ in $(seq 100); do [ -s "$WORK/stopped.modes" ] && break; sleep 0.05; done
+expect_contains "$(cat "$WORK/stopped.modes" 2>/dev/null)" " icanon " \
+  "Ctrl-Z: the shell has canonical input while top is stopped"
+tmuxc send-keys -t top fg Enter
+wait_for "Tasks:" 100 || fail "fg did not bring top back: $(screen)"
+tmuxc send-keys -t top N
+wait_for "*PID" 40 && pass "fg: keys are read one at a time again" || fail "N after fg: $(screen)"
+tmuxc send-keys -t top q
+tmuxc send-keys -t top "stty -a >'$WORK/after-fg.modes'" Enter
+for _ in $(seq 100); do [ -s "$WORK/after-fg.modes" ] && break; sleep 0.05; done
+expect_eq "$(cat "$WORK/after-fg.modes" 2>/dev/null)" "$(cat "$WORK/stopped.modes")" \
+  "q after fg: the shell's modes are restored"
+tmuxc kill-session -t top
 
 finish

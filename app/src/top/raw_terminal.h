@@ -2,6 +2,8 @@
 // The terminal as `flightrec top` reads keys from it: non-canonical (a key arrives without
 // Enter) and without echo, as top and htop set it, restored when this object goes away. top's
 // SIGINT, SIGTERM and SIGHUP handlers only ask the loop to stop, so the restore runs on those too.
+// Ctrl-Z gives the shell its terminal back before the process stops, and `fg` takes it again.
+// One at a time: the job-control handlers keep the modes in static storage.
 #include <termios.h>
 
 #include <chrono>
@@ -23,10 +25,12 @@ class RawTerminal {
   // The keys pressed before `timeout` passes: returns as soon as there is one, empty when none
   // came or a signal interrupted the wait. Once the terminal hung up it only waits.
   [[nodiscard]] std::string keys(std::chrono::milliseconds timeout);
+  // Whether the process was stopped and continued since the last call: the shell wrote over the
+  // screen, which wants drawing again.
+  [[nodiscard]] bool resumed();
 
  private:
-  explicit RawTerminal(const termios& saved) : saved_(saved) {}
-  termios saved_{};
+  RawTerminal() = default;
   bool restore_ = true;
   bool hung_up_ = false;
 };

@@ -79,7 +79,8 @@ std::string fit(std::string_view screen, winsize size) {
 }
 
 // Until `delay` passed, or q: applies each key as it comes, calling `redraw` when one changed
-// the view, so a key is answered at once rather than at the next screen.
+// the view (or `fg` brought top back over the shell's output), so a key is answered at once
+// rather than at the next screen.
 template <typename Redraw>
 void answer_keys(detail::RawTerminal& terminal, TopView& view, bool net,
                  std::chrono::nanoseconds delay, Redraw redraw) {
@@ -90,7 +91,7 @@ void answer_keys(detail::RawTerminal& terminal, TopView& view, bool net,
     // In steps, so that a signal's request to stop is seen soon even if poll is restarted.
     const auto step = std::chrono::ceil<std::chrono::milliseconds>(
         std::min<std::chrono::nanoseconds>(left, std::chrono::milliseconds(100)));
-    bool changed = false;
+    bool changed = terminal.resumed();
     for (const char key : terminal.keys(step)) {
       changed |= apply_key(view, key, net);
       if (view.quit) return;
@@ -175,7 +176,8 @@ int run_top(const TopOptions& options, const Command& global) {
       std::cout << text << '\n';
     } else {
       // Clear and home the cursor between screens, as top does; batch output just follows on.
-      std::cout << "\x1b[H\x1b[2J" << fit(text, terminal_size());
+      // One string, so the terminal gets the screen whole rather than cleared and then filled.
+      std::cout << "\x1b[H\x1b[2J" + fit(text, terminal_size());
     }
     std::cout.flush();
     shown = true;
