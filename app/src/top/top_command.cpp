@@ -78,6 +78,9 @@ std::string fit(std::string_view screen, winsize size) {
   return out;
 }
 
+// The longest a terminal waits for its first screen.
+constexpr std::chrono::milliseconds kFirstScreen{500};
+
 // Until `delay` passed, or q: applies each key as it comes, calling `redraw` when one changed
 // the view (or `fg` brought top back over the shell's output), so a key is answered at once
 // rather than at the next screen.
@@ -193,7 +196,10 @@ int run_top(const TopOptions& options, const Command& global) {
   if (system) system->sample();
   for (uint32_t screen = 0; options.iterations == 0 || screen < options.iterations; ++screen) {
     if (shown) std::swap(before, now);  // the screen shown is the next one's start
-    wait(options.delay);
+    // A person at a terminal sees the first screen soon, as top's comes at once, rather than
+    // after a long -d; its rates are over that shorter first interval.
+    wait(terminal && !shown ? std::min<std::chrono::nanoseconds>(options.delay, kFirstScreen)
+                            : options.delay);
     if (interrupted.load() || context.view.quit) break;
     take(now);
     if (system) context.summary = system->sample();
