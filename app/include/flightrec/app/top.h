@@ -21,7 +21,7 @@ namespace flightrec::app {
 struct TopOptions {
   bool net = false;         // --net: traffic per process instead of CPU and memory
   bool batch = false;       // --batch (-b): plain output for scripts, no screen clearing
-  uint32_t iterations = 0;  // -n N: screens to print; 0 runs until interrupted
+  uint32_t iterations = 0;  // -n N: screens to print; 0 runs until q or a signal
   std::chrono::nanoseconds delay = std::chrono::seconds(1);  // -d DURATION between screens
   // --backend: network backend (auto, ebpf, sock_diag); empty: network.backend of the config
   std::string backend;
