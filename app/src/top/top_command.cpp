@@ -78,6 +78,18 @@ std::string fit(std::string_view screen, winsize size) {
   return out;
 }
 
+// Batch screens follow on, a blank line apart; others replace the last, cut to the terminal.
+void write_screen(const std::string& text, bool batch) {
+  if (batch) {
+    std::cout << text << '\n';
+  } else {
+    // Clear and home the cursor between screens, as top does, in one string, so the terminal
+    // gets the screen whole rather than cleared and then filled.
+    std::cout << "\x1b[H\x1b[2J" + fit(text, terminal_size());
+  }
+  std::cout.flush();
+}
+
 // The longest a terminal waits for its first screen.
 constexpr std::chrono::milliseconds kFirstScreen{500};
 
@@ -172,17 +184,9 @@ int run_top(const TopOptions& options, const Command& global) {
   process::ProcessFrame before, now;
   bool shown = false;  // a screen is on the terminal, which a key may redraw
   const auto show = [&] {
-    const std::string text = context.view.help
-                                 ? top_help_screen(context.view, options.net)
-                                 : render_top(&before, now, options.net, context, users);
-    if (options.batch) {
-      std::cout << text << '\n';
-    } else {
-      // Clear and home the cursor between screens, as top does; batch output just follows on.
-      // One string, so the terminal gets the screen whole rather than cleared and then filled.
-      std::cout << "\x1b[H\x1b[2J" + fit(text, terminal_size());
-    }
-    std::cout.flush();
+    write_screen(context.view.help ? top_help_screen(context.view, options.net)
+                                   : render_top(&before, now, options.net, context, users),
+                 options.batch);
     shown = true;
   };
   const auto wait = [&](std::chrono::nanoseconds delay) {
