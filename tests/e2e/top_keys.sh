@@ -19,6 +19,10 @@ for _ in $(seq 100); do
   sleep 0.05
 done
 
+# A session that outlives each top's: a server left without sessions exits, and a new session
+# started while it does fails ("server exited unexpectedly").
+tmuxc -f /dev/null new-session -d -s keep "sleep 120"
+
 # screen: what the pane shows now.
 screen() { tmuxc capture-pane -p -t top; }
 # wait_for TEXT [TRIES]: until the pane shows TEXT (every 50 ms); false if it never does.
