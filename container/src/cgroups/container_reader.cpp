@@ -99,6 +99,24 @@ Status ContainerReader::read(CgroupStats& out) {
   return first_error;
 }
 
+Status ContainerReader::read_counters(CgroupStats& out) {
+  Status first_error;
+  for (size_t i = 0; i < kCgroupFileCount; ++i) {
+    const auto file = static_cast<CgroupFile>(i);
+    if (is_counter_file(file)) read_file(file, out, first_error);
+  }
+  return first_error;
+}
+
+Status ContainerReader::read_details(CgroupStats& out) {
+  Status first_error;
+  for (size_t i = 0; i < kCgroupFileCount; ++i) {
+    const auto file = static_cast<CgroupFile>(i);
+    if (!is_counter_file(file) && file != CgroupFile::blkio_ios) read_file(file, out, first_error);
+  }
+  return first_error;
+}
+
 Status ContainerReader::read_fast(CgroupStats& out) {
   Status first_error;
   for (const CgroupFile file :

@@ -29,6 +29,15 @@ class ContainerReader {
   // cgroup is removed), and the fields it feeds stay kAbsent.
   Status read(CgroupStats& out);
 
+  // The files the slow round reads every round (cgroup_file.h's is_counter_file): the CPU
+  // counters, the memory usage and the limit-breach counters (memory.events, or v1's
+  // memory.failcnt and memory.oom_control), into `out`. read_details reads the others. Every
+  // other field, and those of a file that fails (the error names it), keeps its value.
+  Status read_counters(CgroupStats& out);
+  // The files read_counters leaves out: limits, memory.stat, I/O, pids, cpuacct.stat and PSI,
+  // the costlier half of a read that changes slowly or explains a change the counters show.
+  Status read_details(CgroupStats& out);
+
   // Only the numbers that move within a CFS period, into `out`: the CPU counters (cpu.stat, and
   // on v1 cpuacct.usage) and the memory usage. What the fast tier reads: three preads instead of
   // every file's. Every other field, and those of a file that fails (the error names it), keeps
