@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <system_error>
 #include <unordered_set>
@@ -17,6 +18,7 @@
 #include "flightrec/common/log.h"
 #include "flightrec/common/open_file_limit.h"
 #include "flightrec/recorder/containers/fast_tier.h"
+#include "flightrec/recorder/containers/full_reads.h"
 
 namespace flightrec::recorder {
 namespace {
@@ -97,6 +99,7 @@ ContainerTierSettings container_tier_settings(const config::Config& config) {
   settings.rate = c.rate;
   settings.fast_rate = c.fast_rate;
   settings.fast_max = c.fast_max;
+  settings.detail_rate = c.detail_rate;
   settings.discovery_interval = c.discovery_interval;
   settings.window = config.export_.window;
   settings.match = {.runtimes = c.match.runtimes,
@@ -128,6 +131,7 @@ ContainerRecorder::ContainerRecorder(ContainerTierSettings settings,
       window_ns_(settings_.window.count()),
       // The fast tier's period, or without one the slow tier's.
       tick_(settings_.fast_max > 0 ? settings_.fast_rate : settings_.rate),
+      full_read_every_(containers::full_read_every(settings_.rate, settings_.detail_rate)),
       snapshot_(std::make_shared<containers::ContainerTierSnapshot>(
           containers::ContainerTierSnapshot{.mode = discovery_.layout().mode})) {
   if (settings_.names) {
@@ -213,6 +217,7 @@ void ContainerRecorder::discover(int64_t now_ns) {
         tracked_.begin(), tracked_.end(), ref.path,
         [](const Tracked& t, const std::string& path) { return t.info->ref.path < path; });
     Tracked added;
+    added.full_read_phase = std::hash<std::string>{}(ref.path) % full_read_every_;
     added.info = std::make_shared<const ContainerInfo>(ContainerInfo{.ref = std::move(ref)});
     tracked_.insert(at, std::move(added));
   }
@@ -278,7 +283,7 @@ void ContainerRecorder::slow_round(int64_t now_ns) {
   uint64_t reads = 0;
   for (Tracked& t : tracked_) {
     if (!t.reader) continue;
-    const Status read = t.reader->read(t.stats);
+    const Status read = slow_read(t);
     ++reads;
     t.read_ok = read.ok();
     if (!read) {
@@ -296,8 +301,28 @@ void ContainerRecorder::slow_round(int64_t now_ns) {
                                           std::memory_order_relaxed);
   stats_.slow_reads_total.fetch_add(reads, std::memory_order_relaxed);
   stats_.slow_rounds_total.fetch_add(1, std::memory_order_relaxed);
+  ++slow_round_index_;
   choose_fast_tier();
   publish(now_ns);
+}
+
+Status ContainerRecorder::slow_read(Tracked& t) {
+  const container::MemoryEvents events_before = t.stats.memory.events;
+  Status read = t.reader->read_counters(t.stats);
+  const containers::FullReadCandidate candidate{
+      .read_before = t.read_in_full,
+      .fast = t.signals.fast,
+      .memory_fill = t.signals.memory_fill.value_or(0),
+      .events_changed = t.read_in_full && t.stats.memory.events != events_before};
+  if (!containers::full_read_due(candidate, slow_round_index_, full_read_every_,
+                                 t.full_read_phase)) {
+    return read;
+  }
+  Status details = t.reader->read_details(t.stats);
+  t.read_in_full = true;
+  stats_.full_reads_total.fetch_add(1, std::memory_order_relaxed);
+  if (!read) return read;
+  return details;
 }
 
 void ContainerRecorder::choose_fast_tier() {

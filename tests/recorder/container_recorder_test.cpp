@@ -222,10 +222,37 @@ TEST_CASE("shouldRefuseAPathRegexThatDoesNotCompile", "[recorder][containers]") 
   CHECK_THAT(tier.error(), Catch::Contains("(qemu"));
 }
 
+TEST_CASE("shouldReadEachContainerInFullOnceADetailRateAndAtOnceAfterAMemoryEvent",
+          "[recorder][containers]") {
+  const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v2-systemd-docker");
+  ContainerTierSettings settings = test_settings();
+  settings.fast_max = 0;
+  settings.detail_rate = 300ms;  // one slow round in three
+  auto tier = open_tier(tree, settings);
+  tier->tick(0);
+  CHECK(tier->stats().full_reads_total.load() == 2);  // the first read of each is in full
+  for (int64_t t = 100; t <= 300; t += 100) tier->tick(t * kMs);
+  // Three rounds later each was read in full once more, and in the others only its counters.
+  CHECK(tier->stats().slow_reads_total.load() == 8);
+  CHECK(tier->stats().full_reads_total.load() == 4);
+
+  // A breach of A's limit: the next round reads A's memory.stat with it, whatever A's phase.
+  tree.file(kADir + "/memory.events", "low 0\nhigh 0\nmax 318\noom 2\noom_kill 1\n")
+      .file(kADir + "/memory.stat", "anon 999\n");
+  const uint64_t before = tier->stats().full_reads_total.load();
+  tier->tick(400 * kMs);
+  const auto* a = find(*tier->snapshot(), kA);
+  REQUIRE(a != nullptr);
+  CHECK(a->stats.memory.events.max == 318);
+  CHECK(a->stats.memory.stat.anon == 999);
+  CHECK(tier->stats().full_reads_total.load() > before);
+}
+
 TEST_CASE("shouldTurnTheConfigurationIntoTheTiersSettings", "[recorder][containers]") {
   config::Config config;
   config.containers.rate = 250ms;
   config.containers.fast_max = 0;
+  config.containers.detail_rate = 5s;
   config.containers.max = 7;
   config.containers.match.path_regex = "^/vm";
   config.containers.names.docker_root = "/srv/docker";
@@ -234,6 +261,7 @@ TEST_CASE("shouldTurnTheConfigurationIntoTheTiersSettings", "[recorder][containe
   const ContainerTierSettings settings = container_tier_settings(config);
   CHECK(settings.rate == 250ms);
   CHECK(settings.fast_max == 0);
+  CHECK(settings.detail_rate == 5s);
   CHECK(settings.limits.max_containers == 7);
   CHECK(settings.match.path_regex == "^/vm");
   CHECK(settings.window == 30s);

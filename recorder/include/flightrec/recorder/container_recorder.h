@@ -34,6 +34,8 @@ struct ContainerTierSettings {
   std::chrono::nanoseconds rate = std::chrono::milliseconds(100);
   std::chrono::nanoseconds fast_rate = std::chrono::milliseconds(10);
   size_t fast_max = 16;
+  // How often a container's every file is read; the slow rounds between read its counters.
+  std::chrono::nanoseconds detail_rate = std::chrono::seconds(10);
   std::chrono::nanoseconds discovery_interval = std::chrono::seconds(1);
   // export.window: the span of each container's largest throttled share.
   std::chrono::nanoseconds window = std::chrono::seconds(15);
@@ -81,6 +83,8 @@ class ContainerRecorder {
     std::optional<container::ContainerReader> reader;  // none while it could not be opened
     container::CgroupStats stats;
     bool read_ok = false;
+    bool read_in_full = false;        // had a read of every file since it was found
+    uint64_t full_read_phase = 0;     // which of the slow rounds reads it in full (full_reads.h)
     containers::CpuReading last_cpu;  // the newest read, of either tier
     containers::CpuReading slow_cpu;  // the last slow round's
     containers::ContainerSignals signals;
@@ -95,6 +99,8 @@ class ContainerRecorder {
   void discover(int64_t now_ns);
   void name(Tracked& tracked);
   void slow_round(int64_t now_ns);
+  // One container's slow read: its counters, and every file when full_read_due says so.
+  Status slow_read(Tracked& tracked);
   void fast_round(int64_t now_ns);
   // Folds one read's CPU counters and memory usage into the container's signals.
   void take_read(Tracked& tracked, int64_t now_ns);
@@ -106,6 +112,8 @@ class ContainerRecorder {
   std::unique_ptr<container::names::NameResolver> names_;  // null when not named
   std::atomic<int64_t> window_ns_;
   std::chrono::nanoseconds tick_;
+  uint64_t full_read_every_;  // slow rounds from one full read of a container to the next
+  uint64_t slow_round_index_ = 0;
   // When the next slow round and walk are due (CLOCK_MONOTONIC); the first tick does both.
   int64_t next_slow_ns_ = std::numeric_limits<int64_t>::min();
   int64_t next_discovery_ns_ = std::numeric_limits<int64_t>::min();
