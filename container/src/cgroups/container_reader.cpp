@@ -99,13 +99,20 @@ Status ContainerReader::read(CgroupStats& out) {
   return first_error;
 }
 
-Status ContainerReader::read_counters(CgroupStats& out) {
+Status ContainerReader::read_counters(CgroupStats& out, bool memory_events) {
   Status first_error;
   for (size_t i = 0; i < kCgroupFileCount; ++i) {
     const auto file = static_cast<CgroupFile>(i);
-    if (is_counter_file(file)) read_file(file, out, first_error);
+    if (!is_counter_file(file) || (file == CgroupFile::memory_events && !memory_events)) continue;
+    read_file(file, out, first_error);
   }
   return first_error;
+}
+
+std::optional<std::filesystem::path> ContainerReader::file_path(CgroupFile file) const {
+  const std::optional<sampler::FileReader>& reader = files_[index(file)];
+  if (!reader) return std::nullopt;
+  return reader->path();
 }
 
 Status ContainerReader::read_details(CgroupStats& out) {

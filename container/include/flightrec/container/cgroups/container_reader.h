@@ -4,6 +4,7 @@
 // pure parsers of cpu_files.h, memory_files.h, io_files.h, value_files.h and pressure_file.h.
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -31,9 +32,11 @@ class ContainerReader {
 
   // The files the slow round reads every round (cgroup_file.h's is_counter_file): the CPU
   // counters, the memory usage and the limit-breach counters (memory.events, or v1's
-  // memory.failcnt and memory.oom_control), into `out`. read_details reads the others. Every
-  // other field, and those of a file that fails (the error names it), keeps its value.
-  Status read_counters(CgroupStats& out);
+  // memory.failcnt and memory.oom_control), into `out`; memory.events only when
+  // `memory_events` (v2's is left to an EventsWatch's word that it changed). read_details reads
+  // the others. Every other field, and those of a file that fails (the error names it), keeps
+  // its value.
+  Status read_counters(CgroupStats& out, bool memory_events = true);
   // The files read_counters leaves out: limits, memory.stat, I/O, pids, cpuacct.stat and PSI,
   // the costlier half of a read that changes slowly or explains a change the counters show.
   Status read_details(CgroupStats& out);
@@ -46,6 +49,8 @@ class ContainerReader {
 
   [[nodiscard]] bool has(CgroupFile file) const { return files_[index(file)].has_value(); }
   [[nodiscard]] const std::string& path() const { return path_; }
+  // Where the file was opened; nothing when the cgroup has no such file.
+  [[nodiscard]] std::optional<std::filesystem::path> file_path(CgroupFile file) const;
 
  private:
   ContainerReader(std::string path, CgroupMode mode, int64_t us_per_tick);
