@@ -137,6 +137,14 @@ ContainerRecorder::ContainerRecorder(ContainerTierSettings settings,
   if (settings_.names) {
     names_ = std::make_unique<container::names::NameResolver>(*settings_.names);
   }
+  if (discovery_.layout().mode == container::CgroupMode::unified) {
+    Result<container::EventsWatch> watch = container::EventsWatch::create();
+    if (watch) {
+      events_watch_.emplace(std::move(*watch));
+    } else {
+      log::warn("container memory.events read at every round", {{"reason", watch.error()}});
+    }
+  }
 }
 
 void ContainerRecorder::run(const StopSignal& stop) {
@@ -210,7 +218,11 @@ void ContainerRecorder::discover(int64_t now_ns) {
   if (!changes->removed.empty()) {
     std::unordered_set<std::string> removed;
     for (const ContainerRef& ref : changes->removed) removed.insert(ref.path);
-    std::erase_if(tracked_, [&](const Tracked& t) { return removed.contains(t.info->ref.path); });
+    std::erase_if(tracked_, [&](const Tracked& t) {
+      if (!removed.contains(t.info->ref.path)) return false;
+      if (events_watch_ && t.memory_events_watch >= 0) events_watch_->remove(t.memory_events_watch);
+      return true;
+    });
   }
   for (ContainerRef& ref : changes->added) {
     const auto at = std::lower_bound(
@@ -235,6 +247,7 @@ void ContainerRecorder::discover(int64_t now_ns) {
           container::ContainerReader::open(t.info->ref, discovery_.layout().mode);
       if (reader) {
         t.reader.emplace(std::move(*reader));
+        watch_memory_events(t);
       } else if (cgroup_exists(t.info->ref)) {
         read_failures_.note(reader.error());
       }
@@ -280,6 +293,7 @@ void ContainerRecorder::take_read(Tracked& t, int64_t now_ns) {
 
 void ContainerRecorder::slow_round(int64_t now_ns) {
   const int64_t cpu_started = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  take_memory_event_changes();
   uint64_t reads = 0;
   for (Tracked& t : tracked_) {
     if (!t.reader) continue;
@@ -308,7 +322,9 @@ void ContainerRecorder::slow_round(int64_t now_ns) {
 
 Status ContainerRecorder::slow_read(Tracked& t) {
   const container::MemoryEvents events_before = t.stats.memory.events;
-  Status read = t.reader->read_counters(t.stats);
+  Status read =
+      t.reader->read_counters(t.stats, t.memory_events_watch < 0 || t.memory_events_changed);
+  t.memory_events_changed = false;
   const containers::FullReadCandidate candidate{
       .read_before = t.read_in_full,
       .fast = t.signals.fast,
@@ -323,6 +339,29 @@ Status ContainerRecorder::slow_read(Tracked& t) {
   stats_.full_reads_total.fetch_add(1, std::memory_order_relaxed);
   if (!read) return read;
   return details;
+}
+
+void ContainerRecorder::watch_memory_events(Tracked& t) {
+  if (!events_watch_) return;
+  const auto path = t.reader->file_path(container::CgroupFile::memory_events);
+  if (!path) return;
+  Result<int> watch = events_watch_->add(*path);
+  if (!watch) {
+    read_failures_.note(watch.error());  // it is read at every round instead
+    return;
+  }
+  t.memory_events_watch = *watch;
+  t.memory_events_changed = true;  // never read yet
+}
+
+void ContainerRecorder::take_memory_event_changes() {
+  if (!events_watch_) return;
+  const std::vector<int> changed = events_watch_->take_changed();
+  if (changed.empty()) return;
+  const std::unordered_set<int> watches(changed.begin(), changed.end());
+  for (Tracked& t : tracked_) {
+    if (watches.contains(t.memory_events_watch)) t.memory_events_changed = true;
+  }
 }
 
 void ContainerRecorder::choose_fast_tier() {
