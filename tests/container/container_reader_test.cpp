@@ -253,3 +253,20 @@ TEST_CASE("Every cgroup file is a counter or a detail, and the counters are few"
   CHECK_FALSE(is_counter_file(CgroupFile::memory_stat));
   CHECK_FALSE(is_counter_file(CgroupFile::cpu_pressure));
 }
+
+TEST_CASE("ContainerReader::read_fast leaves the memory usage when not asked for it",
+          "[container][reader]") {
+  const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v1-hybrid-cgroupfs");
+  const Found found = find(tree.root(), "/docker/" + kA);
+  auto reader = ContainerReader::open(found.ref, found.mode);
+  REQUIRE(reader.ok());
+  CgroupStats stats;
+  REQUIRE(reader->read(stats).ok());
+  tree.file("cpuacct/docker/" + kA + "/cpuacct.usage", "662544060\n")
+      .file("memory/docker/" + kA + "/memory.usage_in_bytes", "1\n");
+  REQUIRE(reader->read_fast(stats, false).ok());
+  CHECK(stats.cpu.usage_us == 662544);
+  CHECK(stats.memory.usage_bytes != 1);
+  REQUIRE(reader->read_fast(stats, true).ok());
+  CHECK(stats.memory.usage_bytes == 1);
+}

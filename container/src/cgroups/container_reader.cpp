@@ -124,12 +124,11 @@ Status ContainerReader::read_details(CgroupStats& out) {
   return first_error;
 }
 
-Status ContainerReader::read_fast(CgroupStats& out) {
+Status ContainerReader::read_fast(CgroupStats& out, bool memory_usage) {
   Status first_error;
-  for (const CgroupFile file :
-       {CgroupFile::cpu_stat, CgroupFile::cpuacct_usage, CgroupFile::memory_usage}) {
-    read_file(file, out, first_error);
-  }
+  read_file(CgroupFile::cpu_stat, out, first_error);
+  read_file(CgroupFile::cpuacct_usage, out, first_error);
+  if (memory_usage) read_file(CgroupFile::memory_usage, out, first_error);
   return first_error;
 }
 

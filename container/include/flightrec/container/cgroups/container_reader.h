@@ -42,10 +42,12 @@ class ContainerReader {
   Status read_details(CgroupStats& out);
 
   // Only the numbers that move within a CFS period, into `out`: the CPU counters (cpu.stat, and
-  // on v1 cpuacct.usage) and the memory usage. What the fast tier reads: three preads instead of
-  // every file's. Every other field, and those of a file that fails (the error names it), keeps
-  // its value.
-  Status read_fast(CgroupStats& out);
+  // on v1 cpuacct.usage) and the memory usage. What the fast tier reads: two or three preads
+  // instead of every file's. Every other field, and those of a file that fails (the error names
+  // it), keeps its value. The memory usage only when `memory_usage`: the fast tier reads it for a
+  // container near its limit, where a 10 ms peak matters, not for one that is there for its
+  // throttling.
+  Status read_fast(CgroupStats& out, bool memory_usage = true);
 
   [[nodiscard]] bool has(CgroupFile file) const { return files_[index(file)].has_value(); }
   [[nodiscard]] const std::string& path() const { return path_; }
