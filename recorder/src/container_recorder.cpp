@@ -384,7 +384,9 @@ void ContainerRecorder::fast_round(int64_t now_ns) {
   const int64_t cpu_started = clock_ns(CLOCK_THREAD_CPUTIME_ID);
   for (size_t i : fast_) {
     Tracked& t = tracked_[i];
-    if (const Status read = t.reader->read_fast(t.stats); !read) {
+    // The memory usage of those near their limit only: the others are here for their CPU.
+    const bool near_limit = t.signals.memory_fill.value_or(0) > containers::kFastMemoryFill;
+    if (const Status read = t.reader->read_fast(t.stats, near_limit); !read) {
       stats_.read_failures_total.fetch_add(1, std::memory_order_relaxed);
       continue;  // the slow round says whether it is gone, and warns if not
     }

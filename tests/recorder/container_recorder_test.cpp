@@ -248,6 +248,40 @@ TEST_CASE("shouldReadEachContainerInFullOnceADetailRateAndAtOnceAfterAMemoryEven
   CHECK(tier->stats().full_reads_total.load() > before);
 }
 
+TEST_CASE("shouldReadTheMemoryUsageFastOnlyOfAContainerNearItsLimit", "[recorder][containers]") {
+  const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v2-systemd-docker");
+  const std::string a_stat = kADir + "/cpu.stat";
+  const std::string a_usage = kADir + "/memory.current";
+  tree.file(a_stat, cpu_stat(1'000'000, 100, 50, 4'000'000));
+  auto tier = open_tier(tree);  // fast_max 1; A's limit is 1 GiB
+  tier->tick(0);
+  tree.file(a_stat, cpu_stat(1'020'000, 101, 51, 4'080'000));
+  tier->tick(100 * kMs);  // A was throttled: in the fast tier, at 70 % of its limit
+  REQUIRE(find(*tier->snapshot(), kA)->signals.fast);
+  // A 900 MiB peak between two slow rounds: not read, A is in the fast tier for its CPU.
+  tree.file(a_usage, "943718400\n");
+  tier->tick(110 * kMs);
+  tree.file(a_usage, "734003200\n");
+  tree.file(a_stat, cpu_stat(1'040'000, 102, 52, 4'160'000));  // throttled again: stays fast
+  tier->tick(200 * kMs);
+  const auto* a = find(*tier->snapshot(), kA);
+  REQUIRE(a->signals.fast);
+  CHECK(*a->signals.memory_usage_max == Approx(734003200.0));
+
+  // Near its limit (over 90 %), the fast rounds read its usage, and a peak between two slow
+  // rounds is kept.
+  tree.file(a_usage, "1000000000\n");
+  tree.file(a_stat, cpu_stat(1'060'000, 103, 53, 4'240'000));
+  tier->tick(300 * kMs);
+  REQUIRE(find(*tier->snapshot(), kA)->signals.fast);
+  tree.file(a_usage, "1070000000\n");
+  tier->tick(310 * kMs);
+  tree.file(a_usage, "1000000000\n");
+  tree.file(a_stat, cpu_stat(1'080'000, 104, 54, 4'320'000));
+  tier->tick(400 * kMs);
+  CHECK(*find(*tier->snapshot(), kA)->signals.memory_usage_max == Approx(1070000000.0));
+}
+
 TEST_CASE("shouldTurnTheConfigurationIntoTheTiersSettings", "[recorder][containers]") {
   config::Config config;
   config.containers.rate = 250ms;
