@@ -268,12 +268,16 @@ scrape() {
   local url_var=$1_url
   curl -sf --max-time 10 "${!url_var}metrics" >"$2" || { echo "the $1 daemon's /metrics failed" >&2; exit 1; }
 }
-# cpu_ns PID: on-CPU ns of all the process's threads so far.
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'; }
+# cpu_ns PID: on-CPU ns of all the process's threads so far. "%.0f", not "%d": mawk's %d stops at
+# 2^31-1, 2.1 s, which a daemon passes within a minute (its figures then fell to ~0.4 %).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
 # machine_jiffies: "<all> <steal>" of /proc/stat's cpu line (guest time is inside user already).
 machine_jiffies() { awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print t, $9; exit }' /proc/stat; }
 # bpf_ns FILE: the BPF programs' run time in a scrape, ns.
-bpf_ns() { awk '/^flightrec_bpf_run_seconds_total/ { t += $2 } END { printf "%d\n", t * 1e9 }' "$1"; }
+# tier_ns FILE TIER: the container tier's own count of its TIER's (slow, fast) reads' CPU time in a
+# scrape, ns: where the tier's cost goes, and a check on the on daemon's figure, which holds both.
+tier_ns() { awk -v tier="$2" '/^flightrec_container_tier_read_cpu_seconds_total/ && index($0, "tier=\"" tier "\"") { t += $2 } END { printf "%.0f\n", t * 1e9 }' "$1"; }
+bpf_ns() { awk '/^flightrec_bpf_run_seconds_total/ { t += $2 } END { printf "%.0f\n", t * 1e9 }' "$1"; }
 # field LINE NAME: NAME's value in a logfmt line.
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" $1"; }
 # latency LABEL: one run of the latency tool on the test cgroup's cpu.stat; appends
@@ -303,13 +307,15 @@ start_daemon on "$on_yaml"
 pause "$warmup"
 slice=15
 slices=$(((seconds + slice - 1) / slice))
-declare -a off_ns on_ns off_bpf on_bpf
+declare -a off_ns on_ns off_bpf on_bpf on_slow on_fast
 for ((s = 0; s <= slices; s++)); do
   if [ "$s" -gt 0 ]; then pause $((s < slices ? slice : seconds - (slices - 1) * slice)); fi
   scrape off "$work/off.metrics"
   scrape on "$work/on.metrics"
   off_bpf[s]=$(bpf_ns "$work/off.metrics")
   on_bpf[s]=$(bpf_ns "$work/on.metrics")
+  on_slow[s]=$(tier_ns "$work/on.metrics" slow)
+  on_fast[s]=$(tier_ns "$work/on.metrics" fast)
   off_ns[s]=$(cpu_ns "$off_pid")
   on_ns[s]=$(cpu_ns "$on_pid")
   stamp[s]=$(date +%s%N)
@@ -343,9 +349,10 @@ pct() {
 steal() {
   echo "${machine[$1]} ${machine[$2]}" | awk '{ printf "%.2f", ($3 > $1) ? ($4 - $2) / ($3 - $1) * 100 : 0 }'
 }
-bpf_pct() {
-  local -n bpf=$1
-  awk -v n=$((bpf[slices] - bpf[0])) -v t=$((stamp[slices] - stamp[0])) 'BEGIN { printf "%.2f", n / t * 100 }'
+# span_pct ARRAY: an ns counter's growth over the whole span, as % of one core.
+span_pct() {
+  local -n counter=$1
+  awk -v n=$((counter[slices] - counter[0])) -v t=$((stamp[slices] - stamp[0])) 'BEGIN { printf "%.2f", n / t * 100 }'
 }
 echo "# % of one core (threads + BPF) per ~${slice} s: off, on, on - off (and the host's steal)"
 deltas=()
@@ -383,7 +390,7 @@ latency_figures() {
 }
 echo "containers=$containers busy=$busy layout=$layout tier=$tier seconds=$seconds" \
   "off_pct=$off_pct on_pct=$on_pct delta_pct=$delta delta_spread_pct=${spread// /..} steal_pct=$(steal 0 "$slices")" \
-  "off_bpf_pct=$(bpf_pct off_bpf) on_bpf_pct=$(bpf_pct on_bpf)" \
+  "off_bpf_pct=$(span_pct off_bpf) on_bpf_pct=$(span_pct on_bpf) tier_slow_pct=$(span_pct on_slow) tier_fast_pct=$(span_pct on_fast)" \
   "series=$series metric_lines_off=$lines_off metric_lines_on=$lines_on fds_on=$fds_on" \
   "rss_off_mib=$rss_off rss_on_mib=$rss_on budget_steps_off=$budget_off budget_steps_on=$budget_on" \
   "$(latency_figures p50 2) $(latency_figures p99 3)"

@@ -23,7 +23,8 @@ cleanup() {
 trap cleanup EXIT
 
 # cpu_ns PID: the on-CPU ns of all its threads so far.
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%d\n", s}'; }
+# "%.0f": mawk's %d stops at 2^31-1 ns (2.1 s).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%.0f\n", s}'; }
 
 # start CONFIG_TEXT: a daemon on a free loopback port with that config; sets pid and url.
 start() {

@@ -254,7 +254,7 @@ std::string usage_text(std::optional<CommandKind> kind) {
                        " [flags]\n\n" + std::string(spec.summary) + "\n\nFlags:\n";
     if (spec.kind == CommandKind::top) {  // top's table holds the global flags it takes
       TopOptions top;
-      return text + flags::help_lines(top_flags(top));
+      return text + flags::help_lines(top_flags(top)) + "\nKeys:\n" + top_keys_text();
     }
     return text + flags::help_lines(spec.own_flags(scratch)) + "\nGlobal flags:\n" + global;
   }

@@ -314,6 +314,7 @@ void Daemon::open_container_tier(const Command& command) {
              {"rate", config::format_duration(cfg_.containers.rate)},
              {"fast_rate", config::format_duration(cfg_.containers.fast_rate)},
              {"fast_max", std::to_string(cfg_.containers.fast_max)},
+             {"detail_rate", config::format_duration(cfg_.containers.detail_rate)},
              {"names", cfg_.containers.names.enabled ? "on" : "off"},
              {"throttle_episodes", episodes}});
 }

@@ -5,6 +5,7 @@
 #include "flightrec/app/commands.h"
 #include "flightrec/app/setup.h"
 #include "flightrec/common/log.h"
+#include "flightrec/process/cmdline_redactor.h"
 #include "flightrec/sampler/sampler.h"
 #include "flightrec/sampler/sources/system_sources.h"
 #include "flightrec/snapshot/output_file.h"
@@ -28,8 +29,10 @@ int run_snapshot(const Command& command) {
 
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
+  // The pattern compiled when the configuration was checked.
+  const process::CmdlineRedactor redactor(setup.config->processes.redact_cmdline);
   const auto shot =
-      snapshot::take_snapshot(root, sampler.schema(), values,
+      snapshot::take_snapshot(root, redactor, sampler.schema(), values,
                               static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec);
   for (const auto& error : shot.errors) log::warn("snapshot incomplete", {{"err", error}});
 

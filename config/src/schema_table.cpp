@@ -169,6 +169,13 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
        "Most containers in the fast tier, chosen at each slow round: the ones throttled in the "
        "last round, then those using over 90 % of their memory limit, then the busiest. 0: no "
        "fast tier."},
+      {"containers.detail_rate",
+       DurationRule{[](Config& c) -> Duration& { return c.containers.detail_rate; }, 1ms, 1h,
+                    "containers.rate"},
+       "How often each container's slower files are read: its limits, `memory.stat`, I/O, pids, "
+       "`cpuacct.stat` and PSI. The slow rounds between read only the CPU counters, the memory "
+       "usage and the limit-breach events; a container in the fast tier, near its memory limit "
+       "or with a new memory event has every file read at each slow round."},
       {"containers.discovery_interval",
        DurationRule{[](Config& c) -> Duration& { return c.containers.discovery_interval; }, 100ms,
                     1h},

@@ -9,6 +9,7 @@
 #include "flightrec/incidents/incident_file.h"
 #include "flightrec/model/alert_details.h"
 #include "flightrec/model/oom_memory.h"
+#include "flightrec/model/value_text.h"
 #include "shown_path.h"
 
 namespace flightrec::incidents {
@@ -65,8 +66,8 @@ int print_incident_scan(const DirectoryScan& scan, std::ostream& out, std::ostre
   row("ID", "KIND", "RULE", "VALUE", "FIRED_AT", "BYTES", "STATUS", "DETAIL");
   for (auto it = scan.valid.rbegin(); it != scan.valid.rend(); ++it) {
     const model::IncidentDescription& incident = it->incident;
-    char value[32];
-    std::snprintf(value, sizeof value, "%.6g", incident.value);
+    // In the unit of the series the rule watched; "-" for alerts and manual requests.
+    const std::string value = model::value_text(incident.series, incident.value);
     row(it->id, model::kind_name(incident.kind), incident.rule, value,
         format_rfc3339_ms(incident.fired_at_ns), std::to_string(it->bytes), "written",
         detail_of(incident));

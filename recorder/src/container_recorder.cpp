@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <system_error>
 #include <unordered_set>
@@ -17,6 +18,7 @@
 #include "flightrec/common/log.h"
 #include "flightrec/common/open_file_limit.h"
 #include "flightrec/recorder/containers/fast_tier.h"
+#include "flightrec/recorder/containers/full_reads.h"
 
 namespace flightrec::recorder {
 namespace {
@@ -97,6 +99,7 @@ ContainerTierSettings container_tier_settings(const config::Config& config) {
   settings.rate = c.rate;
   settings.fast_rate = c.fast_rate;
   settings.fast_max = c.fast_max;
+  settings.detail_rate = c.detail_rate;
   settings.discovery_interval = c.discovery_interval;
   settings.window = config.export_.window;
   settings.match = {.runtimes = c.match.runtimes,
@@ -129,10 +132,19 @@ ContainerRecorder::ContainerRecorder(ContainerTierSettings settings,
       window_ns_(settings_.window.count()),
       // The fast tier's period, or without one the slow tier's.
       tick_(settings_.fast_max > 0 ? settings_.fast_rate : settings_.rate),
+      full_read_every_(containers::full_read_every(settings_.rate, settings_.detail_rate)),
       snapshot_(std::make_shared<containers::ContainerTierSnapshot>(
           containers::ContainerTierSnapshot{.mode = discovery_.layout().mode})) {
   if (settings_.names) {
     names_ = std::make_unique<container::names::NameResolver>(*settings_.names);
+  }
+  if (discovery_.layout().mode == container::CgroupMode::unified) {
+    Result<container::EventsWatch> watch = container::EventsWatch::create();
+    if (watch) {
+      events_watch_.emplace(std::move(*watch));
+    } else {
+      log::warn("container memory.events read at every round", {{"reason", watch.error()}});
+    }
   }
 }
 
@@ -213,13 +225,18 @@ void ContainerRecorder::discover(int64_t now_ns) {
   if (!changes->removed.empty()) {
     std::unordered_set<std::string> removed;
     for (const ContainerRef& ref : changes->removed) removed.insert(ref.path);
-    std::erase_if(tracked_, [&](const Tracked& t) { return removed.contains(t.info->ref.path); });
+    std::erase_if(tracked_, [&](const Tracked& t) {
+      if (!removed.contains(t.info->ref.path)) return false;
+      if (events_watch_ && t.memory_events_watch >= 0) events_watch_->remove(t.memory_events_watch);
+      return true;
+    });
   }
   for (ContainerRef& ref : changes->added) {
     const auto at = std::lower_bound(
         tracked_.begin(), tracked_.end(), ref.path,
         [](const Tracked& t, const std::string& path) { return t.info->ref.path < path; });
     Tracked added;
+    added.full_read_phase = std::hash<std::string>{}(ref.path) % full_read_every_;
     added.info = std::make_shared<const ContainerInfo>(ContainerInfo{.ref = std::move(ref)});
     tracked_.insert(at, std::move(added));
   }
@@ -237,6 +254,7 @@ void ContainerRecorder::discover(int64_t now_ns) {
           container::ContainerReader::open(t.info->ref, discovery_.layout().mode);
       if (reader) {
         t.reader.emplace(std::move(*reader));
+        watch_memory_events(t);
       } else if (cgroup_exists(t.info->ref)) {
         read_failures_.note(reader.error());
       }
@@ -282,10 +300,11 @@ void ContainerRecorder::take_read(Tracked& t, int64_t now_ns) {
 
 void ContainerRecorder::slow_round(int64_t now_ns) {
   const int64_t cpu_started = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  take_memory_event_changes();
   uint64_t reads = 0;
   for (Tracked& t : tracked_) {
     if (!t.reader) continue;
-    const Status read = t.reader->read(t.stats);
+    const Status read = slow_read(t);
     ++reads;
     t.read_ok = read.ok();
     if (!read) {
@@ -303,8 +322,53 @@ void ContainerRecorder::slow_round(int64_t now_ns) {
                                           std::memory_order_relaxed);
   stats_.slow_reads_total.fetch_add(reads, std::memory_order_relaxed);
   stats_.slow_rounds_total.fetch_add(1, std::memory_order_relaxed);
+  ++slow_round_index_;
   choose_fast_tier();
   publish(now_ns);
+}
+
+Status ContainerRecorder::slow_read(Tracked& t) {
+  const container::MemoryEvents events_before = t.stats.memory.events;
+  Status read =
+      t.reader->read_counters(t.stats, t.memory_events_watch < 0 || t.memory_events_changed);
+  t.memory_events_changed = false;
+  const containers::FullReadCandidate candidate{
+      .read_before = t.read_in_full,
+      .fast = t.signals.fast,
+      .memory_fill = t.signals.memory_fill.value_or(0),
+      .events_changed = t.read_in_full && t.stats.memory.events != events_before};
+  if (!containers::full_read_due(candidate, slow_round_index_, full_read_every_,
+                                 t.full_read_phase)) {
+    return read;
+  }
+  Status details = t.reader->read_details(t.stats);
+  t.read_in_full = true;
+  stats_.full_reads_total.fetch_add(1, std::memory_order_relaxed);
+  if (!read) return read;
+  return details;
+}
+
+void ContainerRecorder::watch_memory_events(Tracked& t) {
+  if (!events_watch_) return;
+  const auto path = t.reader->file_path(container::CgroupFile::memory_events);
+  if (!path) return;
+  Result<int> watch = events_watch_->add(*path);
+  if (!watch) {
+    read_failures_.note(watch.error());  // it is read at every round instead
+    return;
+  }
+  t.memory_events_watch = *watch;
+  t.memory_events_changed = true;  // never read yet
+}
+
+void ContainerRecorder::take_memory_event_changes() {
+  if (!events_watch_) return;
+  const std::vector<int> changed = events_watch_->take_changed();
+  if (changed.empty()) return;
+  const std::unordered_set<int> watches(changed.begin(), changed.end());
+  for (Tracked& t : tracked_) {
+    if (watches.contains(t.memory_events_watch)) t.memory_events_changed = true;
+  }
 }
 
 void ContainerRecorder::choose_fast_tier() {
@@ -327,7 +391,9 @@ void ContainerRecorder::fast_round(int64_t now_ns) {
   const int64_t cpu_started = clock_ns(CLOCK_THREAD_CPUTIME_ID);
   for (size_t i : fast_) {
     Tracked& t = tracked_[i];
-    if (const Status read = t.reader->read_fast(t.stats); !read) {
+    // The memory usage of those near their limit only: the others are here for their CPU.
+    const bool near_limit = t.signals.memory_fill.value_or(0) > containers::kFastMemoryFill;
+    if (const Status read = t.reader->read_fast(t.stats, near_limit); !read) {
       stats_.read_failures_total.fetch_add(1, std::memory_order_relaxed);
       continue;  // the slow round says whether it is gone, and warns if not
     }
@@ -339,7 +405,10 @@ void ContainerRecorder::fast_round(int64_t now_ns) {
                                       .periods = t.stats.cpu.periods,
                                       .throttled_periods = t.stats.cpu.throttled_periods,
                                       .throttled_us = t.stats.cpu.throttled_us,
-                                      .memory_usage_bytes = t.stats.memory.usage_bytes}});
+                                      // Not read for one here for its CPU: left absent, not the
+                                      // slow round's value repeated.
+                                      .memory_usage_bytes = near_limit ? t.stats.memory.usage_bytes
+                                                                       : sampler::kAbsent}});
     }
   }
   stats_.fast_read_cpu_ns_total.fetch_add(clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_started,

@@ -19,7 +19,8 @@ constexpr int64_t kNanosPerSecond = 1'000'000'000;
 constexpr int64_t kDayNs = 86'400 * kNanosPerSecond;
 
 std::string value_text(const SystemValue& value) {
-  std::string out = value.scale == 1.0 ? std::to_string(value.raw) : number_text(value.value());
+  // Only as many decimals as the stored unit has (USER_HZ: hundredths); the JSON keeps the double.
+  std::string out = scaled_number_text(value.raw, value.scale);
   if (!value.unit.empty()) out += " " + value.unit;
   return out;
 }

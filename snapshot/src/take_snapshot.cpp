@@ -49,7 +49,8 @@ std::vector<SystemValue> system_values(const sampler::Schema& schema,
   return out;
 }
 
-ProcessEntry process_entry(ProcessInfo& info, const ProcessTable& table, UserNames& users) {
+ProcessEntry process_entry(ProcessInfo& info, const ProcessTable& table, UserNames& users,
+                           const process::CmdlineRedactor& redactor) {
   const auto& units = table.units();
   const auto seconds = [&](uint64_t ticks) {
     return static_cast<double>(ticks) / static_cast<double>(units.user_hz);
@@ -62,7 +63,7 @@ ProcessEntry process_entry(ProcessInfo& info, const ProcessTable& table, UserNam
   if (entry.euid) entry.user = users.name(*entry.euid);
   entry.state = info.stat.state;
   entry.comm = std::move(info.stat.comm);
-  entry.cmdline = std::move(info.cmdline.text);
+  entry.cmdline = redactor.redact(info.cmdline.text);
   entry.cmdline_truncated = info.cmdline.truncated;
   entry.kernel_thread = info.stat.is_kernel_thread();
   entry.utime_seconds = seconds(info.stat.utime);
@@ -82,7 +83,8 @@ ProcessEntry process_entry(ProcessInfo& info, const ProcessTable& table, UserNam
 
 }  // namespace
 
-Snapshot take_snapshot(const ProcessTable& table, UserNames& users, const sampler::Schema& schema,
+Snapshot take_snapshot(const ProcessTable& table, UserNames& users,
+                       const process::CmdlineRedactor& redactor, const sampler::Schema& schema,
                        std::span<const int64_t> values, int64_t time_unix_ns) {
   Snapshot snapshot;
   snapshot.time_unix_ns = time_unix_ns;
@@ -97,18 +99,19 @@ Snapshot take_snapshot(const ProcessTable& table, UserNames& users, const sample
   snapshot.processes_vanished = scan.vanished;
   snapshot.processes.reserve(scan.processes.size());
   for (ProcessInfo& info : scan.processes) {
-    snapshot.processes.push_back(process_entry(info, table, users));
+    snapshot.processes.push_back(process_entry(info, table, users, redactor));
   }
   snapshot.errors.insert(snapshot.errors.end(), std::make_move_iterator(scan.errors.begin()),
                          std::make_move_iterator(scan.errors.end()));
   return snapshot;
 }
 
-Snapshot take_snapshot(const sampler::ProcRoot& root, const sampler::Schema& schema,
-                       std::span<const int64_t> values, int64_t time_unix_ns) {
+Snapshot take_snapshot(const sampler::ProcRoot& root, const process::CmdlineRedactor& redactor,
+                       const sampler::Schema& schema, std::span<const int64_t> values,
+                       int64_t time_unix_ns) {
   const ProcessTable table(root);
   UserNames users;
-  return take_snapshot(table, users, schema, values, time_unix_ns);
+  return take_snapshot(table, users, redactor, schema, values, time_unix_ns);
 }
 
 }  // namespace flightrec::snapshot

@@ -58,3 +58,17 @@ TEST_CASE("append_number writes integers as their digits", "[number_format]") {
   append_number(out, uint32_t{0});
   CHECK(out == "18446744073709551615,-9223372036854775808,0");
 }
+
+TEST_CASE("scaled_number_text writes a scaled value with the decimals its scale has",
+          "[number_format]") {
+  CHECK(flightrec::scaled_number_text(88306, 0.01) == "883.06");  // not 883.0600000000001
+  CHECK(flightrec::scaled_number_text(70, 0.01) == "0.7");        // not 0.7000000000000001
+  CHECK(flightrec::scaled_number_text(9036, 0.01) == "90.36");
+  CHECK(flightrec::scaled_number_text(300, 0.01) == "3");
+  CHECK(flightrec::scaled_number_text(1, 0.004) == "0.004");
+  CHECK(flightrec::scaled_number_text(1'234'567'891, 1e-9) == "1.234567891");
+  CHECK(flightrec::scaled_number_text(3, 1024) == "3072");
+  CHECK(flightrec::scaled_number_text(-5, 0.1) == "-0.5");
+  CHECK(flightrec::scaled_number_text(0, 0.01) == "0");
+  CHECK(flightrec::scaled_number_text(1, 1.0 / 3.0) == "0.333333333");  // at most 9 decimals
+}

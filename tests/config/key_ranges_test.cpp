@@ -41,20 +41,25 @@ void require_rejected(const KeySpec& key, const std::string& value) {
                  Catch::Contains(value.substr(0, 40)) && Catch::Contains(allowed_values(key)));
 }
 
-// At its minimum a key may undercut the key it must be at least; lower that one too.
+// At its minimum a key may undercut the key it must be at least; lower that one too, and the one
+// that one must be at least, in turn.
 KeyValues lower_what_it_depends_on(const DurationRule& rule) {
   if (rule.at_least_key.empty()) return {};
   const auto& other = std::get<DurationRule>(find_key(rule.at_least_key)->rule);
-  return {{std::string(rule.at_least_key), format_duration(other.min)}};
+  KeyValues lowered{{std::string(rule.at_least_key), format_duration(other.min)}};
+  for (auto& further : lower_what_it_depends_on(other)) lowered.push_back(std::move(further));
+  return lowered;
 }
 
-// At its maximum a key may exceed the keys that must be at least it; raise those to their maximum.
+// At its maximum a key may exceed the keys that must be at least it; raise those to their maximum,
+// and the keys that must be at least those (containers.fast_rate, rate, detail_rate), in turn.
 KeyValues raise_what_depends_on(const KeySpec& key) {
   KeyValues raised;
   for (const KeySpec& other : schema()) {
     const auto* rule = std::get_if<DurationRule>(&other.rule);
     if (rule != nullptr && rule->at_least_key == key.path) {
       raised.emplace_back(other.path, format_duration(rule->max));
+      for (auto& further : raise_what_depends_on(other)) raised.push_back(std::move(further));
     }
   }
   return raised;

@@ -202,3 +202,71 @@ TEST_CASE("ContainerReader::open says when a cgroup has no file to read", "[cont
   REQUIRE_FALSE(reader.ok());
   CHECK(reader.error() == "no cgroup file of /docker/" + kA + " could be opened");
 }
+
+TEST_CASE("ContainerReader::read_counters and read_details split the files between them",
+          "[container][reader]") {
+  const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v1-hybrid-cgroupfs");
+  const Found found = find(tree.root(), "/docker/" + kA);
+  auto reader = ContainerReader::open(found.ref, found.mode);
+  REQUIRE(reader.ok());
+  CgroupStats stats;
+  REQUIRE(reader->read(stats).ok());
+  const std::string memory = "memory/docker/" + kA + "/";
+  tree.file("cpuacct/docker/" + kA + "/cpuacct.usage", "662544060\n")
+      .file("cpuacct/docker/" + kA + "/cpuacct.stat", "user 99\nsystem 99\n")
+      .file(memory + "memory.usage_in_bytes", "1\n")
+      .file(memory + "memory.failcnt", "7\n")
+      .file(memory + "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n")
+      .file(memory + "memory.limit_in_bytes", "2\n")
+      .file(memory + "memory.stat", "total_rss 5\n")
+      .file("pids/docker/" + kA + "/pids.current", "9\n");
+  REQUIRE(reader->read_counters(stats).ok());
+  // The counters and the limit-breach events; nothing of the other files.
+  CHECK(stats.cpu.usage_us == 662544);
+  CHECK(stats.memory.usage_bytes == 1);
+  CHECK(stats.memory.events.max == 7);
+  CHECK(stats.memory.events.oom_kill == 3);
+  CHECK(stats.cpu.user_us == 42 * us_per_tick());
+  CHECK(stats.memory.limit_bytes == 268435456);
+  CHECK(stats.memory.stat.anon != 5);
+  CHECK(stats.pids.current == 2);
+  REQUIRE(reader->read_details(stats).ok());
+  CHECK(stats.cpu.user_us == 99 * us_per_tick());
+  CHECK(stats.memory.limit_bytes == 2);
+  CHECK(stats.memory.stat.anon == 5);
+  CHECK(stats.pids.current == 9);
+  // read_details leaves the counters alone.
+  tree.file(memory + "memory.usage_in_bytes", "4\n");
+  REQUIRE(reader->read_details(stats).ok());
+  CHECK(stats.memory.usage_bytes == 1);
+}
+
+TEST_CASE("Every cgroup file is a counter or a detail, and the counters are few",
+          "[container][reader]") {
+  size_t counters = 0;
+  for (size_t i = 0; i < kCgroupFileCount; ++i) {
+    if (is_counter_file(static_cast<CgroupFile>(i))) ++counters;
+  }
+  // cpu.stat, cpuacct.usage, the usage, memory.events, failcnt and oom_control.
+  CHECK(counters == 6);
+  CHECK(is_counter_file(CgroupFile::memory_events));
+  CHECK_FALSE(is_counter_file(CgroupFile::memory_stat));
+  CHECK_FALSE(is_counter_file(CgroupFile::cpu_pressure));
+}
+
+TEST_CASE("ContainerReader::read_fast leaves the memory usage when not asked for it",
+          "[container][reader]") {
+  const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v1-hybrid-cgroupfs");
+  const Found found = find(tree.root(), "/docker/" + kA);
+  auto reader = ContainerReader::open(found.ref, found.mode);
+  REQUIRE(reader.ok());
+  CgroupStats stats;
+  REQUIRE(reader->read(stats).ok());
+  tree.file("cpuacct/docker/" + kA + "/cpuacct.usage", "662544060\n")
+      .file("memory/docker/" + kA + "/memory.usage_in_bytes", "1\n");
+  REQUIRE(reader->read_fast(stats, false).ok());
+  CHECK(stats.cpu.usage_us == 662544);
+  CHECK(stats.memory.usage_bytes != 1);
+  REQUIRE(reader->read_fast(stats, true).ok());
+  CHECK(stats.memory.usage_bytes == 1);
+}

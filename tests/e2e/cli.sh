@@ -58,6 +58,19 @@ set -e
 expect_eq "$status" 1 "an unwritable --output exits 1"
 expect_contains "$out" "/nonexistent-dir/snap.json" "and names the path"
 
+# processes.redact_cmdline applies to a snapshot as to the daemon's recordings: the default hides a
+# --password value of a live process.
+/usr/bin/python3 -c 'import time; time.sleep(30)' --password=hunter2zz &
+secret_pid=$!
+json=$("$FLIGHTREC" snapshot --format=json)
+kill "$secret_pid"
+secret_cmdline=$(python3 -c 'import json,sys; p={p["pid"]: p for p in json.load(sys.stdin)["processes"]}; print(p['"$secret_pid"']["cmdline"])' <<<"$json")
+expect_contains "$secret_cmdline" "time.sleep(30) <redacted>" "snapshot redacts a --password value by default"
+case "$json" in
+  *hunter2zz*) fail "the secret appears in the snapshot" ;;
+  *) pass "and the secret appears nowhere in the snapshot" ;;
+esac
+
 # A fixture proc root: the sampler reads only what --path.procfs points at.
 fixture_text=$("$FLIGHTREC" snapshot --path.procfs="$FLIGHTREC_FIXTURES/proc-debian12-vm" \
   --path.cgroupfs="$FLIGHTREC_FIXTURES/sys-debian12-vm/fs/cgroup" 2>/dev/null)

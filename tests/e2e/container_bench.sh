@@ -98,6 +98,13 @@ case $tier in
       pass "the on daemon exports the bench's containers ($(field "$line" series) flightrec_container_ series)"
     else
       fail "the on daemon exports no flightrec_container_ series for the bench's containers"
+    fi
+    # The whole daemon's time holds its tier's reads: a figure below them is a broken count.
+    if awk -v on="$(field "$line" on_pct)" -v slow="$(field "$line" tier_slow_pct)" \
+      -v fast="$(field "$line" tier_fast_pct)" 'BEGIN { exit !(slow != "" && fast != "" && on + 0 >= slow + fast) }'; then
+      pass "the on daemon's CPU ($(field "$line" on_pct) %) holds its tier's reads ($(field "$line" tier_slow_pct) + $(field "$line" tier_fast_pct) %)"
+    else
+      fail "the on daemon's CPU is below its tier's own reads in: $line"
     fi ;;
   absent) pass "this flightrec has no container tier: both daemons ran its defaults" ;;
   *) fail "unexpected tier=$tier" ;;

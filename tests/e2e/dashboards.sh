@@ -4,6 +4,10 @@
 # dashboards/ is evaluated through Prometheus's HTTP API (tests/e2e/dashboard_queries.py) and must
 # return data; the JSON must have unique uids and panel ids and take its data source from the
 # variable. A fixture of broken dashboards must fail each of those checks, so they can fail.
+# The containers dashboard needs a container: as root the test makes one cgroup (in every v1
+# hierarchy the tier reads, unified/ for PSI included, or in the v2 tree) with a CFS quota of 5 ms
+# per 100 ms, a 256 MiB memory limit and a busy loop, which the daemon tracks by
+# containers.match.path_regex; without root that dashboard alone is skipped, and said so.
 source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -13,8 +17,86 @@ check_dashboards() {
     --scrape-interval 1 --range "$(($(date +%s) - PROM_STARTED))" "$@"
 }
 
-# A 2 s export window so the window aggregates move between the 1 s scrapes.
-printf 'export:\n  window: 2s\nincidents:\n  dir: %s/incidents\n' "$WORK" >"$WORK/flightrec.yaml"
+dashboards=("$repo"/dashboards/*.json)
+CGROUPFS=/sys/fs/cgroup
+CGROUP_NAME=flightrec-dash-$$
+CGROUP_DIRS=()  # the container's cgroup in each hierarchy
+BURNER_PID=""
+remove_cgroup() {
+  if [ -n "$BURNER_PID" ]; then
+    kill -9 "$BURNER_PID" 2>/dev/null || true
+    wait "$BURNER_PID" 2>/dev/null || true
+  fi
+  local dir
+  for dir in "${CGROUP_DIRS[@]}"; do
+    for _ in $(seq 50); do
+      rmdir "$dir" 2>/dev/null && break
+      [ -d "$dir" ] || break
+      sleep 0.1
+    done
+  done
+}
+trap 'remove_cgroup; cleanup' EXIT
+# make_container: the cgroup, its limits and its busy loop; false when this host has no cgroup
+# hierarchy with a cpu controller to make it in.
+make_container() {
+  local dir controller
+  if [ -e "$CGROUPFS/cgroup.controllers" ]; then
+    grep -qw cpu "$CGROUPFS/cgroup.subtree_control" 2>/dev/null || return 1
+    CGROUP_DIRS=("$CGROUPFS/$CGROUP_NAME")
+  else
+    # Each controller's hierarchy once, whatever it is co-mounted with.
+    local -A seen=()
+    for controller in cpu cpuacct memory pids blkio unified; do
+      for dir in "$CGROUPFS"/*; do
+        [ -e "$dir/cgroup.procs" ] && [[ ,$(basename "$dir"), == *,$controller,* ]] || continue
+        dir=$(realpath "$dir")
+        [ -z "${seen[$dir]:-}" ] || break
+        seen[$dir]=1
+        CGROUP_DIRS+=("$dir/$CGROUP_NAME")
+        break
+      done
+    done
+  fi
+  [ ${#CGROUP_DIRS[@]} -gt 0 ] || return 1
+  mkdir "${CGROUP_DIRS[@]}"
+  for dir in "${CGROUP_DIRS[@]}"; do
+    if [ -e "$dir/cpu.max" ]; then echo "5000 100000" >"$dir/cpu.max"; fi
+    if [ -e "$dir/cpu.cfs_quota_us" ]; then
+      echo 100000 >"$dir/cpu.cfs_period_us"
+      echo 5000 >"$dir/cpu.cfs_quota_us"
+    fi
+    if [ -e "$dir/memory.max" ]; then echo 268435456 >"$dir/memory.max"; fi
+    if [ -e "$dir/memory.limit_in_bytes" ]; then echo 268435456 >"$dir/memory.limit_in_bytes"; fi
+  done
+  # Moved into every hierarchy's cgroup before it spins; 5 ms of each 100 ms: throttled every period.
+  sh -c 'for dir in "$@"; do echo $$ >"$dir/cgroup.procs"; done; exec sh -c "while :; do :; done"' \
+    burner "${CGROUP_DIRS[@]}" &
+  BURNER_PID=$!
+}
+if [ "$(id -u)" -eq 0 ] && make_container; then
+  pass "a container for the containers dashboard: $CGROUP_NAME, in ${#CGROUP_DIRS[@]} hierarchies"
+else
+  echo "skip: dashboards/flightrec-containers.json: making a container's cgroup needs root and a cpu controller"
+  kept=()
+  for file in "${dashboards[@]}"; do [[ $file == */flightrec-containers.json ]] || kept+=("$file"); done
+  dashboards=("${kept[@]}")
+fi
+
+# A 2 s export window so the window aggregates move between the 1 s scrapes. The container tier
+# takes the test's cgroup alone, and walks for it every 200 ms so it is read from the first scrape.
+cat >"$WORK/flightrec.yaml" <<YAML
+export:
+  window: 2s
+incidents:
+  dir: $WORK/incidents
+containers:
+  discovery_interval: 200ms
+  match:
+    runtimes: false
+    kubepods: false
+    path_regex: '^/$CGROUP_NAME\$'
+YAML
 start_daemon --config.file="$WORK/flightrec.yaml"
 target=${URL#http://}
 target=${target%/}
@@ -38,7 +120,7 @@ incident_id=$(curl -s "${URL}incidents" | python3 -c "import json, sys; print(js
 expect_eq "$(prom_query "flightrec_incident_newest_time_seconds{rule=\"manual\"}" | grep -o 'incident_id=[^,]*')" \
   "incident_id=$incident_id" "the annotations' series names the incident /incidents lists"
 
-if check_dashboards "$repo"/dashboards/*.json >"$WORK/dashboards.out"; then
+if check_dashboards "${dashboards[@]}" >"$WORK/dashboards.out"; then
   pass "every query of every dashboard returns data; uids, panel ids and data sources are right"
 else
   grep -v '^ok:' "$WORK/dashboards.out" >&2
@@ -81,4 +163,7 @@ expect_eq "$(prom_query "${incidents_query//\$instance/$target}" | grep -c 'rule
 stop_prometheus
 stop_daemon
 expect_eq "$STOP_STATUS" 0 "daemon exits 0"
+remove_cgroup
+BURNER_PID=""
+for dir in "${CGROUP_DIRS[@]}"; do [ ! -d "$dir" ] || fail "$dir was not removed"; done
 finish

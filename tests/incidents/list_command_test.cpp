@@ -1,6 +1,7 @@
 #include "flightrec/incidents/list_command.h"
 
 #include <catch2/catch.hpp>
+#include <limits>
 #include <sstream>
 
 #include "incident_fixture.h"
@@ -28,7 +29,7 @@ TEST_CASE("flightrec incidents prints a table newest first and names corrupt fil
   CHECK(text.find(newer.id) < text.find(older.id));
   CHECK_THAT(text, Catch::Matchers::Contains("2025-11-30T05:00:01.000Z"));
   CHECK_THAT(text, Catch::Matchers::Contains(std::to_string(older.bytes)));
-  CHECK_THAT(text, Catch::Matchers::Contains("0.93"));
+  CHECK_THAT(text, Catch::Matchers::Contains("  93.0%  "));  // cpu_busy_ratio 0.93
   CHECK_THAT(text, Catch::Matchers::Contains(
                        "corrupt: " + (dir.path() / "20251130T050009.000Z-bad.flightrec").string()));
 }
@@ -41,11 +42,15 @@ TEST_CASE("flightrec incidents shows a rule's condition and a manual request's r
     IncidentStore store({.dir = dir.path()});
     auto rule = make_info("cpu_busy", 1000);
     rule.condition = "cpu_busy_ratio{cpu=\"total\"} > 0.8";
+    auto memory = make_info("mem_high", 1500);
+    memory.series = "memory_used_bytes";
+    memory.value = 2168508416;
     auto manual = make_info("manual", 2000);
     manual.reason = "during the deploy of v2.3 (canary, 10%)";
+    manual.value = std::numeric_limits<double>::quiet_NaN();
     auto hostile = make_info("manual", 3000);
     hostile.reason = "evil\x1b[2Jreason";
-    for (const auto& incident : {rule, manual, hostile}) {
+    for (const auto& incident : {rule, memory, manual, hostile}) {
       store.write(incident, make_metadata(),
                   std::vector<std::shared_ptr<const flightrec::store::Block>>{make_block(10)});
     }
@@ -59,6 +64,10 @@ TEST_CASE("flightrec incidents shows a rule's condition and a manual request's r
              Catch::Matchers::StartsWith("ID                             KIND    RULE      "));
   CHECK_THAT(text, Catch::Matchers::Contains("-cpu_busy  rule    cpu_busy  "));
   CHECK_THAT(text, Catch::Matchers::Contains("-manual    manual  manual    "));
+  // Values in the unit of their series; a manual request measured nothing.
+  CHECK_THAT(text, Catch::Matchers::Contains("  2.02 GiB  2025-11-30T"));
+  CHECK_THAT(text, Catch::Matchers::Contains("manual                 -  2025-11-30T"));
+  CHECK_THAT(text, !Catch::Matchers::Contains("nan") && !Catch::Matchers::Contains("e+09"));
   CHECK_THAT(text, Catch::Matchers::Contains("written  cpu_busy_ratio{cpu=\"total\"} > 0.8\n"));
   CHECK_THAT(text, Catch::Matchers::Contains("written  during the deploy of v2.3 (canary, 10%)\n"));
   // User text never reaches the terminal raw.

@@ -222,10 +222,71 @@ TEST_CASE("shouldRefuseAPathRegexThatDoesNotCompile", "[recorder][containers]") 
   CHECK_THAT(tier.error(), Catch::Contains("(qemu"));
 }
 
+TEST_CASE("shouldReadEachContainerInFullOnceADetailRateAndAtOnceAfterAMemoryEvent",
+          "[recorder][containers]") {
+  const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v2-systemd-docker");
+  ContainerTierSettings settings = test_settings();
+  settings.fast_max = 0;
+  settings.detail_rate = 300ms;  // one slow round in three
+  auto tier = open_tier(tree, settings);
+  tier->tick(0);
+  CHECK(tier->stats().full_reads_total.load() == 2);  // the first read of each is in full
+  for (int64_t t = 100; t <= 300; t += 100) tier->tick(t * kMs);
+  // Three rounds later each was read in full once more, and in the others only its counters.
+  CHECK(tier->stats().slow_reads_total.load() == 8);
+  CHECK(tier->stats().full_reads_total.load() == 4);
+
+  // A breach of A's limit: the next round reads A's memory.stat with it, whatever A's phase.
+  tree.file(kADir + "/memory.events", "low 0\nhigh 0\nmax 318\noom 2\noom_kill 1\n")
+      .file(kADir + "/memory.stat", "anon 999\n");
+  const uint64_t before = tier->stats().full_reads_total.load();
+  tier->tick(400 * kMs);
+  const auto* a = find(*tier->snapshot(), kA);
+  REQUIRE(a != nullptr);
+  CHECK(a->stats.memory.events.max == 318);
+  CHECK(a->stats.memory.stat.anon == 999);
+  CHECK(tier->stats().full_reads_total.load() > before);
+}
+
+TEST_CASE("shouldReadTheMemoryUsageFastOnlyOfAContainerNearItsLimit", "[recorder][containers]") {
+  const FakeProcTree tree = FakeProcTree::copy_of("cgroup/v2-systemd-docker");
+  const std::string a_stat = kADir + "/cpu.stat";
+  const std::string a_usage = kADir + "/memory.current";
+  tree.file(a_stat, cpu_stat(1'000'000, 100, 50, 4'000'000));
+  auto tier = open_tier(tree);  // fast_max 1; A's limit is 1 GiB
+  tier->tick(0);
+  tree.file(a_stat, cpu_stat(1'020'000, 101, 51, 4'080'000));
+  tier->tick(100 * kMs);  // A was throttled: in the fast tier, at 70 % of its limit
+  REQUIRE(find(*tier->snapshot(), kA)->signals.fast);
+  // A 900 MiB peak between two slow rounds: not read, A is in the fast tier for its CPU.
+  tree.file(a_usage, "943718400\n");
+  tier->tick(110 * kMs);
+  tree.file(a_usage, "734003200\n");
+  tree.file(a_stat, cpu_stat(1'040'000, 102, 52, 4'160'000));  // throttled again: stays fast
+  tier->tick(200 * kMs);
+  const auto* a = find(*tier->snapshot(), kA);
+  REQUIRE(a->signals.fast);
+  CHECK(*a->signals.memory_usage_max == Approx(734003200.0));
+
+  // Near its limit (over 90 %), the fast rounds read its usage, and a peak between two slow
+  // rounds is kept.
+  tree.file(a_usage, "1000000000\n");
+  tree.file(a_stat, cpu_stat(1'060'000, 103, 53, 4'240'000));
+  tier->tick(300 * kMs);
+  REQUIRE(find(*tier->snapshot(), kA)->signals.fast);
+  tree.file(a_usage, "1070000000\n");
+  tier->tick(310 * kMs);
+  tree.file(a_usage, "1000000000\n");
+  tree.file(a_stat, cpu_stat(1'080'000, 104, 54, 4'320'000));
+  tier->tick(400 * kMs);
+  CHECK(*find(*tier->snapshot(), kA)->signals.memory_usage_max == Approx(1070000000.0));
+}
+
 TEST_CASE("shouldTurnTheConfigurationIntoTheTiersSettings", "[recorder][containers]") {
   config::Config config;
   config.containers.rate = 250ms;
   config.containers.fast_max = 0;
+  config.containers.detail_rate = 5s;
   config.containers.max = 7;
   config.containers.match.path_regex = "^/vm";
   config.containers.names.docker_root = "/srv/docker";
@@ -234,6 +295,7 @@ TEST_CASE("shouldTurnTheConfigurationIntoTheTiersSettings", "[recorder][containe
   const ContainerTierSettings settings = container_tier_settings(config);
   CHECK(settings.rate == 250ms);
   CHECK(settings.fast_max == 0);
+  CHECK(settings.detail_rate == 5s);
   CHECK(settings.limits.max_containers == 7);
   CHECK(settings.match.path_regex == "^/vm");
   CHECK(settings.window == 30s);

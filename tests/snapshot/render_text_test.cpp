@@ -87,3 +87,19 @@ TEST_CASE("render_text never passes control characters to the terminal", "[rende
   CHECK_THAT(text, Catch::Matchers::Contains("[esc?[31m?red]"));
   CHECK_THAT(text, Catch::Matchers::Contains("evil ?31m ? tail"));
 }
+
+// People read the text: a value in hundredths keeps two decimals at most. The JSON, for machines,
+// keeps the double exactly (render_json_test).
+TEST_CASE("render_text writes a scaled value with the decimals its unit has", "[render_text]") {
+  flightrec::snapshot::Snapshot shot;
+  shot.system.push_back({.name = "cpu_seconds_total",
+                         .labels = {{"cpu", "0"}, {"mode", "user"}},
+                         .unit = "seconds",
+                         .raw = 88306,
+                         .scale = 0.01});
+  shot.system.push_back({.name = "load1", .unit = "", .raw = 70, .scale = 0.01});
+  const std::string text = render_text(shot);
+  CHECK_THAT(text, Catch::Matchers::Contains(" 883.06 seconds\n"));
+  CHECK_THAT(text, Catch::Matchers::Contains(" 0.7\n"));
+  CHECK_THAT(text, !Catch::Matchers::Contains("0000000"));
+}

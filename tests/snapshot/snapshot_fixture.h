@@ -3,6 +3,7 @@
 // keyed, unbound and absent series.
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "flightrec/sampler/slot_table.h"
@@ -70,7 +71,8 @@ class FixtureSnapshot {
     values_ = {9036, 1234567890123, 4096, 77, sampler::kAbsent};
   }
 
-  [[nodiscard]] snapshot::Snapshot take() const {
+  // `redact`: processes.redact_cmdline's pattern ("": none).
+  [[nodiscard]] snapshot::Snapshot take(const std::string& redact = "") const {
     sampler::ProcRoot root;
     root.procfs = std::filesystem::path(FLIGHTREC_FIXTURES) / "procs-debian12";
     const process::ProcessTable table(root, process::KernelUnits{100, 4096});
@@ -79,7 +81,8 @@ class FixtureSnapshot {
       if (uid == 65534) return "nobody";
       return std::nullopt;
     });
-    return snapshot::take_snapshot(table, users, schema_, values_, kSnapshotTimeNs);
+    const process::CmdlineRedactor redactor(redact);
+    return snapshot::take_snapshot(table, users, redactor, schema_, values_, kSnapshotTimeNs);
   }
 
   [[nodiscard]] const sampler::Schema& schema() const { return schema_; }

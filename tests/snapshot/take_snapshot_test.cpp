@@ -71,18 +71,32 @@ TEST_CASE("take_snapshot names users by effective uid and leaves kernel threads'
 TEST_CASE("take_snapshot rejects values that do not match the schema", "[snapshot]") {
   const FixtureSnapshot fixture;
   const std::vector<int64_t> too_few(2, 0);
-  CHECK_THROWS_AS(flightrec::snapshot::take_snapshot(flightrec::sampler::ProcRoot{},
+  const flightrec::process::CmdlineRedactor redactor("");
+  CHECK_THROWS_AS(flightrec::snapshot::take_snapshot(flightrec::sampler::ProcRoot{}, redactor,
                                                      fixture.schema(), too_few, 0),
                   std::invalid_argument);
 }
 
 TEST_CASE("take_snapshot of the live system includes this test process", "[snapshot][live]") {
   const auto now = std::chrono::system_clock::now().time_since_epoch();
+  const flightrec::process::CmdlineRedactor redactor("");
   const Snapshot snapshot = flightrec::snapshot::take_snapshot(
-      flightrec::sampler::ProcRoot{}, {}, {}, std::chrono::nanoseconds(now).count());
+      flightrec::sampler::ProcRoot{}, redactor, {}, {}, std::chrono::nanoseconds(now).count());
   const ProcessEntry& self = process(snapshot, ::getpid());
   CHECK(self.comm == "test_snapshot");
   CHECK(self.rss_bytes > 0);
   CHECK_FALSE(snapshot.hostname.empty());
   CHECK_FALSE(snapshot.kernel_release.empty());
+}
+
+TEST_CASE("take_snapshot redacts command lines as processes.redact_cmdline says", "[snapshot]") {
+  const FixtureSnapshot fixture;
+  const Snapshot plain = fixture.take();
+  CHECK(process(plain, 5198).cmdline.find("--flag two words") != std::string::npos);
+
+  const Snapshot redacted = fixture.take("--flag [a-z]+");
+  const std::string& cmdline = process(redacted, 5198).cmdline;
+  CHECK(cmdline.find("--flag two") == std::string::npos);
+  CHECK(cmdline.find("<redacted> words") != std::string::npos);
+  CHECK(process(redacted, 5195).cmdline == "sleep 1000");
 }

@@ -35,7 +35,7 @@ std::vector<flags::Flag> top_flags(TopOptions& o) {
       {"--net", "", "", "Per-process traffic instead of CPU and memory.", flags::enable(o.net)},
       {"--batch", "-b", "", "Plain output for scripts (no screen clearing).",
        flags::enable(o.batch)},
-      {"--iterations", "-n", "N", "Print N screens, then exit (default: until interrupted).",
+      {"--iterations", "-n", "N", "Print N screens, then exit (default: until q or Ctrl-C).",
        [&o](std::string_view value) -> Status {
          if (Status read = whole_number(value, o.iterations); !read) return read;
          if (o.iterations == 0) {

@@ -15,6 +15,8 @@
 #include "flightrec/config/config.h"
 #include "flightrec/network/traffic_backend.h"
 #include "flightrec/process/process_sampler.h"
+#include "raw_terminal.h"
+#include "system_summary.h"
 
 namespace flightrec::app {
 namespace {
@@ -76,6 +78,61 @@ std::string fit(std::string_view screen, winsize size) {
   return out;
 }
 
+// Batch screens follow on, a blank line apart; others replace the last, cut to the terminal.
+void write_screen(const std::string& text, bool batch) {
+  if (batch) {
+    std::cout << text << '\n';
+  } else {
+    // Clear and home the cursor between screens, as top does, in one string, so the terminal
+    // gets the screen whole rather than cleared and then filled.
+    std::cout << "\x1b[H\x1b[2J" + fit(text, terminal_size());
+  }
+  std::cout.flush();
+}
+
+// The longest a terminal waits for its first screen.
+constexpr std::chrono::milliseconds kFirstScreen{500};
+
+// Until `delay` passed, or q: applies each key as it comes, calling `redraw` when one changed
+// the view (or `fg` brought top back over the shell's output), so a key is answered at once
+// rather than at the next screen.
+template <typename Redraw>
+void answer_keys(detail::RawTerminal& terminal, TopView& view, bool net,
+                 std::chrono::nanoseconds delay, Redraw redraw) {
+  const auto until = std::chrono::steady_clock::now() + delay;
+  while (!interrupted.load() && !view.quit) {
+    const auto left = until - std::chrono::steady_clock::now();
+    if (left <= std::chrono::nanoseconds::zero()) return;
+    // In steps, so that a signal's request to stop is seen soon even if poll is restarted.
+    const auto step = std::chrono::ceil<std::chrono::milliseconds>(
+        std::min<std::chrono::nanoseconds>(left, std::chrono::milliseconds(100)));
+    bool changed = terminal.resumed();
+    for (const char key : terminal.keys(step)) {
+      changed |= apply_key(view, key, net);
+      if (view.quit) return;
+    }
+    if (changed) redraw();
+  }
+}
+
+// The traffic backend `top --net` samples with, its name in `context`; null, the reason said on
+// standard error, when none can run.
+std::unique_ptr<network::TrafficBackend> open_traffic(const TopOptions& options,
+                                                      const config::Config& cfg,
+                                                      const sampler::ProcRoot& root,
+                                                      TopContext& context) {
+  // `top --net` asks for traffic even when the daemon's config turned the backend off.
+  const std::string& choice = options.backend.empty() ? cfg.network.backend : options.backend;
+  auto backend =
+      network::make_traffic_backend(choice == "off" ? "auto" : choice, root, context.note);
+  if (!backend) {
+    std::cerr << "flightrec top: no network backend can run here: " << context.note << '\n';
+    return nullptr;
+  }
+  context.backend = std::string(backend->name());
+  return backend;
+}
+
 }  // namespace
 
 int run_top(const TopOptions& options, const Command& global) {
@@ -90,6 +147,7 @@ int run_top(const TopOptions& options, const Command& global) {
   const config::Config& cfg = *setup.config;
   ::signal(SIGINT, on_interrupt);
   ::signal(SIGTERM, on_interrupt);
+  ::signal(SIGHUP, on_interrupt);
   const sampler::ProcRoot root = proc_root_of(command);
   process::ProcessSampler sampler(
       root, {.redact_cmdline = cfg.processes.redact_cmdline, .max_count = cfg.processes.max_count});
@@ -97,17 +155,15 @@ int run_top(const TopOptions& options, const Command& global) {
   TopContext context;
   context.mem_total_bytes = mem_total_bytes(root.procfs.string());
   context.limit = options.limit != 0 ? options.limit : (options.batch ? 0 : 40);
+  context.view = initial_view(options.net);
   std::unique_ptr<network::TrafficBackend> backend;
   if (options.net) {
-    // `top --net` asks for traffic even when the daemon's config turned the backend off.
-    const std::string& choice = options.backend.empty() ? cfg.network.backend : options.backend;
-    backend = network::make_traffic_backend(choice == "off" ? "auto" : choice, root, context.note);
-    if (!backend) {
-      std::cerr << "flightrec top: no network backend can run here: " << context.note << '\n';
-      return 1;
-    }
-    context.backend = std::string(backend->name());
+    backend = open_traffic(options, cfg, root, context);
+    if (!backend) return 1;
   }
+  // The summary lines are the CPU screen's; --net reads no system source.
+  std::optional<detail::SystemSummary> system;
+  if (!options.net) system.emplace(root, cfg);
 
   process::UserNames users;
   network::TrafficReading reading;
@@ -121,23 +177,38 @@ int run_top(const TopOptions& options, const Command& global) {
     }
   };
 
+  // Keys only from a person at a terminal: batch output and piped input run as before.
+  std::optional<detail::RawTerminal> terminal =
+      !options.batch && ::isatty(STDOUT_FILENO) != 0 ? detail::RawTerminal::open() : std::nullopt;
+
   process::ProcessFrame before, now;
+  bool shown = false;  // a screen is on the terminal, which a key may redraw
+  const auto show = [&] {
+    write_screen(context.view.help ? top_help_screen(context.view, options.net)
+                                   : render_top(&before, now, options.net, context, users),
+                 options.batch);
+    shown = true;
+  };
+  const auto wait = [&](std::chrono::nanoseconds delay) {
+    if (!terminal) return pause_for(delay);
+    answer_keys(*terminal, context.view, options.net, delay, [&] {
+      if (shown) show();
+    });
+  };
+
   take(before);
+  if (system) system->sample();
   for (uint32_t screen = 0; options.iterations == 0 || screen < options.iterations; ++screen) {
-    pause_for(options.delay);
-    if (interrupted.load()) break;
+    if (shown) std::swap(before, now);  // the screen shown is the next one's start
+    // A person at a terminal sees the first screen soon, as top's comes at once, rather than
+    // after a long -d; its rates are over that shorter first interval.
+    wait(terminal && !shown ? std::min<std::chrono::nanoseconds>(options.delay, kFirstScreen)
+                            : options.delay);
+    if (interrupted.load() || context.view.quit) break;
     take(now);
-    // Clear and home the cursor between screens, as top does; batch output just follows on.
-    const std::string text = render_top(&before, now, options.net, context, users);
-    if (options.batch) {
-      std::cout << text;
-    } else {
-      std::cout << "\x1b[H\x1b[2J" << fit(text, terminal_size());
-    }
-    if (options.batch) std::cout << '\n';
-    std::cout.flush();
+    if (system) context.summary = system->sample();
+    show();
     if (!std::cout) return 1;
-    std::swap(before, now);
   }
   return 0;
 }

@@ -7,6 +7,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <map>
+#include <optional>
+#include <span>
 
 #include "flightrec/app/top.h"
 #include "flightrec/common/printable.h"
@@ -61,6 +63,71 @@ std::string command_of(const ProcessRow& row) {
 
 std::string column_text(std::string_view text) { return printable(text, Charset::ascii); }
 
+// One header cell: its column's name at the width its values take. The sort column is marked
+// with a * (left of a right-aligned name, so numbers stay under it), as htop highlights it.
+struct HeaderCell {
+  std::optional<TopColumn> column;  // null: not sortable
+  std::string_view name;
+  int width;  // 0: the last column, unpadded
+  bool left = false;
+};
+
+bool marked(const HeaderCell& cell, const TopView& view) {
+  if (!cell.column) return false;
+  if (view.sort == TopColumn::total) {
+    return cell.column == TopColumn::tx_bytes || cell.column == TopColumn::rx_bytes;
+  }
+  return cell.column == view.sort;
+}
+
+std::string header(std::span<const HeaderCell> cells, const TopView& view) {
+  std::string out;
+  for (const HeaderCell& cell : cells) {
+    if (!out.empty()) out += ' ';
+    const std::string name = marked(cell, view) ? (cell.left ? std::string(cell.name) + "*"
+                                                             : "*" + std::string(cell.name))
+                                                : std::string(cell.name);
+    out += format(cell.left ? "%-*s" : "%*s", cell.width, name.c_str());
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out + "\n";
+}
+
+constexpr HeaderCell kCpuHeader[] = {
+    {TopColumn::pid, "PID", 7},    {TopColumn::user, "USER", 10, true},
+    {std::nullopt, "S", 1, true},  {TopColumn::cpu, "%CPU", 5},
+    {TopColumn::mem, "%MEM", 5},   {TopColumn::rss, "RSS", 6},
+    {TopColumn::virt, "VIRT", 6},  {TopColumn::threads, "THR", 4},
+    {TopColumn::time, "TIME+", 9}, {TopColumn::command, "COMMAND", 0, true}};
+
+constexpr HeaderCell kNetHeader[] = {{TopColumn::pid, "PID", 7},
+                                     {TopColumn::uid, "UID", 5},
+                                     {std::nullopt, "DEV", 10, true},
+                                     {TopColumn::tx_packets, "XMIT_PK", 8},
+                                     {TopColumn::rx_packets, "RECV_PK", 8},
+                                     {TopColumn::tx_bytes, "XMIT_KB", 10},
+                                     {TopColumn::rx_bytes, "RECV_KB", 10},
+                                     {std::nullopt, "XMIT_KB/s", 10},
+                                     {std::nullopt, "RECV_KB/s", 10},
+                                     {std::nullopt, "COMMAND", 0, true}};
+
+// -1, 0 or 1 as `a` sorts before, with or after `b`.
+template <typename T>
+int three_way(const T& a, const T& b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+// Sorts by the view's column: numbers largest first, PID, UID, USER and COMMAND in ascending
+// order; R reverses either. Ties go by PID, so the order is stable from screen to screen.
+template <typename Line, typename Compare>
+void sort_lines(std::vector<Line>& lines, const TopView& view, Compare compare) {
+  std::sort(lines.begin(), lines.end(), [&](const Line& a, const Line& b) {
+    int order = compare(a, b);
+    if (order == 0) order = three_way(a.row->pid, b.row->pid);
+    return view.reversed ? order > 0 : order < 0;
+  });
+}
+
 std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
                        const TopContext& context, process::UserNames& users) {
   std::map<char, uint32_t> states;
@@ -70,27 +137,59 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
   uint32_t total = 0;
   for (const auto& [state, n] : states) total += n;
   const auto count = [&](char state) { return states.contains(state) ? states.at(state) : 0U; };
-  std::string out = format(
-      "flightrec top - %s  Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie\n",
-      clock_of(now.time_unix_ns).c_str(), total, count('R'), count('S') + count('I') + count('D'),
-      count('T') + count('t'), count('Z'));
-  out += "    PID USER       S  %CPU  %MEM    RSS   VIRT  THR     TIME+ COMMAND\n";
+  // top's first lines: the time, uptime and load, the tasks, then CPU and memory.
+  const TopSummary& summary = context.summary;
+  std::string out =
+      format("flightrec top - %s%s%s\n", clock_of(now.time_unix_ns).c_str(),
+             summary.uptime_and_load.empty() ? "" : " ", summary.uptime_and_load.c_str());
+  out +=
+      format("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie\n", total, count('R'),
+             count('S') + count('I') + count('D'), count('T') + count('t'), count('Z'));
+  out += summary.lines;
+  out += "\n" + header(kCpuHeader, context.view);
 
   const auto rates = model::process_rates(before, now);
   struct Line {
     const ProcessRow* row;
     double cpu_percent;
+    std::string user;
+    std::string command;
   };
   std::vector<Line> lines;
   for (size_t i = 0; i < now.processes.size(); ++i) {
     const ProcessRow& row = now.processes[i];
     if (row.exited) continue;
-    lines.push_back({&row, rates.processes[i].cpu.value_or(0) * 100});
+    lines.push_back({&row, rates.processes[i].cpu.value_or(0) * 100,
+                     column_text(users.name(row.uid)), command_of(row)});
   }
-  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
-    return a.cpu_percent != b.cpu_percent ? a.cpu_percent > b.cpu_percent
-                                          : a.row->rss_bytes > b.row->rss_bytes;
-  });
+  const auto compare = [&](const Line& a, const Line& b) {
+    const ProcessRow& x = *a.row;
+    const ProcessRow& y = *b.row;
+    switch (context.view.sort) {
+      case TopColumn::pid:
+        return three_way(x.pid, y.pid);
+      case TopColumn::user:
+        return three_way(a.user, b.user);
+      case TopColumn::cpu: {  // equal CPU: the larger RSS first, as before keys existed
+        const int by_cpu = three_way(b.cpu_percent, a.cpu_percent);
+        return by_cpu != 0 ? by_cpu : three_way(y.rss_bytes, x.rss_bytes);
+      }
+      case TopColumn::mem:
+      case TopColumn::rss:
+        return three_way(y.rss_bytes, x.rss_bytes);
+      case TopColumn::virt:
+        return three_way(y.vsz_bytes, x.vsz_bytes);
+      case TopColumn::threads:
+        return three_way(y.threads, x.threads);
+      case TopColumn::time:
+        return three_way(y.cpu_user_ns + y.cpu_system_ns, x.cpu_user_ns + x.cpu_system_ns);
+      case TopColumn::command:
+        return three_way(a.command, b.command);
+      default:  // --net's columns: the CPU screen's own default
+        return three_way(b.cpu_percent, a.cpu_percent);
+    }
+  };
+  sort_lines(lines, context.view, compare);
   if (context.limit != 0 && lines.size() > context.limit) lines.resize(context.limit);
   for (const Line& line : lines) {
     const ProcessRow& row = *line.row;
@@ -99,12 +198,11 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
                                    : static_cast<double>(row.rss_bytes) * 100.0 /
                                          static_cast<double>(context.mem_total_bytes);
     // The command goes after the fixed-width columns, whole (format's buffer is for those).
-    out +=
-        format("%7d %-10.10s %c %5.1f %5.1f %6s %6s %4u %9s ", row.pid,
-               column_text(users.name(row.uid)).c_str(), row.state, line.cpu_percent, mem_percent,
-               human_bytes(row.rss_bytes).c_str(), human_bytes(row.vsz_bytes).c_str(), row.threads,
-               cpu_time(row.cpu_user_ns + row.cpu_system_ns).c_str());
-    out += command_of(row) + '\n';
+    out += format("%7d %-10.10s %c %5.1f %5.1f %6s %6s %4u %9s ", row.pid, line.user.c_str(),
+                  row.state, line.cpu_percent, mem_percent, human_bytes(row.rss_bytes).c_str(),
+                  human_bytes(row.vsz_bytes).c_str(), row.threads,
+                  cpu_time(row.cpu_user_ns + row.cpu_system_ns).c_str());
+    out += line.command + '\n';
   }
   return out;
 }
@@ -127,9 +225,7 @@ std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
                            clock_of(now.time_unix_ns).c_str(),
                            context.backend.empty() ? "none" : context.backend.c_str(), seconds);
   if (!context.note.empty()) out += "note: " + context.note + "\n";
-  out +=
-      "    PID   UID DEV        XMIT_PK  RECV_PK    XMIT_KB    RECV_KB  XMIT_KB/s  RECV_KB/s "
-      "COMMAND\n";
+  out += header(kNetHeader, context.view);
 
   struct Line {
     const ProcessRow* row;
@@ -147,9 +243,27 @@ std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
     total.rx_packets += traffic.rx_packets;
     lines.push_back({&row, traffic});
   }
-  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
-    return a.moved.tx_bytes + a.moved.rx_bytes > b.moved.tx_bytes + b.moved.rx_bytes;
-  });
+  const auto compare = [&](const Line& a, const Line& b) {
+    const NetCounters& x = a.moved;
+    const NetCounters& y = b.moved;
+    switch (context.view.sort) {
+      case TopColumn::pid:
+        return three_way(a.row->pid, b.row->pid);
+      case TopColumn::uid:
+        return three_way(a.row->uid, b.row->uid);
+      case TopColumn::tx_packets:
+        return three_way(y.tx_packets, x.tx_packets);
+      case TopColumn::rx_packets:
+        return three_way(y.rx_packets, x.rx_packets);
+      case TopColumn::tx_bytes:
+        return three_way(y.tx_bytes, x.tx_bytes);
+      case TopColumn::rx_bytes:
+        return three_way(y.rx_bytes, x.rx_bytes);
+      default:  // total, and the CPU screen's columns: --net's own default
+        return three_way(y.tx_bytes + y.rx_bytes, x.tx_bytes + x.rx_bytes);
+    }
+  };
+  sort_lines(lines, context.view, compare);
   if (context.limit != 0 && lines.size() > context.limit) lines.resize(context.limit);
   const auto kb = [](uint64_t bytes) { return static_cast<double>(bytes) / 1024.0; };
   const auto rate = [&](uint64_t bytes) { return seconds > 0 ? kb(bytes) / seconds : 0.0; };

@@ -46,6 +46,20 @@ std::string_view cgroup_file_name(CgroupFile file, CgroupMode mode) {
   return mode == CgroupMode::unified ? names.v2 : names.v1;
 }
 
+bool is_counter_file(CgroupFile file) {
+  switch (file) {
+    case CgroupFile::cpu_stat:
+    case CgroupFile::cpuacct_usage:
+    case CgroupFile::memory_usage:
+    case CgroupFile::memory_events:
+    case CgroupFile::memory_failcnt:
+    case CgroupFile::memory_oom_control:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::optional<Controller> cgroup_file_controller(CgroupFile file) {
   return kFiles[static_cast<size_t>(file)].controller;
 }

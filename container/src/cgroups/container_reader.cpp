@@ -99,12 +99,36 @@ Status ContainerReader::read(CgroupStats& out) {
   return first_error;
 }
 
-Status ContainerReader::read_fast(CgroupStats& out) {
+Status ContainerReader::read_counters(CgroupStats& out, bool memory_events) {
   Status first_error;
-  for (const CgroupFile file :
-       {CgroupFile::cpu_stat, CgroupFile::cpuacct_usage, CgroupFile::memory_usage}) {
+  for (size_t i = 0; i < kCgroupFileCount; ++i) {
+    const auto file = static_cast<CgroupFile>(i);
+    if (!is_counter_file(file) || (file == CgroupFile::memory_events && !memory_events)) continue;
     read_file(file, out, first_error);
   }
+  return first_error;
+}
+
+std::optional<std::filesystem::path> ContainerReader::file_path(CgroupFile file) const {
+  const std::optional<sampler::FileReader>& reader = files_[index(file)];
+  if (!reader) return std::nullopt;
+  return reader->path();
+}
+
+Status ContainerReader::read_details(CgroupStats& out) {
+  Status first_error;
+  for (size_t i = 0; i < kCgroupFileCount; ++i) {
+    const auto file = static_cast<CgroupFile>(i);
+    if (!is_counter_file(file) && file != CgroupFile::blkio_ios) read_file(file, out, first_error);
+  }
+  return first_error;
+}
+
+Status ContainerReader::read_fast(CgroupStats& out, bool memory_usage) {
+  Status first_error;
+  read_file(CgroupFile::cpu_stat, out, first_error);
+  read_file(CgroupFile::cpuacct_usage, out, first_error);
+  if (memory_usage) read_file(CgroupFile::memory_usage, out, first_error);
   return first_error;
 }
 

@@ -318,6 +318,10 @@ void ContainerCollector::collect_tier(Families& out,
     out.counter("flightrec_container_tier_reads_total", "Container reads, by tier.", "",
                 as_double(reads), {{"tier", tier}});
   }
+  out.counter("flightrec_container_tier_full_reads_total",
+              "Slow-round reads that took every file of a container, not only its counters "
+              "(containers.detail_rate; the fast tier's, near-limit and new ones every round).",
+              "", as_double(stats.full_reads_total.load()));
   for (const auto& [tier, ns] : {std::pair{"slow", stats.slow_read_cpu_ns_total.load()},
                                  {"fast", stats.fast_read_cpu_ns_total.load()}}) {
     out.counter("flightrec_container_tier_read_cpu_seconds_total",

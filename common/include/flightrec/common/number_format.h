@@ -5,6 +5,7 @@
 // disagree only on NaN and the infinities, so each names its spelling of them.
 #include <charconv>
 #include <concepts>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,11 @@ void append_number(std::string& out, double value,
                    const NonFiniteSpelling& spelling = kPlainSpelling);
 [[nodiscard]] std::string number_text(double value,
                                       const NonFiniteSpelling& spelling = kPlainSpelling);
+
+// `raw * scale` with as many decimals as `scale` has (at most 9), trailing zeros dropped: a value
+// stored in hundredths of a second (USER_HZ) reads "883.06", never "883.0600000000001", which is
+// what the double nearest the product would spell. For people; machines get number_text.
+[[nodiscard]] std::string scaled_number_text(int64_t raw, double scale);
 
 // An integer in decimal digits.
 template <std::integral Int>

@@ -137,6 +137,9 @@ struct Config {
     // A 10 ms read sees each 100 ms CFS period in ten slices: the throttling inside one period.
     Duration fast_rate = std::chrono::milliseconds(10);
     uint32_t fast_max = 4;  // containers in the fast tier; 0: none
+    // Every tenth slow round: a slow round's counters are a sixth of a full read's cost, and
+    // memory.stat, I/O, pids, limits and PSI move slowly (docs/CONTAINERS.md "Cost").
+    Duration detail_rate = std::chrono::seconds(10);
     Duration discovery_interval = std::chrono::seconds(1);
     uint32_t max = 1000;  // containers tracked at once; the rest are counted
     // The kernel's own CFS throttling episodes (eBPF): auto (when permitted) or off.

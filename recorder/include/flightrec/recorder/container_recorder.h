@@ -21,6 +21,7 @@
 #include "flightrec/config/config.h"
 #include "flightrec/container/cgroups/container_discovery.h"
 #include "flightrec/container/cgroups/container_reader.h"
+#include "flightrec/container/cgroups/events_watch.h"
 #include "flightrec/container/names/name_resolver.h"
 #include "flightrec/container/throttle/episode_recorder.h"
 #include "flightrec/recorder/containers/container_history.h"
@@ -37,6 +38,8 @@ struct ContainerTierSettings {
   std::chrono::nanoseconds rate = std::chrono::milliseconds(100);
   std::chrono::nanoseconds fast_rate = std::chrono::milliseconds(10);
   size_t fast_max = 16;
+  // How often a container's every file is read; the slow rounds between read its counters.
+  std::chrono::nanoseconds detail_rate = std::chrono::seconds(10);
   std::chrono::nanoseconds discovery_interval = std::chrono::seconds(1);
   // export.window: the span of each container's largest throttled share.
   std::chrono::nanoseconds window = std::chrono::seconds(15);
@@ -95,6 +98,12 @@ class ContainerRecorder {
     std::optional<container::ContainerReader> reader;  // none while it could not be opened
     container::CgroupStats stats;
     bool read_ok = false;
+    bool read_in_full = false;     // had a read of every file since it was found
+    uint64_t full_read_phase = 0;  // which of the slow rounds reads it in full (full_reads.h)
+    // v2: the watch of its memory.events (-1: none, read at every round), and whether the
+    // kernel said it changed since the last read.
+    int memory_events_watch = -1;
+    bool memory_events_changed = false;
     containers::CpuReading last_cpu;  // the newest read, of either tier
     containers::CpuReading slow_cpu;  // the last slow round's
     containers::ContainerSignals signals;
@@ -109,6 +118,12 @@ class ContainerRecorder {
   void discover(int64_t now_ns);
   void name(Tracked& tracked);
   void slow_round(int64_t now_ns);
+  // One container's slow read: its counters, and every file when full_read_due says so.
+  Status slow_read(Tracked& tracked);
+  // v2: watches a newly opened container's memory.events, so slow rounds read it only on change.
+  void watch_memory_events(Tracked& tracked);
+  // Marks the containers whose memory.events the kernel said changed since the last round.
+  void take_memory_event_changes();
   void fast_round(int64_t now_ns);
   // Folds one read's CPU counters and memory usage into the container's signals.
   void take_read(Tracked& tracked, int64_t now_ns);
@@ -122,6 +137,9 @@ class ContainerRecorder {
   std::unique_ptr<container::names::NameResolver> names_;  // null when not named
   std::atomic<int64_t> window_ns_;
   std::chrono::nanoseconds tick_;
+  uint64_t full_read_every_;  // slow rounds from one full read of a container to the next
+  uint64_t slow_round_index_ = 0;
+  std::optional<container::EventsWatch> events_watch_;  // v2 only, when inotify is there
   // When the next slow round and walk are due (CLOCK_MONOTONIC); the first tick does both.
   int64_t next_slow_ns_ = std::numeric_limits<int64_t>::min();
   int64_t next_discovery_ns_ = std::numeric_limits<int64_t>::min();

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "flightrec/process/cmdline_redactor.h"
 #include "flightrec/process/process_table.h"
 #include "flightrec/process/user_names.h"
 #include "flightrec/sampler/proc_root.h"
@@ -69,14 +70,16 @@ struct Snapshot {
 
 // Builds a snapshot from one sample of the system series (`values` holds one value per `schema`
 // entry; throws std::invalid_argument when the sizes differ) and a fresh read of every process.
-// `time_unix_ns` is the snapshot's time (CLOCK_REALTIME).
+// `time_unix_ns` is the snapshot's time (CLOCK_REALTIME). Command lines pass through `redactor`
+// (processes.redact_cmdline), as the daemon's process tier records them.
 Snapshot take_snapshot(const process::ProcessTable& table, process::UserNames& users,
-                       const sampler::Schema& schema, std::span<const int64_t> values,
-                       int64_t time_unix_ns);
+                       const process::CmdlineRedactor& redactor, const sampler::Schema& schema,
+                       std::span<const int64_t> values, int64_t time_unix_ns);
 
 // The same over `root`, with the running kernel's units and the system's user database. Throws
 // what ProcessTable's constructor throws when <procfs> is unusable.
-Snapshot take_snapshot(const sampler::ProcRoot& root, const sampler::Schema& schema,
-                       std::span<const int64_t> values, int64_t time_unix_ns);
+Snapshot take_snapshot(const sampler::ProcRoot& root, const process::CmdlineRedactor& redactor,
+                       const sampler::Schema& schema, std::span<const int64_t> values,
+                       int64_t time_unix_ns);
 
 }  // namespace flightrec::snapshot

@@ -39,6 +39,11 @@ inline constexpr size_t kCgroupFileCount = 22;
 // The file's name in a cgroup of `mode`, or "" when that version has no such file.
 std::string_view cgroup_file_name(CgroupFile file, CgroupMode mode);
 
+// Whether the slow round reads the file every round (ContainerReader::read_counters): the
+// counters that move with the container's every run and the events of a limit breach. The rest
+// change slowly or explain those counters, and are read less often.
+bool is_counter_file(CgroupFile file);
+
 // The controller whose hierarchy holds the file; nullopt for the PSI files, which are in the v2
 // cgroup whatever the controllers (ContainerRef::pressure_dir).
 std::optional<Controller> cgroup_file_controller(CgroupFile file);

@@ -4,6 +4,7 @@
 // pure parsers of cpu_files.h, memory_files.h, io_files.h, value_files.h and pressure_file.h.
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -29,14 +30,29 @@ class ContainerReader {
   // cgroup is removed), and the fields it feeds stay kAbsent.
   Status read(CgroupStats& out);
 
-  // Only the numbers that move within a CFS period, into `out`: the CPU counters (cpu.stat, and
-  // on v1 cpuacct.usage) and the memory usage. What the fast tier reads: three preads instead of
-  // every file's. Every other field, and those of a file that fails (the error names it), keeps
+  // The files the slow round reads every round (cgroup_file.h's is_counter_file): the CPU
+  // counters, the memory usage and the limit-breach counters (memory.events, or v1's
+  // memory.failcnt and memory.oom_control), into `out`; memory.events only when
+  // `memory_events` (v2's is left to an EventsWatch's word that it changed). read_details reads
+  // the others. Every other field, and those of a file that fails (the error names it), keeps
   // its value.
-  Status read_fast(CgroupStats& out);
+  Status read_counters(CgroupStats& out, bool memory_events = true);
+  // The files read_counters leaves out: limits, memory.stat, I/O, pids, cpuacct.stat and PSI,
+  // the costlier half of a read that changes slowly or explains a change the counters show.
+  Status read_details(CgroupStats& out);
+
+  // Only the numbers that move within a CFS period, into `out`: the CPU counters (cpu.stat, and
+  // on v1 cpuacct.usage) and the memory usage. What the fast tier reads: two or three preads
+  // instead of every file's. Every other field, and those of a file that fails (the error names
+  // it), keeps its value. The memory usage only when `memory_usage`: the fast tier reads it for a
+  // container near its limit, where a 10 ms peak matters, not for one that is there for its
+  // throttling.
+  Status read_fast(CgroupStats& out, bool memory_usage = true);
 
   [[nodiscard]] bool has(CgroupFile file) const { return files_[index(file)].has_value(); }
   [[nodiscard]] const std::string& path() const { return path_; }
+  // Where the file was opened; nothing when the cgroup has no such file.
+  [[nodiscard]] std::optional<std::filesystem::path> file_path(CgroupFile file) const;
 
  private:
   ContainerReader(std::string path, CgroupMode mode, int64_t us_per_tick);

@@ -32,6 +32,8 @@ struct ContainerRow {
   std::string container;
   std::string name;  // the runtime's own name
   std::string image;
+  // The newest value of every field: the counters of this round, the files read only every
+  // containers.detail_rate (limits, memory.stat, I/O, PSI) as of their last read.
   CgroupStats stats;
   bool read_ok = false;  // every file of the round's read succeeded
   bool fast = false;     // chosen for the fast tier by this round
@@ -52,6 +54,8 @@ struct FastRead {
   int64_t periods = sampler::kAbsent;
   int64_t throttled_periods = sampler::kAbsent;
   int64_t throttled_us = sampler::kAbsent;
+  // Read only for a container near its memory limit (the others are in the fast tier for their
+  // CPU): kAbsent otherwise.
   int64_t memory_usage_bytes = sampler::kAbsent;
   bool operator==(const FastRead&) const = default;
 };

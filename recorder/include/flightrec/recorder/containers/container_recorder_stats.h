@@ -10,6 +10,8 @@ struct ContainerRecorderStats {
   std::atomic<uint64_t> fast_rounds_total{0};
   std::atomic<uint64_t> slow_reads_total{0};  // containers read in slow rounds
   std::atomic<uint64_t> fast_reads_total{0};  // containers read by the fast tier
+  // Slow reads that took every file, not only the counters (containers.detail_rate).
+  std::atomic<uint64_t> full_reads_total{0};
   // The thread's CPU time spent reading containers in each tier: with the reads, the cost of one.
   std::atomic<int64_t> slow_read_cpu_ns_total{0};
   std::atomic<int64_t> fast_read_cpu_ns_total{0};
