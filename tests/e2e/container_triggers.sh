@@ -7,7 +7,8 @@
 # per container), a rule naming A's labels fires once for A only, a rule naming a namespace none
 # has never fires; the incidents are of kind container, name the cgroup in their series and
 # details, and hold the window the rule asked for. A's memory limit is hit by page cache (no
-# OOM): container_memory_events_max_increase > 0 fires for A. Alerts naming A's cgroup
+# OOM): container_memory_events_max_increase > 0 fires for A; a process killed by the OOM killer
+# in A makes an OOM incident naming A's container. Alerts naming A's cgroup
 # (`id`) capture; alerts naming a pod or a cgroup not on this node are out_of_scope, counted
 # on /metrics; an alert naming no container captures as before. The cgroups are removed whatever
 # happens.
@@ -122,6 +123,12 @@ triggers:
     signal: container_cpu_throttled_ratio{namespace="prod"}
     op: ">"
     value: 0.5
+  - name: oom_kill
+    signal: oom_kills_per_second
+    op: ">"
+    value: 0
+    post: 500ms
+    cooldown: 500ms
   - name: limit-hit
     signal: container_memory_events_max_increase
     op: ">"
@@ -190,6 +197,25 @@ else
   fail "fired ${fired_after_s}s after the loops started"
 fi
 echo "figure: container rule fired ${fired_after_s}s after the throttled loop started (for: 300ms)"
+
+# An OOM kill inside A (64 MiB written against its 32 MiB limit): the OOM incident names A's
+# container, from the victim's memory cgroup.
+(sh -c 'echo $$ >"$1/cgroup.procs"; exec python3 -c "b = b\"x\" * (64 << 20)"' oom "$MEM_ROOT/$NAME-a") \
+  2>/dev/null || true
+oom=""
+for _ in $(seq 80); do
+  oom=$(curl -s "${URL}incidents" | python3 -c '
+import json, sys
+for i in json.load(sys.stdin):
+    if i["kind"] == "oom_kill" and i["status"] == "written":
+        d = i["details"]
+        print(d.get("oom.victim_cgroup", "-"), d.get("oom.container_id", "-"), d.get("oom.victim_source", "-"))')
+  [ -n "$oom" ] && break
+  sleep 0.1
+done
+read -r victim_cgroup container_id victim_source <<<"${oom:-none none none}"
+expect_eq "$victim_cgroup" "/$NAME-a" "the OOM victim's memory cgroup is A's ($victim_source)"
+expect_eq "$container_id" "$NAME-a" "... and the incident names A's container (oom.container_id)"
 
 # Alert scope: labels naming a container decide by where it ran.
 alert() {
