@@ -240,4 +240,17 @@ expect_contains "$(curl -s "${URL}metrics")" 'flightrec_alerts_total{outcome="ou
 
 stop_daemon
 expect_eq "$STOP_STATUS" 0 "the daemon stops cleanly"
+
+# The readers show the kind and the container: `flightrec incidents` and replay's trigger line.
+listing=$("$FLIGHTREC" incidents --dir="$WORK/incidents")
+expect_contains "$listing" "container  throttled-a" "flightrec incidents lists the kind container"
+expect_contains "$listing" "container_cpu_throttled_ratio{name=\"$NAME-a\"} > 0.25 in $NAME-a" \
+  "... with the rule's condition and the container"
+for file in "$WORK"/incidents/*.flightrec; do
+  batch=$("$FLIGHTREC" replay "$file" --batch)
+  grep -q "throttled-a" <<<"$batch" && break
+done
+expect_contains "$batch" "trigger   throttled-a: container_cpu_throttled_ratio{name=\"$NAME-a\"} > 0.25 (value" \
+  "replay's trigger line names the rule"
+expect_contains "$batch" "in $NAME-a" "... and the container"
 finish
