@@ -11,7 +11,7 @@
 # in A makes an OOM incident naming A's container. Alerts naming A's cgroup
 # (`id`) capture; alerts naming a pod or a cgroup not on this node are out_of_scope, counted
 # on /metrics; an alert naming no container captures as before. The cgroups are removed whatever
-# happens.
+# happens. Without the container tier, container rules stop the start-up and fail a reload.
 source "$(dirname "$0")/lib.sh"
 
 # A misspelt container signal and a label containers do not have are load errors naming the key.
@@ -48,6 +48,15 @@ start_refused --config.file="$WORK/off.yaml"
 expect_eq "$START_STATUS" 1 "a container rule without the container tier stops the start-up"
 expect_contains "$START_OUTPUT" 'trigger \"ok\" (line 6): container signal \"container_memory_fill\" needs the container tier' \
   "... naming the rule"
+
+# ... and a reload that adds one fails the same way, the running rules staying.
+printf 'incidents:\n  dir: %s/incidents\ncontainers:\n  enabled: false\n' "$WORK" >"$WORK/off-running.yaml"
+start_daemon --config.file="$WORK/off-running.yaml" --web.enable-lifecycle
+cp "$WORK/off.yaml" "$WORK/off-running.yaml"
+reloaded=$(curl -s -X POST "${URL}-/reload")
+expect_contains "$reloaded" 'trigger "ok" (line 6): container signal "container_memory_fill" needs the container tier' \
+  "a reload adding a container rule without the tier fails, naming the rule"
+stop_daemon
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "SKIP: making a cgroup needs root"
