@@ -24,6 +24,7 @@
 #include "flightrec/container/cgroups/events_watch.h"
 #include "flightrec/container/names/name_resolver.h"
 #include "flightrec/recorder/containers/container_recorder_stats.h"
+#include "flightrec/recorder/containers/container_round.h"
 #include "flightrec/recorder/containers/container_snapshot.h"
 #include "flightrec/recorder/containers/cpu_signals.h"
 #include "flightrec/recorder/containers/window_max.h"
@@ -73,6 +74,10 @@ class ContainerRecorder {
   // The name sources' counters; nothing when containers are not named.
   [[nodiscard]] std::optional<container::names::NameStats> name_stats() const;
   [[nodiscard]] container::CgroupMode mode() const noexcept { return discovery_.layout().mode; }
+  // Before run(): hands each round's reads to `observer` on the tier's thread (container_round.h).
+  void set_round_observer(containers::RoundObserver observer) {
+    round_observer_ = std::move(observer);
+  }
   // Any thread (a configuration reload): the span of the throttled-share maximum.
   void set_window(std::chrono::nanoseconds window) {
     window_ns_.store(window.count(), std::memory_order_relaxed);
@@ -115,6 +120,8 @@ class ContainerRecorder {
   void take_read(Tracked& tracked, int64_t now_ns);
   void choose_fast_tier();
   void publish(int64_t now_ns);
+  // Hands the reads of the round just made to the round observer, if any.
+  void observe_round(int64_t now_ns, bool slow);
 
   ContainerTierSettings settings_;
   container::ContainerDiscovery discovery_;
@@ -134,6 +141,8 @@ class ContainerRecorder {
   containers::ContainerRecorderStats stats_;
   log::LimitedWarning read_failures_{"container reads failed"};
   log::LimitedWarning discovery_failures_{"container discovery failed"};
+  containers::RoundObserver round_observer_;
+  std::vector<containers::ContainerRead> round_reads_;  // reused by observe_round
   mutable std::mutex snapshot_mutex_;
   std::shared_ptr<const containers::ContainerTierSnapshot> snapshot_;  // guarded
 };
