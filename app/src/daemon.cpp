@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "app_routes.h"
@@ -169,6 +170,20 @@ sampler::CpuBudgetSettings cpu_budget_settings(const config::Config& cfg) {
   return {.budget = static_cast<double>(cfg.sampler.cpu_budget_ppm) * 1e-6};
 }
 
+// The start-up or reload error for container rules when the container tier does not run: one
+// line per rule, as the engine's errors for signals this host lacks.
+std::string container_rules_without_tier(const std::vector<config::TriggerRule>& rules) {
+  std::string text;
+  for (const config::TriggerRule& rule : trigger::container_rules(rules)) {
+    if (!text.empty()) text += "\n";
+    text += "trigger \"" + rule.name + "\" (line " + std::to_string(rule.line) +
+            "): container signal \"" + rule.selector.name +
+            "\" needs the container tier, which is off (containers.enabled, or no cgroup "
+            "hierarchy: see the log line \"container tier off\")";
+  }
+  return text;
+}
+
 // How long a stop may spend writing the incidents still queued (finish_at_shutdown).
 constexpr std::chrono::seconds kShutdownWriteBudget{10};
 
@@ -213,6 +228,9 @@ Daemon::Daemon(const Command& command, const Setup& setup)
           [this](int64_t from_ns, int64_t to_ns) {
             return container_ring_.frames_between(from_ns, to_ns);
           }),
+      // An alert or an OOM victim's cgroup may name a container gone for as long as the ring
+      // holds what it did.
+      container_directory_(cfg_.buffer.duration),
       kernel_log_("/dev/kmsg"),
       oom_victim_namer_(incident_sink_, kernel_log_,
                         cfg_.processes.enabled ? trigger::ProcessBlocksSource(
@@ -222,6 +240,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
                       [this](const std::string& key) { return alert_episode_stored(key); }),
       incident_writer_(oom_victim_namer_, trigger::IncidentWriter::kDefaultMaxQueued,
                        &incident_sink_),
+      container_triggers_(trigger::container_rules(cfg_.triggers), cfg_.buffer.duration),
       capturer_(engine_, ring_,
                 {.rate = cfg_.sampler.rate, .buffer_duration = cfg_.buffer.duration},
                 [this](model::IncidentCapture incident, store::Snapshot blocks) {
@@ -237,6 +256,7 @@ Daemon::Daemon(const Command& command, const Setup& setup)
   if (cfg_.processes.enabled) start_process_tier(command);
   open_container_tier(command);
   capturer_.add_requests(alert_receiver_);
+  watch_containers();
   alert_receiver_.hand_revisions_to([this](model::IncidentRevision revision) {
     return incident_writer_.submit_revision(std::move(revision), ring_.snapshot());
   });
@@ -291,6 +311,25 @@ void Daemon::start_process_tier(const Command& command) {
       [&metrics = *process_metrics_](const process::ProcessFrame& frame) {
         metrics.observe(frame);
       });
+}
+
+// What reads the container tier's rounds: container rules, and the directory that scopes alerts
+// and names OOM victims' containers. Container rules without the tier stop the start-up.
+void Daemon::watch_containers() {
+  if (!container_tier_) {
+    if (!container_triggers_.empty()) {
+      throw std::invalid_argument(container_rules_without_tier(cfg_.triggers));
+    }
+    return;
+  }
+  oom_victim_namer_.name_containers_with(container_directory_);
+  alert_receiver_.scope_with(
+      [this](const config::AlertLabels& labels) { return container_directory_.scope_of(labels); });
+  container_tier_->set_round_observer([this](const recorder::containers::ContainerRound& round) {
+    container_directory_.observe(round);
+    container_triggers_.observe(round);
+  });
+  capturer_.add_requests(container_triggers_);
 }
 
 // The container tier runs unless turned off or there is no cgroup hierarchy to read: either way
@@ -509,13 +548,17 @@ Status Daemon::reload(std::string_view cause) {
         !errors.empty()) {
       return reload_failed(cause, errors);
     }
-    // Rules naming signals this host lacks fail it too.
+    // Rules naming signals this host lacks fail it too, and container rules without the tier.
     rules.emplace(engine_.resolve_rules(trigger::rules_with_builtins(plan.effective)));
+    if (!container_tier_ && !trigger::container_rules(plan.effective.triggers).empty()) {
+      throw std::invalid_argument(container_rules_without_tier(plan.effective.triggers));
+    }
   } catch (const std::exception& e) {
     return reload_failed(cause, {e.what()});
   }
   // Everything is built: installing it cannot fail.
   engine_.replace_rules(std::move(*rules));
+  container_triggers_.replace_rules(trigger::container_rules(plan.effective.triggers));
   server_->install_tls(std::move(tls));
   apply_live(plan.effective, loaded.config_origin);
   running_ = std::move(plan.effective);

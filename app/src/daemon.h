@@ -28,6 +28,8 @@
 #include "flightrec/store/ring.h"
 #include "flightrec/trigger/alert_receiver.h"
 #include "flightrec/trigger/capturer.h"
+#include "flightrec/trigger/container_directory.h"
+#include "flightrec/trigger/container_triggers.h"
 #include "flightrec/trigger/engine.h"
 #include "flightrec/trigger/manual_gate.h"
 #include "flightrec/trigger/oom_victims.h"
@@ -63,6 +65,7 @@ class Daemon {
   void open_container_tier(const Command& command);
   std::string use_throttle_episodes();
   void watch_oom_victims();
+  void watch_containers();
   void add_collectors();
   // Whether the incident store holds an alert incident of this episode (trigger::StoredEpisode),
   // so that a notification re-sent after a restart does not capture again.
@@ -95,12 +98,17 @@ class Daemon {
   std::unique_ptr<recorder::ContainerRecorder> container_tier_;
   exporter::metrics::ContainerCollector* container_collector_ = nullptr;
   incidents::IncidentFileSink incident_sink_;
+  // The containers seen lately, fed by the container tier: alert scope and OOM victims' containers
+  // ask it; before oom_victim_namer_ and alert_receiver_, which hold it.
+  trigger::ContainerDirectory container_directory_;
   trigger::oom::KernelLog kernel_log_;  // names OOM victims (trigger/oom_victims.h)
   trigger::OomVictimNamer oom_victim_namer_;
   // Before incident_writer_, whose destructor writes the incidents and makes the revisions still
   // queued and tells the receiver their outcomes; before capturer_, which takes its requests.
   trigger::AlertReceiver alert_receiver_;
   trigger::IncidentWriter incident_writer_;
+  // Container rules, run on the container tier's reads; before capturer_, which takes its requests.
+  trigger::ContainerTriggers container_triggers_;
   trigger::IncidentCapturer capturer_;
   trigger::ManualTriggerGate manual_gate_;
   // The web server's counts, which its collector reads: made before the server is.

@@ -126,7 +126,8 @@ std::vector<KeySpec> keys_after_sources() {  // NOLINT(readability-function-size
       {"processes.redact_cmdline",
        RegexRule{[](Config& c) -> std::string& { return c.processes.redact_cmdline; }},
        "Every match of this regex in a command line is replaced by `<redacted>` before it is "
-       "recorded, exported or written to an incident (empty: record command lines as they are). "
+       "recorded, exported, written to an incident or to a `flightrec snapshot` (empty: record "
+       "command lines as they are). "
        "The default hides values given to password, token, secret and API-key arguments."},
       {"processes.max_count",
        CountRule{[](Config& c) -> uint32_t& { return c.processes.max_count; }, 1, 131072},

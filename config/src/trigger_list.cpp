@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "flightrec/config/container_signals.h"
 #include "flightrec/config/detail/key_tree.h"
 #include "flightrec/config/detail/text.h"
 #include "flightrec/config/trigger_rules.h"
@@ -84,6 +85,11 @@ Status apply_rule_key(const std::string& name, const std::string& text, TriggerR
                    " is not a signal selector (examples: memory_used_bytes, "
                    "cpu_busy_ratio{cpu=\"total\"}, "
                    "pressure_stall_ratio{resource=\"io\",kind=\"some\"})"};
+    }
+    // Container rules are checked here, not at start-up: their names and labels are the same on
+    // every host, whichever containers run.
+    if (is_container_selector(*selector)) {
+      if (auto signal = container_signal_of(*selector); !signal) return Error{signal.error()};
     }
     rule.signal = text;
     rule.selector = std::move(*selector);

@@ -323,6 +323,7 @@ void ContainerRecorder::slow_round(int64_t now_ns) {
   stats_.slow_reads_total.fetch_add(reads, std::memory_order_relaxed);
   stats_.slow_rounds_total.fetch_add(1, std::memory_order_relaxed);
   ++slow_round_index_;
+  observe_round(now_ns, true);
   choose_fast_tier();
   publish(now_ns);
 }
@@ -411,6 +412,7 @@ void ContainerRecorder::fast_round(int64_t now_ns) {
                                                                        : sampler::kAbsent}});
     }
   }
+  observe_round(now_ns, false);
   stats_.fast_read_cpu_ns_total.fetch_add(clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_started,
                                           std::memory_order_relaxed);
   stats_.fast_reads_total.fetch_add(fast_.size(), std::memory_order_relaxed);
@@ -446,6 +448,20 @@ void ContainerRecorder::record_frame(const containers::ContainerTierSnapshot& sn
                                         .episodes = drained_,
                                         .episodes_recorded = episodes_ != nullptr});
   if (const Status pushed = ring_->push(frame); !pushed) frame_failures_.note(pushed.error());
+}
+
+void ContainerRecorder::observe_round(int64_t now_ns, bool slow) {
+  if (!round_observer_) return;
+  round_reads_.clear();
+  const auto add = [&](const Tracked& t) {
+    if (t.reader && t.read_ok) round_reads_.push_back({t.info, &t.stats});
+  };
+  if (slow) {
+    for (const Tracked& t : tracked_) add(t);
+  } else {
+    for (size_t i : fast_) add(tracked_[i]);
+  }
+  round_observer_({.mono_ns = now_ns, .slow = slow, .reads = round_reads_});
 }
 
 std::shared_ptr<const containers::ContainerTierSnapshot> ContainerRecorder::snapshot() const {

@@ -11,6 +11,7 @@
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/model/alert_details.h"
+#include "flightrec/model/container_details.h"
 #include "flightrec/model/oom_memory.h"
 #include "flightrec/replay/format.h"
 
@@ -80,6 +81,10 @@ std::string label_of(const model::IncidentDescription& incident, const model::Oo
   if (std::isfinite(incident.value)) label += " (value " + number_text(incident.value) + ")";
   if (!incident.reason.empty()) label += ": " + incident.reason;
   label += victim_of(kill);
+  // A container rule's container, or an OOM victim's.
+  if (const std::string container = model::container_name(incident); !container.empty()) {
+    label += " in " + container;
+  }
   return printable(label);
 }
 

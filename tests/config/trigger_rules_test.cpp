@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "flightrec/config/container_signals.h"
 #include "flightrec/config/loader.h"
 
 using namespace flightrec::config;
@@ -217,4 +218,35 @@ TEST_CASE("the example config's rules load", "[triggers][defaults]") {
   CHECK(result.config->triggers[2].name == "mem_bytes");
   CHECK(result.config->incidents.dir == "/srv/flightrec/incidents");
   CHECK(Config{}.incidents.dir == "/var/lib/flightrec/incidents");
+}
+
+TEST_CASE("container rules: their signals and labels are checked at load, naming the key",
+          "[triggers][containers]") {
+  const auto rule_with = [](const std::string& signal) {
+    return "triggers:\n"
+           "  - name: hot\n"
+           "    signal: '" +
+           signal +
+           "'\n"
+           "    op: '>'\n"
+           "    value: 0.5\n";
+  };
+  const auto rules = rules_of(rule_with(
+      "container_cpu_throttled_ratio{namespace=\"prod\",pod=\"web-1\",container=\"app\"}"));
+  REQUIRE(rules.size() == 1);
+  CHECK(is_container_selector(rules[0].selector));
+  CHECK(container_signal_of(rules[0].selector).ok());
+  CHECK(only_error(rule_with("container_cpu_throttled_ration")) ==
+        "flightrec.yaml:3: triggers[0].signal: \"container_cpu_throttled_ration\" is not a "
+        "container signal (did you mean \"container_cpu_throttled_ratio\"?)");
+  CHECK(only_error(rule_with("container_bogus")) ==
+        "flightrec.yaml:3: triggers[0].signal: \"container_bogus\" is not a container signal "
+        "(see docs/TRIGGERS.md, \"Container rules\")");
+  CHECK(only_error(rule_with("container_memory_fill{node=\"a\"}")) ==
+        "flightrec.yaml:3: triggers[0].signal: container signals have no label \"node\" "
+        "(allowed: id, name, namespace, pod, container, image)");
+  // Every signal of the table loads.
+  for (const auto& row : kContainerSignals) {
+    CHECK(rules_of(rule_with(std::string(row.name) + "{id=\"/a\"}")).size() == 1);
+  }
 }

@@ -19,7 +19,7 @@ TEST_CASE("Each kind has one name, and each name one kind", "[kind]") {
     CHECK(kind_name(kind) == name);
     CHECK(kind_named(name) == kind);
   }
-  CHECK(names == std::set<std::string_view>{"rule", "manual", "alert", "oom_kill"});
+  CHECK(names == std::set<std::string_view>{"rule", "manual", "alert", "oom_kill", "container"});
   CHECK_FALSE(kind_named("Manual"));
   CHECK_FALSE(kind_named(""));
 }

@@ -235,6 +235,31 @@ TEST_CASE("the filter decides which alerts capture", "[alerts]") {
   CHECK(receiver.outcomes(O::filtered) == 1);
 }
 
+TEST_CASE("an alert naming a container captures only where it ran, after the filter", "[alerts]") {
+  AlertReceiverOptions options;
+  options.match.push_back(*config::parse_alert_matchers("{severity=\"critical\"}"));
+  AlertReceiver receiver(std::move(options));
+  receiver.scope_with([](const config::AlertLabels& labels) {
+    for (const auto& [name, value] : labels) {
+      if (name == "pod") return value == "web-1" ? ContainerScope::here : ContainerScope::elsewhere;
+    }
+    return ContainerScope::unnamed;
+  });
+  const auto with_pod = [](std::string fingerprint, std::string pod, std::string severity) {
+    Alert a = alert(std::move(fingerprint));
+    a.labels = {{"alertname", "PodCrash"}, {"pod", std::move(pod)}, {"severity", severity}};
+    return a;
+  };
+  using O = AlertOutcome;
+  CHECK(receiver.receive(notification({with_pod("here", "web-1", "critical"),
+                                       with_pod("there", "web-2", "critical"),
+                                       with_pod("minor", "web-2", "info"), alert("node")})) ==
+        std::vector<O>{O::captured, O::out_of_scope, O::filtered, O::captured});
+  CHECK(receiver.outcomes(O::out_of_scope) == 1);
+  // Not remembered: once the container runs here, the same alert captures.
+  CHECK(taken(receiver).size() == 2);
+}
+
 TEST_CASE("the episodes remembered are bounded", "[alerts]") {
   AlertReceiver receiver({.max_episodes = 2});
   using O = AlertOutcome;

@@ -63,3 +63,18 @@ TEST_CASE("No oom_kill rule when it is turned off or vmstat is not read", "[trig
   CHECK(rules_with_builtins(loaded("incidents:\n  capture_oom_kills: false\n")).empty());
   CHECK(rules_with_builtins(loaded("sources:\n  vmstat:\n    enabled: false\n")).empty());
 }
+
+TEST_CASE("Container rules are left to the container tier, not the frames' engine",
+          "[trigger][builtin]") {
+  const auto rules = rules_with_builtins(loaded(R"(triggers:
+  - name: near-limit
+    signal: container_memory_fill
+    op: ">"
+    value: 0.9
+thresholds:
+  cpu_percent: 90
+)"));
+  REQUIRE(rules.size() == 2);
+  CHECK(rules[0].name == "cpu_percent");
+  CHECK(rules[1].name == kOomKillRule);
+}

@@ -25,10 +25,11 @@ TEST_CASE("the trigger's enums are named from their tables", "[names]") {
   CHECK(outcome_name(AlertOutcome::end_too_late) == "end_too_late");
   CHECK(outcome_name(AlertOutcome::end_failed) == "end_failed");
   CHECK(outcome_name(AlertOutcome::filtered) == "filtered");
+  CHECK(outcome_name(AlertOutcome::out_of_scope) == "out_of_scope");
   CHECK(outcome_name(AlertOutcome::dropped) == "dropped");
   CHECK(outcome_name(AlertOutcome::end_queued) == "end_queued");
-  CHECK(kAlertOutcomeCount == 9);
-  CHECK(kSettledOutcomeCount == 8);
+  CHECK(kAlertOutcomeCount == 10);
+  CHECK(kSettledOutcomeCount == 9);
 
   CHECK(admission_name(ManualAdmission::accepted) == "accepted");
   CHECK(admission_name(ManualAdmission::coalesced) == "coalesced");

@@ -6,12 +6,14 @@
 #include <time.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "container_fixture.h"
 #include "flightrec/common/clock.h"
 #include "flightrec/store/process_block.h"
 #include "flightrec/trigger/builtin_rules.h"
@@ -296,4 +298,37 @@ TEST_CASE("An incident whose window holds two kills names each victim", "[trigge
   CHECK(detail(sink.written.at(1), "oom.victim_pid") == "470");
   CHECK(detail(sink.written.at(1), "oom.kills_in_window") == "1");
   CHECK(detail(sink.written.at(1), "oom.victims.1") == "(none)");
+}
+
+TEST_CASE("An OOM victim's memory cgroup names its container", "[trigger][oom]") {
+  const flightrec::testing::TempDir dir;
+  const auto path = dir.write("kmsg", "");
+  KernelLog log(path);
+  std::ifstream fixture(flightrec::testing::fixture_path("kmsg/pod_oom.records"));
+  std::stringstream records;
+  records << fixture.rdbuf();
+  std::ofstream(path, std::ios::app) << records.str();
+  const std::string id = "4c5d1b0e7f2a9c3d8e6b1a0f4c5d1b0e7f2a9c3d8e6b1a0f4c5d1b0e7f2a9c3d";
+  const std::string pod_cgroup = "/kubepods/burstable/pod0b7e4f52-3c1d-4a8e-9f60-2d5c7a1b9e34";
+  ContainerDirectory directory(std::chrono::minutes(10));
+  Recorded sink;
+  OomVictimNamer namer(sink, log);
+  namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
+  CHECK(detail(sink.written.at(0), "oom.container_id") == "(none)");  // no directory: the cgroup
+  CHECK(detail(sink.written.at(0), "oom.victim_cgroup") == pod_cgroup + "/" + id);
+  namer.name_containers_with(directory);
+  namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
+  CHECK(detail(sink.written.at(1), "oom.container_id") == "(none)");  // not seen here
+  // The container tier saw it (it is gone by now: still known for the buffer's length).
+  const auto info =
+      flightrec::testing::container_info(pod_cgroup + "/" + id, id, "shop", "checkout-7f9c", "app");
+  directory.observe(flightrec::testing::Round(0, true, {{info, {}}}).round);
+  directory.observe(flightrec::testing::Round(1'000'000'000, true, {}).round);
+  namer.write(oom_incident(kill_unix_ns() + 20'000'000), {});
+  const model::IncidentCapture& named = sink.written.at(2);
+  CHECK(detail(named, "oom.victim_pid") == "468");
+  CHECK(detail(named, "oom.namespace") == "shop");
+  CHECK(detail(named, "oom.pod") == "checkout-7f9c");
+  CHECK(detail(named, "oom.container") == "app");
+  CHECK(detail(named, "oom.container_id") == id);
 }

@@ -135,6 +135,9 @@ void AlertReceiver::close() {
 AlertOutcome AlertReceiver::receive_one(const AlertNotification& notification, const Alert& alert,
                                         int64_t received_ns) {
   if (!config::passes_filter(options_.match, alert.labels)) return AlertOutcome::filtered;
+  if (scope_ && scope_(alert.labels) == ContainerScope::elsewhere) {
+    return AlertOutcome::out_of_scope;
+  }
   const std::string key = episode_key(notification.source, alert.fingerprint, alert.starts_at_ns);
   const auto found = episodes_.find(key);
   if (found != episodes_.end()) {

@@ -24,7 +24,8 @@ void AlertsCollector::collect(exposition::Families& out) const {
                 "duplicate, resolved (end recorded before the incident was written), "
                 "end_recorded (end rewritten into the written incident), end_too_late (incident "
                 "no longer stored), end_failed (the rewrite failed), filtered "
-                "(incidents.alerts.match) or dropped (too many waiting).",
+                "(incidents.alerts.match), out_of_scope (names a container not on this node) "
+                "or dropped (too many waiting).",
                 "", as_double(receiver_.outcomes(outcome)), {{"outcome", std::string(name)}});
   }
   out.gauge("flightrec_alert_episodes", "Alert firing episodes remembered for deduplication.", "",

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <string>
 
+#include "flightrec/config/container_signals.h"
 #include "flightrec/config/trigger_rules.h"
 #include "flightrec/model/signals.h"
 
@@ -25,7 +27,10 @@ config::TriggerRule oom_kill_rule() {
 }  // namespace
 
 std::vector<config::TriggerRule> rules_with_builtins(const config::Config& config) {
-  std::vector<config::TriggerRule> rules = config.triggers;
+  // Container rules run on the container tier's reads (container_triggers.h), not on frames.
+  std::vector<config::TriggerRule> rules;
+  std::copy_if(config.triggers.begin(), config.triggers.end(), std::back_inserter(rules),
+               [](const auto& rule) { return !config::is_container_selector(rule.selector); });
   const bool replaced = std::any_of(rules.begin(), rules.end(),
                                     [](const auto& rule) { return rule.name == kOomKillRule; });
   // Its signal comes from the vmstat source: without it there is nothing to watch.

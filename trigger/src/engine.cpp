@@ -59,7 +59,6 @@ std::string rule_reference(const config::TriggerRule& rule) {
 
 }  // namespace
 
-// The same rule as configured, wherever it moved in the file.
 bool same_rule(const config::TriggerRule& a, const config::TriggerRule& b) {
   config::TriggerRule moved = b;
   moved.line = a.line;

@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iterator>
 #include <string>
@@ -77,6 +78,26 @@ std::string OomVictimNamer::why_unknown() const {
   return text;
 }
 
+void OomVictimNamer::add_container(recording::Labels& details) const {
+  namespace keys = model::incident_details;
+  if (containers_ == nullptr) return;
+  const auto cgroup = std::find_if(details.begin(), details.end(), [](const auto& detail) {
+    return detail.first == keys::kOomVictimCgroup;
+  });
+  if (cgroup == details.end()) return;
+  const auto info = containers_->by_cgroup(cgroup->second);
+  if (!info) return;
+  const auto& names = info->names;
+  const std::pair<std::string_view, std::string> named[] = {
+      {keys::kOomNamespace, names.pod_namespace},
+      {keys::kOomPod, names.pod},
+      {keys::kOomContainer, names.container.empty() ? names.name : names.container},
+      {keys::kOomContainerId, names.id.empty() ? info->ref.identity.id : names.id}};
+  for (const auto& [key, value] : named) {
+    if (!value.empty()) details.emplace_back(std::string(key), value);
+  }
+}
+
 void OomVictimNamer::add_memory(const model::IncidentDescription& incident, int64_t killed_at_ns,
                                 int32_t victim_pid, recording::Labels& details) const {
   if (!process_blocks_) {
@@ -119,6 +140,7 @@ model::WriteOutcome OomVictimNamer::write(const model::IncidentCapture& incident
   if (nearest != nullptr) {
     details = oom_victim_details(*nearest);
     details.emplace_back("oom.killed_at_ns", std::to_string(nearest->killed_at_ns));
+    add_container(details);
     add_window_victims(known, in_window, details);
     add_memory(description, nearest->killed_at_ns, nearest->pid(), details);
   } else {

@@ -7,6 +7,7 @@
 #include "flightrec/exporter/metrics/collectors.h"
 #include "flightrec/exporter/metrics/container_ranking.h"
 #include "flightrec/exposition/conversions.h"
+#include "flightrec/recorder/containers/container_labels.h"
 
 namespace flightrec::exporter::metrics {
 namespace {
@@ -229,19 +230,14 @@ void add_pressure(Families& out, const std::vector<const ContainerView*>& export
   }
 }
 
-// The container's labels, as cAdvisor's: id is the cgroup path; name the runtime's name (a
-// systemd unit's or a path match's own name when no runtime names it); the Kubernetes names
-// empty when unknown. Values are written as read: the exposition makes them valid text.
+// The container's labels (recorder/containers/container_labels.h). Values are written as read:
+// the exposition makes them valid text.
 Labels labels_of(const ContainerView& view) {
-  const auto& ref = view.info->ref;
-  const auto& names = view.info->names;
-  std::string name = names.name;
-  if (name.empty() && (ref.identity.runtime == container::Runtime::systemd ||
-                       ref.identity.runtime == container::Runtime::custom)) {
-    name = ref.identity.id;
+  Labels labels;
+  for (auto& label : recorder::containers::container_labels(*view.info)) {
+    labels.push_back({std::string(label.name), std::move(label.value)});
   }
-  return {{"id", ref.path},   {"name", std::move(name)},      {"namespace", names.pod_namespace},
-          {"pod", names.pod}, {"container", names.container}, {"image", names.image}};
+  return labels;
 }
 
 }  // namespace

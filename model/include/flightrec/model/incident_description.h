@@ -31,6 +31,19 @@ inline constexpr std::string_view kOomVictimExitPeakRssBytes = "oom.victim_exit_
 inline constexpr std::string_view kOomVictimSource = "oom.victim_source";
 // Set instead of the above when no source named the victim: "unknown: " and why.
 inline constexpr std::string_view kOomVictimUnknown = "oom.victim";
+// The container the OOM victim ran in, from the container tier's names of its memory cgroup.
+inline constexpr std::string_view kOomNamespace = "oom.namespace";
+inline constexpr std::string_view kOomPod = "oom.pod";
+inline constexpr std::string_view kOomContainer = "oom.container";
+inline constexpr std::string_view kOomContainerId = "oom.container_id";
+// A container rule's container (kind container): its runtime id (the processes' container id,
+// which readers filter the process frames by), cgroup path and names.
+inline constexpr std::string_view kContainerId = "container.id";
+inline constexpr std::string_view kContainerCgroup = "container.cgroup";
+inline constexpr std::string_view kContainerNamespace = "container.namespace";
+inline constexpr std::string_view kContainerPod = "container.pod";
+inline constexpr std::string_view kContainerName = "container.container";
+inline constexpr std::string_view kContainerImage = "container.image";
 }  // namespace incident_details
 
 // Which sources named an OOM kill's victim, and incident_details::kOomVictimSource's value for

@@ -1,9 +1,9 @@
 #pragma once
 // What started an incident: a configured rule, a manual request (POST /-/trigger), an alert
-// notification (POST /-/trigger/alertmanager or /grafana), or an OOM kill (the built-in rule
-// `oom_kill`). Readers decide by it, not by the rule's name or the details' keys; the incident
-// file stores its name as "incident.kind" (docs/RECORDING_FORMAT.md). A new kind is one enum value
-// and one row of kIncidentKinds.
+// notification (POST /-/trigger/alertmanager or /grafana), an OOM kill (the built-in rule
+// `oom_kill`), or a rule over a container's signals (it names the container). Readers decide by it,
+// not by the rule's name or the details' keys; the incident file stores its name as "incident.kind"
+// (docs/RECORDING_FORMAT.md). A new kind is one enum value and one row of kIncidentKinds.
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -12,7 +12,7 @@ namespace flightrec::model {
 
 struct IncidentDescription;
 
-enum class IncidentKind : uint8_t { rule, manual, alert, oom_kill };
+enum class IncidentKind : uint8_t { rule, manual, alert, oom_kill, container };
 
 struct IncidentKindName {
   IncidentKind kind;
@@ -22,7 +22,8 @@ struct IncidentKindName {
 inline constexpr IncidentKindName kIncidentKinds[] = {{IncidentKind::rule, "rule"},
                                                       {IncidentKind::manual, "manual"},
                                                       {IncidentKind::alert, "alert"},
-                                                      {IncidentKind::oom_kill, "oom_kill"}};
+                                                      {IncidentKind::oom_kill, "oom_kill"},
+                                                      {IncidentKind::container, "container"}};
 
 [[nodiscard]] constexpr std::string_view kind_name(IncidentKind kind) {
   for (const IncidentKindName& row : kIncidentKinds) {

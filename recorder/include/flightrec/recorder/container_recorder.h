@@ -26,6 +26,7 @@
 #include "flightrec/container/throttle/episode_recorder.h"
 #include "flightrec/recorder/containers/container_history.h"
 #include "flightrec/recorder/containers/container_recorder_stats.h"
+#include "flightrec/recorder/containers/container_round.h"
 #include "flightrec/recorder/containers/container_snapshot.h"
 #include "flightrec/recorder/containers/cpu_signals.h"
 #include "flightrec/recorder/containers/window_max.h"
@@ -87,6 +88,10 @@ class ContainerRecorder {
   // The name sources' counters; nothing when containers are not named.
   [[nodiscard]] std::optional<container::names::NameStats> name_stats() const;
   [[nodiscard]] container::CgroupMode mode() const noexcept { return discovery_.layout().mode; }
+  // Before run(): hands each round's reads to `observer` on the tier's thread (container_round.h).
+  void set_round_observer(containers::RoundObserver observer) {
+    round_observer_ = std::move(observer);
+  }
   // Any thread (a configuration reload): the span of the throttled-share maximum.
   void set_window(std::chrono::nanoseconds window) {
     window_ns_.store(window.count(), std::memory_order_relaxed);
@@ -131,6 +136,8 @@ class ContainerRecorder {
   // Publishes the round's snapshot and, with a ring, pushes its frame.
   void publish(int64_t now_ns);
   void record_frame(const containers::ContainerTierSnapshot& snapshot);
+  // Hands the reads of the round just made to the round observer, if any.
+  void observe_round(int64_t now_ns, bool slow);
 
   ContainerTierSettings settings_;
   container::ContainerDiscovery discovery_;
@@ -157,6 +164,8 @@ class ContainerRecorder {
   int64_t real_offset_ns_ = 0;  // CLOCK_REALTIME - CLOCK_MONOTONIC as of the current tick
   std::vector<containers::PendingFastRead> fast_reads_;
   std::vector<container::ThrottleEpisode> drained_;
+  containers::RoundObserver round_observer_;
+  std::vector<containers::ContainerRead> round_reads_;  // reused by observe_round
   mutable std::mutex snapshot_mutex_;
   std::shared_ptr<const containers::ContainerTierSnapshot> snapshot_;  // guarded
 };

@@ -34,6 +34,7 @@
 #include "flightrec/config/units.h"
 #include "flightrec/trigger/alert_payload.h"
 #include "flightrec/trigger/capturer.h"
+#include "flightrec/trigger/container_directory.h"
 
 namespace flightrec::trigger {
 
@@ -67,6 +68,9 @@ enum class AlertOutcome : uint8_t {
   end_too_late,  // the end of an episode whose incident is no longer stored: not recorded
   end_failed,    // the end could not be rewritten into the file (logged; the file is as it was)
   filtered,      // left out by incidents.alerts.match
+  // Its labels name a container (pod, namespace, container, container_id, id) that has not run
+  // on this node within the buffer (ContainerDirectory): another node's flightrec captures it.
+  out_of_scope,
   // Not taken: every place the writer holds for alerts is taken (IncidentWriter::reserve).
   // Nothing is remembered of it, so the sender's re-send (the webhook answers 503) takes it.
   dropped,
@@ -79,8 +83,8 @@ inline constexpr EnumName<AlertOutcome> kAlertOutcomeNames[] = {
     {AlertOutcome::captured, "captured"},         {AlertOutcome::duplicate, "duplicate"},
     {AlertOutcome::resolved, "resolved"},         {AlertOutcome::end_recorded, "end_recorded"},
     {AlertOutcome::end_too_late, "end_too_late"}, {AlertOutcome::end_failed, "end_failed"},
-    {AlertOutcome::filtered, "filtered"},         {AlertOutcome::dropped, "dropped"},
-    {AlertOutcome::end_queued, "end_queued"}};
+    {AlertOutcome::filtered, "filtered"},         {AlertOutcome::out_of_scope, "out_of_scope"},
+    {AlertOutcome::dropped, "dropped"},           {AlertOutcome::end_queued, "end_queued"}};
 static_assert(names_are_distinct(kAlertOutcomeNames) && rows_follow_values(kAlertOutcomeNames));
 inline constexpr size_t kAlertOutcomeCount = std::size(kAlertOutcomeNames);
 // The outcomes /metrics counts: every one but end_queued, which comes last.
@@ -100,6 +104,10 @@ struct AlertReceiverOptions {
   // allows on disk, so an episode is remembered at least as long as its incident is kept.
   size_t max_episodes = 10000;
 };
+
+// Where the containers an alert's labels name ran (ContainerDirectory::scope_of); empty: nowhere
+// known, every alert is unnamed.
+using ScopeOfAlert = std::function<ContainerScope(const config::AlertLabels& labels)>;
 
 // Whether an incident of this episode (episode_key) is already stored, e.g. from before a restart:
 // then a notification for it is a duplicate rather than a new capture. Called with the receiver's
@@ -128,6 +136,9 @@ class AlertReceiver final : public CaptureRequests {
   // answered, so that an alert is called captured (or end_queued) only when it will be written.
   // Without it (tests) every alert has a place.
   void reserve_places_with(PlaceReservation reserve) { reserve_ = std::move(reserve); }
+  // Before the first notification: where the containers alerts name ran. Without it (the
+  // container tier off) alerts naming containers are decided by incidents.alerts.match alone.
+  void scope_with(ScopeOfAlert scope) { scope_ = std::move(scope); }
   // Any thread (a configuration reload): new filters, windows and extension bound for the
   // notifications from now on; episodes already remembered stay (max_episodes is kept).
   void set_options(AlertReceiverOptions options);
@@ -205,6 +216,7 @@ class AlertReceiver final : public CaptureRequests {
   StoredEpisode stored_;
   RevisionHandoff revision_handoff_;
   PlaceReservation reserve_;
+  ScopeOfAlert scope_;
   mutable std::mutex mutex_;
   std::map<std::string, Episode> episodes_;     // by episode_key
   std::deque<std::string> episode_order_;       // oldest first, for the bound

@@ -12,12 +12,11 @@ namespace flightrec::trigger {
 
 inline constexpr std::string_view kOomKillRule = "oom_kill";
 
-// The configured rules, then the built-in ones the configuration leaves on
-// (incidents.capture_oom_kills, with the vmstat source enabled) and does not replace with a rule
-// of the same name.
-// oom_kill: oom_kills_per_second > 0 (the tick /proc/vmstat's oom_kill count moves), the whole
-// buffer before, 5 s after, and a 5 s cooldown: a kill within the post window is in that
-// recording, a later one fires its own.
+// The configured rules but container rules (container_triggers.h), then the built-in ones the
+// configuration leaves on (incidents.capture_oom_kills, with the vmstat source enabled) and does
+// not replace with a rule of the same name. oom_kill: oom_kills_per_second > 0 (the tick
+// /proc/vmstat's oom_kill count moves), the whole buffer before, 5 s after, and a 5 s cooldown: a
+// kill within the post window is in that recording, a later one fires its own.
 [[nodiscard]] std::vector<config::TriggerRule> rules_with_builtins(const config::Config& config);
 
 // The kind of the incidents `rule` fires: oom_kill for the built-in rule and for a configured one

@@ -30,6 +30,10 @@ struct Firing {
   double value;  // the matched series' value now; NaN for a manual request
 };
 
+// Whether two rules are the same as configured, wherever each stands in the file: a reload keeps
+// such a rule's state.
+[[nodiscard]] bool same_rule(const config::TriggerRule& a, const config::TriggerRule& b);
+
 class TriggerEngine {
  public:
   static constexpr size_t kMaxPendingManual = 8;

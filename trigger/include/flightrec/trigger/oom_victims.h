@@ -17,6 +17,7 @@
 #include "flightrec/model/incident_handoff.h"
 #include "flightrec/process/process_exits.h"
 #include "flightrec/recording/metadata.h"
+#include "flightrec/trigger/container_directory.h"
 #include "flightrec/trigger/oom/kernel_log.h"
 #include "flightrec/trigger/oom_memory_details.h"
 #include "flightrec/trigger/oom_victim_sources.h"
@@ -34,6 +35,10 @@ class OomVictimNamer final : public model::IncidentSink {
 
   // Any thread (the process tier's): an exit the kernel reported as an OOM victim's.
   void victim_exited(const process::ExitedProcess& process);
+  // Before the first incident: where the victim's memory cgroup is looked up to name its
+  // container (oom.namespace, oom.pod, oom.container, oom.container_id). Without it (the
+  // container tier off) the incident names the cgroup only.
+  void name_containers_with(const ContainerDirectory& directory) { containers_ = &directory; }
   // Why no exit reports come, for an incident that can name no victim ("" once they do). Until
   // told, the namer assumes none come.
   void set_exit_reports_missing(std::string why);
@@ -42,12 +47,14 @@ class OomVictimNamer final : public model::IncidentSink {
   void read_log();
   [[nodiscard]] std::vector<OomVictim> victims() const;
   [[nodiscard]] std::string why_unknown() const;
+  void add_container(recording::Labels& details) const;
   void add_memory(const model::IncidentDescription& incident, int64_t killed_at_ns,
                   int32_t victim_pid, recording::Labels& details) const;
 
   model::IncidentSink& next_;
   oom::KernelLog& log_;
   ProcessBlocksSource process_blocks_;
+  const ContainerDirectory* containers_ = nullptr;
   std::deque<LoggedKill> logged_;  // the last kills read from the log, oldest first (bounded)
   mutable std::mutex exits_mutex_;
   std::deque<process::ExitedProcess> exited_;  // the last victims' exits, oldest first (bounded)
