@@ -176,10 +176,12 @@ void timeline(const Session& session, size_t width, std::vector<ScreenLine>& out
 }
 
 void tabs(const Session& session, size_t width, std::vector<ScreenLine>& out) {
+  // One space apart: six tabs and a filter still fit 80 columns.
   std::string line;
   for (const TabNames& tab : kTabNames) {
     const std::string title(tab.title);
-    line += tab.tab == session.tab() ? "[" + title + "]" : " " + title + " ";
+    if (!line.empty()) line += ' ';
+    line += tab.tab == session.tab() ? "[" + title + "]" : title;
   }
   if (!session.filter().empty()) line += " filter: " + session.filter();
   if (session.tree()) line += " (tree)";
