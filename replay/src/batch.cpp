@@ -10,6 +10,13 @@
 namespace flightrec::replay {
 namespace {
 
+using container::ContainerStrip;
+using container::strip_source_name;
+using container::strip_summary;
+using container::strip_text;
+using container::StripCell;
+using container::StripSource;
+
 // The period strip of each container in batch output: 5 s of 100 ms periods.
 constexpr size_t kStripCells = 50;
 

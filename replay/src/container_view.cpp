@@ -1,8 +1,8 @@
 #include "flightrec/replay/container_view.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "flightrec/container/frame/display_name.h"
 #include "flightrec/replay/format.h"
 
 namespace flightrec::replay {
@@ -114,24 +114,10 @@ ContainerRates levels(const ContainerRow& row) {
   return out;
 }
 
-bool is_hex_id(const std::string& id) {
-  return id.size() == 64 &&
-         std::all_of(id.begin(), id.end(), [](char c) { return std::isxdigit(c) != 0; });
-}
-
 }  // namespace
 
 std::string container_name(const ContainerRow& row) {
-  std::string name;
-  if (!row.pod.empty()) {
-    name = row.pod_namespace + "/" + row.pod;
-    if (!row.container.empty()) name += "/" + row.container;
-  } else if (!row.name.empty()) {
-    name = row.name;
-  } else {
-    name = is_hex_id(row.id) ? row.id.substr(0, 12) : row.id;
-  }
-  return printable(name);
+  return printable(container::display_name(row));
 }
 
 ContainersAt containers_at(const std::vector<ContainerFrame>& frames, int64_t time_ns,

@@ -85,9 +85,9 @@ ContainersAt Model::containers(size_t cursor, int64_t interval_ns) const {
   return containers_at(data_.container_frames, timeline_.time(cursor), interval_ns);
 }
 
-ContainerStrip Model::strip(size_t cursor, std::string_view path, size_t cells) const {
+container::ContainerStrip Model::strip(size_t cursor, std::string_view path, size_t cells) const {
   if (cursor >= timeline_.size()) return {};
-  return container_strip(data_.container_frames, path, timeline_.time(cursor), cells);
+  return container::container_strip(data_.container_frames, path, timeline_.time(cursor), cells);
 }
 
 Table Model::table(size_t cursor, int64_t interval_ns, Tab tab, const Arrangement& how) const {

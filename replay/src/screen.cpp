@@ -13,6 +13,12 @@
 namespace flightrec::replay {
 namespace {
 
+using container::ContainerStrip;
+using container::strip_source_name;
+using container::strip_summary;
+using container::strip_text;
+using container::StripSource;
+
 constexpr size_t kMaxCpuRows = 4;
 
 // What the rates cover: "rate 1s" when that is the interval asked for, "rate 3ms/1s" near the

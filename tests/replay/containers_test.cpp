@@ -13,6 +13,10 @@ using namespace flightrec::replay;
 using namespace flightrec::replay::testing;
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
+using flightrec::container::strip_char;
+using flightrec::container::strip_summary;
+using flightrec::container::strip_text;
+using flightrec::container::StripSource;
 
 namespace {
 

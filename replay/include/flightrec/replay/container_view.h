@@ -47,9 +47,8 @@ struct ContainersAt {
 ContainersAt containers_at(const std::vector<container::ContainerFrame>& frames, int64_t time_ns,
                            int64_t interval_ns);
 
-// How a container is named on screen: "namespace/pod/container" for a Kubernetes pod's, else the
-// runtime's name, else a service's or regex match's id whole and a runtime's 64-hex id cut to 12,
-// as docker ps shows it. Printable ASCII (names are what the node's files said).
+// How a container is named on screen: container::display_name() in printable ASCII (names are what
+// the node's files said).
 std::string container_name(const container::ContainerRow& row);
 
 }  // namespace flightrec::replay

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "flightrec/common/result.h"
-#include "flightrec/replay/container_strip.h"
+#include "flightrec/container/frame/frame_strip.h"
 #include "flightrec/replay/container_view.h"
 #include "flightrec/replay/process_view.h"
 #include "flightrec/replay/replay_data.h"
@@ -38,7 +38,8 @@ class Model {
   [[nodiscard]] ProcessesAt processes(size_t cursor, int64_t interval_ns) const;
   [[nodiscard]] ContainersAt containers(size_t cursor, int64_t interval_ns) const;
   // The period strip of the container at cgroup `path`: at most `cells` cells up to the cursor.
-  [[nodiscard]] ContainerStrip strip(size_t cursor, std::string_view path, size_t cells) const;
+  [[nodiscard]] container::ContainerStrip strip(size_t cursor, std::string_view path,
+                                                size_t cells) const;
   [[nodiscard]] Table table(size_t cursor, int64_t interval_ns, Tab tab,
                             const Arrangement& how) const;
 

@@ -1,20 +1,14 @@
-#include "flightrec/replay/container_strip.h"
+#include "flightrec/container/frame/frame_strip.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "flightrec/container/throttle/throttle_episodes.h"
-#include "flightrec/replay/format.h"
 
-namespace flightrec::replay {
+namespace flightrec::container {
 namespace {
 
-using container::ContainerFrame;
-using container::ContainerRow;
-using container::kAbsent;
-using container::kUnlimited;
-using container::ThrottleEpisode;
 using Frames = std::vector<ContainerFrame>;
 
 // How long after its refill a period's episode may still be unreported by the frame of that
@@ -163,13 +157,13 @@ ContainerStrip container_strip(const Frames& frames, std::string_view path, int6
   // known ends shortly before the newest frame that holds the container.
   const bool reported_after = frames.back().time_unix_ns > to_ns;
   const int64_t known_to = reported_after ? to_ns : last_seen_ns - kReportLagNs;
-  container::PeriodGrid grid{.period_ns = period_ns, .anchor_ns = known_to};
+  PeriodGrid grid{.period_ns = period_ns, .anchor_ns = known_to};
   if (!episodes.empty()) grid.anchor_ns = episodes.back().period_end_ns;
   // Whole periods only: the newest one ends at or before what is known.
   const int64_t phase = ((known_to - grid.anchor_ns) % period_ns + period_ns) % period_ns;
   const int64_t end_ns = known_to - phase;
   const int64_t start_ns = std::max(end_ns - span, from_ns);
-  auto cells = container::period_strip(episodes, grid, start_ns, end_ns);
+  auto cells = period_strip(episodes, grid, start_ns, end_ns);
   if (!cells.ok() || cells->empty()) return {};
   ContainerStrip strip{.source = StripSource::episodes, .period_ns = period_ns, .cells = {}};
   for (const auto& cell : *cells) {
@@ -223,4 +217,4 @@ std::string strip_summary(const ContainerStrip& strip) {
   return text + most;
 }
 
-}  // namespace flightrec::replay
+}  // namespace flightrec::container

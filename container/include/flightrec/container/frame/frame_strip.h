@@ -1,5 +1,6 @@
 #pragma once
-// One container's period strip up to the cursor: each CFS period, whether the group was throttled
+// One container's period strip over a recording's container frames, up to a moment (replay's
+// cursor, the end of the viewer's window): each CFS period, whether the group was throttled
 // in it and for how long (docs/CONTAINERS.md, "Throttling episodes"). Drawn from the kernel's
 // throttling episodes when the frames recorded them (eBPF), by container::period_strip(); else
 // from successive cpu.stat reads (the fast tier's, every containers.fast_rate, and the slow
@@ -13,7 +14,7 @@
 
 #include "flightrec/container/frame/container_frame.h"
 
-namespace flightrec::replay {
+namespace flightrec::container {
 
 enum class StripSource {
   none,      // no CPU quota, or nothing read in the window
@@ -36,13 +37,13 @@ struct StripCell {
 struct ContainerStrip {
   StripSource source = StripSource::none;
   int64_t period_ns = 0;
-  std::vector<StripCell> cells;  // oldest first, the newest ending at or before the cursor
+  std::vector<StripCell> cells;  // oldest first, the newest ending at or before the moment
 };
 
 // The container `path` (ContainerRow::path) of `frames` (ascending time): at most `max_cells`
 // cells ending at or before `to_ns`.
-ContainerStrip container_strip(const std::vector<container::ContainerFrame>& frames,
-                               std::string_view path, int64_t to_ns, size_t max_cells);
+ContainerStrip container_strip(const std::vector<ContainerFrame>& frames, std::string_view path,
+                               int64_t to_ns, size_t max_cells);
 
 // One character per cell: '.' not throttled; '1' to '9' throttled for that many tenths of a
 // period (at least one); '#' for the whole period or more (several CPUs at once).
@@ -52,4 +53,4 @@ std::string strip_text(const ContainerStrip& strip);
 // "12 of 40 periods throttled, 83ms at most in one" (or "no period throttled").
 std::string strip_summary(const ContainerStrip& strip);
 
-}  // namespace flightrec::replay
+}  // namespace flightrec::container
