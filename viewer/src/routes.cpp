@@ -5,6 +5,7 @@
 
 #include "flightrec/common/gzip.h"
 #include "flightrec/common/number_format.h"
+#include "flightrec/container/frame/container_frame_codec.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/http/query_check.h"
 #include "flightrec/recording/convert.h"
@@ -63,13 +64,18 @@ void send_incident_view(const dump::StoredFileOpener& open_incident, std::string
   recording::RecordingReader reader(stored.file);
   std::vector<std::shared_ptr<const store::Block>> blocks;
   std::vector<std::shared_ptr<const store::ProcessBlock>> processes;
+  std::vector<container::ContainerFrame> containers;
   if (reader.open()) {
-    // Container frames are checked by the reader and not shown here yet.
     while (auto record = reader.next_record()) {
       if (record.block) {
         blocks.push_back(std::move(record.block));
       } else if (record.process_block) {
         processes.push_back(std::move(record.process_block));
+      } else if (record.container_frame) {
+        // The reader checked that it decodes; a frame a second decode refused would be left out.
+        if (auto frame = container::decode_container_frame(record.container_frame->bytes)) {
+          containers.push_back(*std::move(frame));
+        }
       }
     }
   }
@@ -77,9 +83,9 @@ void send_incident_view(const dump::StoredFileOpener& open_incident, std::string
     response.send(500, kText, "incident " + name + ": " + reader.error() + "\n");
     return;
   }
-  send_page(request, response,
-            render_view_page(reader.metadata(), blocks, processes,
-                             incident_view_options(name, reader.metadata())));
+  ViewOptions options = incident_view_options(name, reader.metadata());
+  options.containers = container_sections(containers);
+  send_page(request, response, render_view_page(reader.metadata(), blocks, processes, options));
 }
 
 void send_dump_view(const dump::DumpSource& source, const store::TimeRange& range,
