@@ -262,9 +262,9 @@
     const containers = data.containers || [];
     if (containers.length === 0) return;
     document.getElementById('containers').hidden = false;
-    document.getElementById('containers-note').textContent = containers.length +
-      (containers.length === 1 ? ' container' : ' containers') +
-      ' throttled, with memory events, among the busiest, or all of few in the window.';
+    document.getElementById('containers-note').textContent = 'The containers throttled or with ' +
+      'memory events in the window, the busiest by CPU and by memory, or every one when they are ' +
+      'few: ' + containers.length + '. Each says why it is shown.';
     const list = document.getElementById('containers-list');
     containers.forEach((c, index) => {
       const section = element('section', null, 'container');
