@@ -177,6 +177,12 @@ TEST_CASE("shouldShowTheContainersOfAnIncidentFileThatHasThem") {
     stored.bytes = std::filesystem::file_size(path);
     return stored;
   }));
+  // The ring's frames for /dump?format=html.
+  router.add(dump::dump_route({.blocks = [&] { return rec.blocks; },
+                               .metadata = [&] { return rec.metadata; },
+                               .process_blocks = [&] { return rec.process_blocks; },
+                               .container_frames = [&](int64_t, int64_t) { return frames; }},
+                              {dump_page()}));
   http::Server server(http::ServerOptions{.listen_address = "127.0.0.1:0"}, std::move(router));
   const auto page = curl("'" + server.url() + "incidents/x/view'");
   CHECK(page.find("<section id=\"containers\" hidden><h2>Containers</h2>") != std::string::npos);
@@ -185,6 +191,8 @@ TEST_CASE("shouldShowTheContainersOfAnIncidentFileThatHasThem") {
         std::string::npos);
   CHECK(page.find("\"reasons\":[\"throttled\",\"top CPU\"") != std::string::npos);
   CHECK(page.find("\"throttled_periods\":8,\"periods\":10") != std::string::npos);
+  const auto dump = curl("'" + server.url() + "dump?format=html'");
+  CHECK(dump.find("\"containers\":[\n{\"name\":\"web\"") != std::string::npos);
 }
 
 }  // namespace

@@ -26,6 +26,15 @@ const std::vector<http::Header> kPageHeaders{
     {"Cache-Control", "no-store"},
     {"Vary", "Accept-Encoding"}};
 
+// A stored container frame, decoded, onto `frames`. The ring and the reader keep only frames that
+// decode; one that a second decode refused would be left out of the page, not fail it.
+void add_container_frame(const store::StoredContainerFrame& stored,
+                         std::vector<container::ContainerFrame>& frames) {
+  if (auto frame = container::decode_container_frame(stored.bytes)) {
+    frames.push_back(*std::move(frame));
+  }
+}
+
 // The page, gzip-compressed when the client accepts it (its JSON shrinks ~6x). HEAD renders it too:
 // its Content-Length and Content-Encoding must be GET's, and Response sends only the headers.
 void send_page(const http::Request& request, http::Response& response, const std::string& page) {
@@ -72,10 +81,7 @@ void send_incident_view(const dump::StoredFileOpener& open_incident, std::string
       } else if (record.process_block) {
         processes.push_back(std::move(record.process_block));
       } else if (record.container_frame) {
-        // The reader checked that it decodes; a frame a second decode refused would be left out.
-        if (auto frame = container::decode_container_frame(record.container_frame->bytes)) {
-          containers.push_back(*std::move(frame));
-        }
+        add_container_frame(*record.container_frame, containers);
       }
     }
   }
@@ -86,6 +92,17 @@ void send_incident_view(const dump::StoredFileOpener& open_incident, std::string
   ViewOptions options = incident_view_options(name, reader.metadata());
   options.containers = container_sections(containers);
   send_page(request, response, render_view_page(reader.metadata(), blocks, processes, options));
+}
+
+// The ring's container frames of the window; none without a container tier.
+std::vector<container::ContainerFrame> container_frames_of(const dump::DumpSource& source,
+                                                           const store::TimeRange& range) {
+  std::vector<container::ContainerFrame> frames;
+  if (!source.container_frames) return frames;
+  for (const auto& stored : source.container_frames(range.from_real_ns, range.to_real_ns)) {
+    add_container_frame(*stored, frames);
+  }
+  return frames;
 }
 
 void send_dump_view(const dump::DumpSource& source, const store::TimeRange& range,
@@ -99,6 +116,7 @@ void send_dump_view(const dump::DumpSource& source, const store::TimeRange& rang
   options.details = {{"host", metadata.host},
                      {"from", request.param("from").value_or("start of the buffer")},
                      {"to", request.param("to").value_or("now")}};
+  options.containers = container_sections(container_frames_of(source, range), range);
   send_page(request, response, render_view_page(metadata, blocks, processes, options));
 }
 
