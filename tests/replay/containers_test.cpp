@@ -296,3 +296,16 @@ TEST_CASE("aRecordingWithoutContainerFramesSaysSo", "[replay][containers]") {
   CHECK_THAT(render_batch(model, view, BatchFormat::json),
              Contains("\"note\": \"no container frames in this recording\""));
 }
+
+TEST_CASE("episodesThatMissAThrottledGroupGiveWayToItsCpuStat", "[replay][containers][strip]") {
+  // eBPF ran, but no episode of the group came while its nr_throttled grew (its reports lost).
+  auto data = container_fixture();
+  for (auto& frame : data.container_frames) frame.episodes.clear();
+  const Model model(std::move(data), fixture_users());
+  const auto strip = model.strip(model.timeline().size() - 1, checkout_path(), 50);
+  CHECK(strip.source == StripSource::cpu_stat);
+  CHECK(strip_text(strip) == "..........88888888888888888888");
+  // Before its throttling began, no episode is what cpu.stat says too.
+  CHECK(model.strip(cursor_at(model, 500'000'000), checkout_path(), 50).source ==
+        StripSource::episodes);
+}

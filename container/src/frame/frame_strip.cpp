@@ -90,6 +90,20 @@ ContainerStrip from_cpu_stat(Frames::const_iterator first, Frames::const_iterato
   return strip;
 }
 
+// Whether cpu.stat's nr_throttled of `path` grew over the frames.
+bool throttled_between(Frames::const_iterator first, Frames::const_iterator last,
+                       std::string_view path) {
+  int64_t lowest = kAbsent;
+  for (auto frame = first; frame != last; ++frame) {
+    const ContainerRow* row = row_of(*frame, path);
+    if (row == nullptr || row->stats.cpu.throttled_periods == kAbsent) continue;
+    const int64_t throttled = row->stats.cpu.throttled_periods;
+    if (lowest != kAbsent && throttled > lowest) return true;
+    if (lowest == kAbsent || throttled < lowest) lowest = throttled;
+  }
+  return false;
+}
+
 // The episodes of `path`, in Unix ns (each frame turns its own: its wall and monotonic clocks were
 // read together), and whether every frame of the range recorded them.
 bool episodes_of(Frames::const_iterator first, Frames::const_iterator last, std::string_view path,
@@ -150,7 +164,10 @@ ContainerStrip container_strip(const Frames& frames, std::string_view path, int6
   const auto [first, last] = frames_over(frames, from_ns, to_ns);
 
   std::vector<ThrottleEpisode> episodes;
-  if (!episodes_of(first, last, path, episodes)) {
+  // No episode while cpu.stat counted throttled periods: the episodes missed this group (more
+  // groups throttled at once than the program follows, its reports dropped); its counters say more.
+  if (!episodes_of(first, last, path, episodes) ||
+      (episodes.empty() && throttled_between(first, last, path))) {
     return from_cpu_stat(first, last, path, period_ns, to_ns, max_cells);
   }
   // Episodes are reported by the frame after they end: past the recording's last frame, what is

@@ -2,7 +2,8 @@
 // One container's period strip over a recording's container frames, up to a moment (replay's
 // cursor, the end of the viewer's window): each CFS period, whether the group was throttled
 // in it and for how long (docs/CONTAINERS.md, "Throttling episodes"). Drawn from the kernel's
-// throttling episodes when the frames recorded them (eBPF), by container::period_strip(); else
+// throttling episodes when the frames recorded them (eBPF) and hold some of the group whenever its
+// nr_throttled grew, by container::period_strip(); else
 // from successive cpu.stat reads (the fast tier's, every containers.fast_rate, and the slow
 // rounds'), one cell per pair of reads with at least one period between them: a cell of one
 // period is that period exactly, one of several their mean.
