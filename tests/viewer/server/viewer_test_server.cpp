@@ -11,11 +11,9 @@
 #include "flightrec/container/frame/container_frame_codec.h"
 #include "flightrec/dump/dump_route.h"
 #include "flightrec/http/server.h"
-#include "flightrec/incidents/incident_id.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/incidents/routes.h"
 #include "flightrec/incidents/stored_file.h"
-#include "flightrec/recording/recording_file.h"
 #include "flightrec/viewer/routes.h"
 #include "synthetic_recording.h"
 
@@ -102,23 +100,6 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   // 60 s at 1 ms, the trigger at 30 s: the full-resolution case the page must carry.
   const auto rec = viewer::testing::synthetic_recording(60'000, 30'000);
-  // The incident store writes no container frames: this incident's file is written beforehand,
-  // and the store finds it.
-  const model::IncidentDescription throttled{.rule = "container_throttled",
-                                             .value = 0.8,
-                                             .fired_at_ns = rec.trigger_ns,
-                                             .window_from_ns = viewer::testing::kStartNs,
-                                             .window_to_ns = rec.trigger_ns + 30'000'000'000};
-  recording::Metadata throttled_metadata = rec.metadata;
-  model::encode_incident(throttled, throttled_metadata.extra);
-  const std::string container_id = incidents::make_incident_id(rec.trigger_ns, throttled.rule);
-  const auto written = recording::write_recording_atomically(
-      std::filesystem::path(argv[1]) / (container_id + ".flightrec"), throttled_metadata,
-      rec.blocks, rec.process_blocks, container_frames(60));
-  if (!written) {
-    std::cerr << "writing the container incident failed: " << written.error() << '\n';
-    return 1;
-  }
   incidents::IncidentStore store({.dir = argv[1]});
   const auto entry = store.write({.rule = "cpu_burst",
                                   .value = 1.0,
@@ -164,8 +145,20 @@ int main(int argc, char** argv) {
                               {viewer::dump_page()}));
   http::Server server({.listen_address = "127.0.0.1:0"}, std::move(router));
   // Before the url line, which the test waits for.
+  // The same with container frames.
+  const auto throttled =
+      store.write({.rule = "container_throttled",
+                   .value = 0.8,
+                   .fired_at_ns = rec.trigger_ns,
+                   .window_from_ns = viewer::testing::kStartNs,
+                   .window_to_ns = rec.trigger_ns + 30'000'000'000},
+                  rec.metadata, rec.blocks, rec.process_blocks, container_frames(60));
+  if (throttled.status != incidents::IncidentStatus::written) {
+    std::cerr << "writing the container incident failed: " << throttled.error << '\n';
+    return 1;
+  }
   std::cout << "oom_incident=" << oom.id << '\n';
-  std::cout << "container_incident=" << container_id << '\n';
+  std::cout << "container_incident=" << throttled.id << '\n';
   std::cout << "url=" << server.url() << " incident=" << entry.id << std::endl;
   int received = 0;
   sigwait(&signals, &received);
