@@ -10,7 +10,60 @@
 namespace flightrec::replay {
 namespace {
 
+using container::ContainerStrip;
+using container::strip_source_name;
+using container::strip_summary;
+using container::strip_text;
+using container::StripCell;
+using container::StripSource;
+
+// The period strip of each container in batch output: 5 s of 100 ms periods.
+constexpr size_t kStripCells = 50;
+
 std::string rate(std::optional<double> bps) { return format_bytes(bps) + "/s"; }
+
+std::string_view no_containers_note(const Model& model) {
+  return model.has_containers() ? "no container frame at or before the cursor"
+                                : "no container frames in this recording";
+}
+
+// Under the Containers tab's table: each container's strip, as the TUI shows the selected one's.
+std::string strips_text(const Model& model, const BatchView& view, const Table& table) {
+  std::string out;
+  for (const Row& row : table.rows) {
+    const ContainerStrip strip = model.strip(view.cursor, row.key, kStripCells);
+    out += "periods   " + row.cells.back().text + ": ";
+    if (strip.source == StripSource::none) {
+      out += "no CPU quota, or no read of its periods here\n";
+      continue;
+    }
+    out += strip_summary(strip) + " (" + format_duration(strip.period_ns) + " periods, " +
+           std::string(strip_source_name(strip.source)) + ")\n          [" + strip_text(strip) +
+           "]\n";
+  }
+  return out;
+}
+
+void write_strips(JsonWriter& json, const Model& model, const BatchView& view, const Table& table) {
+  json.key("period_strips").begin_array();
+  for (const Row& row : table.rows) {
+    const ContainerStrip strip = model.strip(view.cursor, row.key, kStripCells);
+    json.begin_object().key("path").string(row.key);
+    json.key("source").string(strip_source_name(strip.source));
+    json.key("period_seconds").number(static_cast<double>(strip.period_ns) / 1e9);
+    json.key("cells").begin_array();
+    for (const StripCell& cell : strip.cells) {
+      json.begin_object().key("start").string(format_rfc3339_ms(cell.start_ns));
+      json.key("periods").number(cell.periods);
+      json.key("throttled").boolean(cell.throttled);
+      json.key("throttled_seconds").number(static_cast<double>(cell.throttled_ns) / 1e9);
+      json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+  }
+  json.end_array();
+}
 
 void optional_number(JsonWriter& json, std::string_view key, std::optional<double> v) {
   json.key(key);
@@ -85,7 +138,11 @@ std::string text_view(const Model& model, const BatchView& view, const Table& ta
   }
   out += "\n[" + std::string(tab_title(view.tab)) + "] " + std::to_string(table.rows.size()) +
          " rows\n";
+  if (view.tab == Tab::containers && table.rows.empty()) {
+    return out + std::string(no_containers_note(model)) + "\n";
+  }
   out += render_table_text(table);
+  if (view.tab == Tab::containers) out += strips_text(model, view, table);
   return out;
 }
 
@@ -150,9 +207,14 @@ std::string json_view(const Model& model, const BatchView& view, const Table& ta
         }
       }
       if (table.tab == Tab::processes) json.key("depth").number(row.depth);
+      if (table.tab == Tab::containers) json.key("path").string(row.key);
       json.end_object();
     }
     json.end_array();
+    if (table.tab == Tab::containers) {
+      if (table.rows.empty()) json.key("note").string(no_containers_note(model));
+      write_strips(json, model, view, table);
+    }
     json.end_object();
   }
   out += '\n';

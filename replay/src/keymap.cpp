@@ -36,6 +36,10 @@ const std::vector<KeyHelp>& keymap() {
       {{{keys::kTab, "Tab", next_tab}, {keys::kBackTab, "S-Tab", previous_tab}},
        "next / previous tab",
        "Tab"},
+      {{{'C', "C", containers_tab},
+        {keys::kEnter, "Enter", narrow_to_container},
+        {'x', "x", all_processes}},
+       "Containers tab / Processes of the selected one / of all again"},
       {{{keys::kF3, "F3", search}, {'/', "/", search}, {'n', "n", next_match}},
        "search / next match",
        "/:Search"},
@@ -46,9 +50,11 @@ const std::vector<KeyHelp>& keymap() {
       {{{keys::kF6, "F6", sort_next}, {'>', ">", sort_next}, {'<', "<", sort_previous}},
        "sort by the next / previous column (selects the top row)",
        "<>:Sort"},
-      {{{'M', "M", sort_by_memory}, {'P', "P", sort_by_cpu}, {'T', "T", sort_by_time}},
-       "sort by MEM% / CPU% / TIME+"},
-      {{{'I', "I", invert_sort}}, "invert the sort order"},
+      {{{'M', "M", sort_by_memory},
+        {'P', "P", sort_by_cpu},
+        {'T', "T", sort_by_time},
+        {'I', "I", invert_sort}},
+       "sort by MEM% / CPU% / TIME+ / invert the order"},
       {{{keys::kUp, "Up", up},
         {keys::kDown, "Down", down},
         {keys::kPageUp, "PgUp", page_up},
@@ -90,8 +96,9 @@ std::vector<std::string> help_lines() {
     lines.push_back("  " + keys_text + std::string(entry.what));
   }
   lines.emplace_back("");
+  // One line, or the help would not fit 24 lines.
   lines.emplace_back(
-      "The timeline: # is the cursor, ! a trigger point. Bars show | and the value.");
+      "Timeline: # cursor, ! trigger. Period strip: . free, 1-9 tenths throttled, # all");
   return lines;
 }
 

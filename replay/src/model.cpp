@@ -14,9 +14,12 @@ std::vector<double> scales_of(const recording::Metadata& meta) {
   return scales;
 }
 
-std::vector<int64_t> process_times(const ReplayData& data) {
+// The time axis without system frames: the process frames', else the container frames'.
+std::vector<int64_t> frame_times(const ReplayData& data) {
   std::vector<int64_t> times;
   for (const auto& frame : data.process_frames) times.push_back(frame.time_unix_ns);
+  if (!times.empty()) return times;
+  for (const auto& frame : data.container_frames) times.push_back(frame.time_unix_ns);
   return times;
 }
 
@@ -58,7 +61,7 @@ Model::Model(ReplayData data, UserNames users)
       users_(std::move(users)),
       samples_(data_.blocks, scales_of(data_.meta)),
       series_(data_.meta),
-      timeline_(samples_.size() > 0 ? samples_.times() : process_times(data_)),
+      timeline_(samples_.size() > 0 ? samples_.times() : frame_times(data_)),
       triggers_(triggers_of(data_.meta)) {}
 
 SystemView Model::system(size_t cursor, int64_t interval_ns) const {
@@ -77,8 +80,22 @@ ProcessesAt Model::processes(size_t cursor, int64_t interval_ns) const {
   return processes_at(data_.process_frames, timeline_.time(cursor), interval_ns, mem_total);
 }
 
+ContainersAt Model::containers(size_t cursor, int64_t interval_ns) const {
+  if (cursor >= timeline_.size()) return {};
+  return containers_at(data_.container_frames, timeline_.time(cursor), interval_ns);
+}
+
+container::ContainerStrip Model::strip(size_t cursor, std::string_view path, size_t cells) const {
+  if (cursor >= timeline_.size()) return {};
+  return container::container_strip(data_.container_frames, path, timeline_.time(cursor), cells);
+}
+
 Table Model::table(size_t cursor, int64_t interval_ns, Tab tab, const Arrangement& how) const {
-  Table table = build_table(tab, processes(cursor, interval_ns), users_);
+  // Each tab's rows come from one kind of frame: the other is not looked up.
+  const bool containers_tab = tab == Tab::containers;
+  Table table =
+      build_table(tab, containers_tab ? ProcessesAt{} : processes(cursor, interval_ns),
+                  containers_tab ? containers(cursor, interval_ns) : ContainersAt{}, users_);
   arrange(table, how);
   return table;
 }

@@ -13,6 +13,12 @@
 namespace flightrec::replay {
 namespace {
 
+using container::ContainerStrip;
+using container::strip_source_name;
+using container::strip_summary;
+using container::strip_text;
+using container::StripSource;
+
 constexpr size_t kMaxCpuRows = 4;
 
 // What the rates cover: "rate 1s" when that is the interval asked for, "rate 3ms/1s" near the
@@ -176,10 +182,12 @@ void timeline(const Session& session, size_t width, std::vector<ScreenLine>& out
 }
 
 void tabs(const Session& session, size_t width, std::vector<ScreenLine>& out) {
+  // One space apart: six tabs and a filter still fit 80 columns.
   std::string line;
   for (const TabNames& tab : kTabNames) {
     const std::string title(tab.title);
-    line += tab.tab == session.tab() ? "[" + title + "]" : " " + title + " ";
+    if (!line.empty()) line += ' ';
+    line += tab.tab == session.tab() ? "[" + title + "]" : title;
   }
   if (!session.filter().empty()) line += " filter: " + session.filter();
   if (session.tree()) line += " (tree)";
@@ -235,6 +243,47 @@ std::vector<std::string> details_lines(const Model& model) {
   return lines;
 }
 
+// Under the Containers tab's table: the selected container's period strip up to the cursor, one
+// character a period, as wide as the screen.
+void period_strip(const Session& session, size_t width, std::vector<ScreenLine>& out) {
+  const Table& table = session.table();
+  if (session.selected() >= table.rows.size()) {
+    out.push_back({fit("", width), LineStyle::normal, {}});
+    out.push_back({fit("", width), LineStyle::normal, {}});
+    return;
+  }
+  const Row& row = table.rows[session.selected()];
+  const size_t cells = width > 2 ? width - 2 : 1;
+  const ContainerStrip strip = session.model().strip(session.cursor(), row.key, cells);
+  std::string title = "Periods of " + row.cells.back().text + ": ";
+  if (strip.source == StripSource::none) {
+    title += "no CPU quota, or no read of its periods here";
+    out.push_back({fit(title, width), LineStyle::normal, {}});
+    out.push_back({fit("", width), LineStyle::normal, {}});
+    return;
+  }
+  title += strip_summary(strip) + " (" + format_duration(strip.period_ns) + " periods, " +
+           std::string(strip_source_name(strip.source)) + ")";
+  out.push_back({fit(title, width), LineStyle::normal, {}});
+  out.push_back({fit("[" + strip_text(strip) + "]", width), LineStyle::normal, {}});
+}
+
+// Whether the line above the table says that it holds one container's processes.
+bool narrowed(const Session& session) {
+  return session.container() && session.tab() == Tab::processes;
+}
+
+// What the table area says when it has no row to show.
+std::string empty_table_note(const Session& session) {
+  if (session.tab() != Tab::containers) return {};
+  if (!session.model().has_containers()) return "no container frames in this recording";
+  if (session.table().rows.empty()) return "no container frame at or before the cursor";
+  return {};
+}
+
+// The period strip's lines under the Containers tab's table.
+constexpr size_t kStripLines = 2;
+
 }  // namespace
 
 size_t table_rows(const Session& session, size_t height) {
@@ -242,7 +291,10 @@ size_t table_rows(const Session& session, size_t height) {
   const size_t per_row = cpus > 1 ? 2 : 1;
   const size_t cpu_rows = (cpus + per_row - 1) / per_row;
   const size_t header_rows = (cpu_rows > 0 && cpu_rows <= kMaxCpuRows ? cpu_rows : 1) + 3;
-  const size_t fixed = header_rows + 2 /* timeline */ + 1 /* tabs */ + 1 /* columns */ + 1;
+  const size_t strip = session.tab() == Tab::containers ? kStripLines : 0;
+  const size_t scope = narrowed(session) ? 1 : 0;
+  const size_t fixed =
+      header_rows + 2 /* timeline */ + 1 /* tabs */ + scope + 1 /* columns */ + 1 + strip;
   return height > fixed ? height - fixed : 0;
 }
 
@@ -256,6 +308,12 @@ std::vector<ScreenLine> render_screen(const Session& session, size_t width, size
     header(session, width, out);
     timeline(session, width, out);
     tabs(session, width, out);
+    if (narrowed(session)) {
+      out.push_back(
+          {fit("Only the processes of container " + session.container()->name + " (x: all)", width),
+           LineStyle::tabs,
+           {}});
+    }
     const Table& table = session.table();
     // The sort column is marked in the text (v biggest/last first, ^ smallest first).
     Table header_only{table.tab, table.columns, {}, table.default_sort};
@@ -274,6 +332,15 @@ std::vector<ScreenLine> render_screen(const Session& session, size_t width, size
       out.push_back({line(table, &table.rows[i]),
                      i == session.selected() ? LineStyle::selected : LineStyle::normal,
                      {}});
+    }
+    if (const std::string note = empty_table_note(session); !note.empty()) {
+      out.push_back({fit(note, width), LineStyle::normal, {}});
+    }
+    if (session.tab() == Tab::containers && height > kStripLines + 1) {
+      while (out.size() + 1 + kStripLines < height) {
+        out.push_back({std::string(width, ' '), LineStyle::normal, {}});
+      }
+      period_strip(session, width, out);
     }
   }
   if (out.size() + 1 > height) out.resize(height > 0 ? height - 1 : 0);

@@ -66,19 +66,28 @@ void Session::set_tree(bool tree) {
   rebuild();
 }
 
+void Session::set_container(std::optional<ContainerScope> container) {
+  container_ = std::move(container);
+  rebuild();
+}
+
 void Session::rebuild() {
-  const int32_t selected_pid =
-      selected_ < table_.rows.size() ? table_.rows[selected_].pid : int32_t{-1};
+  const bool have_selection = selected_ < table_.rows.size();
+  const int32_t selected_pid = have_selection ? table_.rows[selected_].pid : int32_t{-1};
+  const std::string selected_key = have_selection ? table_.rows[selected_].key : std::string();
   system_ = model_.system(cursor_, interval_ns_);
   Arrangement how;
   how.filter = filter_;
   how.tree = tree_;
+  how.container = container_;
   how.sort_column = sort_[tab_index(tab_)];
   how.reverse = reverse_[tab_index(tab_)];
   table_ = model_.table(cursor_, interval_ns_, tab_, how);
-  // The selection follows its process as the cursor moves, the way htop's follows a pid.
-  const auto same = std::find_if(table_.rows.begin(), table_.rows.end(),
-                                 [&](const Row& row) { return row.pid == selected_pid; });
+  // The selection follows its process as the cursor moves, the way htop's follows a pid, and a
+  // container by its cgroup path.
+  const auto same = std::find_if(table_.rows.begin(), table_.rows.end(), [&](const Row& row) {
+    return row.pid == selected_pid && row.key == selected_key;
+  });
   select(same != table_.rows.end() ? static_cast<size_t>(same - table_.rows.begin()) : selected_);
 }
 
@@ -283,17 +292,15 @@ void Session::select_victim(const Trigger& trigger) {
     message_ = "OOM kill: no source named the victim" + rest;
     return;
   }
-  if (tab_ != Tab::processes) {
-    // switch_tab steps through kTabs: the step from here to Processes.
-    switch_tab(tab_index(Tab::processes) + std::size(kTabs) - tab_index(tab_));
-  }
+  show_tab(Tab::processes);
   const auto find_victim = [&] {
     return std::find_if(table_.rows.begin(), table_.rows.end(),
                         [&](const Row& row) { return row.pid == trigger.victim_pid; });
   };
   auto victim = find_victim();
-  if (victim == table_.rows.end() && !filter_.empty()) {
-    set_filter({});
+  if (victim == table_.rows.end() && (!filter_.empty() || container_)) {
+    filter_.clear();
+    set_container(std::nullopt);
     victim = find_victim();
   }
   if (victim == table_.rows.end()) {
@@ -348,6 +355,20 @@ void Session::arrange(Action action) {
     case Action::previous_tab:
       switch_tab(action == Action::next_tab ? 1 : std::size(kTabs) - 1);
       break;
+    case Action::containers_tab:
+      show_tab(Tab::containers);
+      break;
+    case Action::narrow_to_container:
+      narrow_to_selected_container();
+      break;
+    case Action::all_processes:
+      if (!container_) {
+        message_ = "the Processes tab shows every process already";
+        break;
+      }
+      message_ = "all processes again (were: " + container_->name + ")";
+      set_container(std::nullopt);
+      break;
     default:
       move_selection(action);
       break;
@@ -360,6 +381,32 @@ void Session::switch_tab(size_t step) {
   scroll_ = 0;
   scroll_x_ = 0;
   rebuild();
+}
+
+void Session::show_tab(Tab tab) {
+  if (tab_ == tab) return;
+  // switch_tab steps through kTabs: the step from here to `tab`.
+  switch_tab(tab_index(tab) + std::size(kTabs) - tab_index(tab_));
+}
+
+void Session::narrow_to_selected_container() {
+  if (tab_ != Tab::containers) {
+    message_ = "Enter on a row of the Containers tab (C) shows that container's processes";
+    return;
+  }
+  if (selected_ >= table_.rows.size()) {
+    message_ = model_.has_containers() ? "no container at the cursor"
+                                       : "no container frames in this recording";
+    return;
+  }
+  const Row& row = table_.rows[selected_];
+  ContainerScope scope{.path = row.key, .id = row.container_id, .name = row.cells.back().text};
+  const std::string name = scope.name;
+  container_ = std::move(scope);
+  show_tab(Tab::processes);
+  message_ = table_.rows.empty()
+                 ? "no process of " + name + " in the process frame at the cursor (x: all)"
+                 : "processes of container " + name + " (x: all processes)";
 }
 
 void Session::move_selection(Action action) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -25,6 +27,9 @@ constexpr size_t kAddressWidth = 47;
 // Below this many columns the Processes tab leaves out DISK R/W and NET TX/RX (the Network tab
 // has the traffic) and Connections its byte counts, so COMMAND and addresses stay readable at 80.
 constexpr size_t kWideScreen = 100;
+// The Containers tab's memory events, pressure and I/O take 38 columns: below 100 they give way to
+// the name; its running totals and ids come from 140 on.
+constexpr size_t kWiderScreen = 140;
 
 Cell text_cell(const std::string& text) { return {printable(text), {}, std::nullopt, {}}; }
 Cell number_cell(std::string text, std::optional<double> number) {
@@ -94,8 +99,8 @@ Column col(std::string name, std::string key, size_t width, bool left = false,
   return {std::move(name), std::move(key), width, left, descending_first, 0, 0};
 }
 
-Column narrow_screen_drops(Column column) {
-  column.hide_below = kWideScreen;
+Column narrow_screen_drops(Column column, size_t below = kWideScreen) {
+  column.hide_below = below;
   return column;
 }
 
@@ -132,6 +137,8 @@ Table processes_table(const ProcessesAt& at, const UserNames& users) {
     row.ppid = r.ppid;
     row.match_text = command;
     row.match_text.append(" ").append(user);
+    row.container_id = r.container_id;
+    row.cgroup = r.cgroup;
     row.cells = {
         int_cell(r.pid),
         text_cell(user),
@@ -295,6 +302,93 @@ Table sessions_table(const ProcessesAt& at, const UserNames& users) {
   return table;
 }
 
+Cell percent_cell(std::optional<double> ratio) {
+  return number_cell(format_percent(ratio), ratio ? std::optional(*ratio * 100) : std::nullopt);
+}
+
+// Values that share a column ("0/3/1"), each under its own JSON key, sorted by their sum.
+Cell parts_cell(std::vector<std::pair<std::string, std::optional<double>>> parts,
+                const std::function<std::string(std::optional<double>)>& format) {
+  Cell cell;
+  bool any = false;
+  for (const auto& [key, value] : parts) {
+    if (!cell.text.empty()) cell.text += '/';
+    cell.text += format(value);
+    if (value) cell.number = cell.number.value_or(0) + *value;
+    any = any || value.has_value();
+  }
+  if (!any) cell.text = "-";
+  cell.parts = std::move(parts);
+  return cell;
+}
+
+std::string count_text(std::optional<double> count) {
+  return count ? std::to_string(std::llround(*count)) : "-";
+}
+
+std::string tenths_text(std::optional<double> value) {
+  if (!value) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", *value);
+  return text;
+}
+
+Table containers_table(const ContainersAt& at) {
+  Table table{Tab::containers,
+              {col("CPU%", "cpu_percent", 5), col("QUOTA%", "quota_percent", 6),
+               col("THR%", "throttled_periods_percent", 5),
+               col("THRms", "throttled_ms_per_period", 5), col("MEM", "memory_bytes", 5),
+               col("LIMIT", "memory_limit_bytes", 5), col("MEM%", "memory_limit_percent", 5),
+               narrow_screen_drops(col("HIGH", "memory_high_bytes", 5)),
+               narrow_screen_drops(col("EV H/M/K", "memory_events", 8)),
+               narrow_screen_drops(col("PSI C/M/I", "pressure", 14)),
+               narrow_screen_drops(col("IO R/W", "io_bps", 11)),
+               narrow_screen_drops(col("TIME+", "cpu_time_seconds", 9), kWiderScreen),
+               narrow_screen_drops(col("TASKS", "tasks", 5), kWiderScreen),
+               narrow_screen_drops(col("ID", "id", 12, true, false), kWiderScreen),
+               col("NAME", "name", 0, true, false)},
+              {},
+              0};
+  const auto bytes = [](std::optional<double> v) { return number_cell(format_bytes(v), v); };
+  for (const ContainerRates& c : at.rows) {
+    const container::ContainerRow& r = *c.row;
+    Row row;
+    row.key = r.path;
+    row.container_id = r.id;
+    row.match_text = c.name + " " + r.path + " " + r.id + " " + printable(r.image);
+    Cell id = text_cell(r.id.size() > 12 ? r.id.substr(0, 12) : r.id);
+    if (id.text != r.id) id.full_text = printable(r.id);
+    Cell name = text_cell(c.name);
+    name.full_text = c.name;
+    row.cells = {percent_cell(c.cpu),
+                 percent_cell(c.quota),
+                 percent_cell(c.throttled_ratio),
+                 number_cell(tenths_text(c.throttled_ms), c.throttled_ms),
+                 bytes(c.memory_bytes),
+                 bytes(c.limit_bytes),
+                 percent_cell(c.memory_fill),
+                 bytes(c.high_bytes),
+                 parts_cell({{"memory_events_high", c.events_high},
+                             {"memory_events_max", c.events_max},
+                             {"memory_events_oom_kill", c.events_oom_kill}},
+                            count_text),
+                 parts_cell({{"cpu_pressure_some_ratio", c.cpu_pressure},
+                             {"memory_pressure_some_ratio", c.memory_pressure},
+                             {"io_pressure_some_ratio", c.io_pressure}},
+                            format_percent),
+                 pair_cell("io_read_bps", c.read_bps, "io_write_bps", c.write_bps),
+                 c.cpu_time_seconds ? number_cell(format_cpu_time(static_cast<uint64_t>(
+                                                      std::llround(*c.cpu_time_seconds * 1e9))),
+                                                  c.cpu_time_seconds)
+                                    : number_cell("-", std::nullopt),
+                 number_cell(count_text(c.tasks), c.tasks),
+                 id,
+                 name};
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
 bool cell_before(const Cell& a, const Cell& b, bool descending) {
   if (a.number.has_value() != b.number.has_value()) return a.number.has_value();
   if (a.number && *a.number != *b.number) {
@@ -381,7 +475,8 @@ UserNames system_user_names() {
   };
 }
 
-Table build_table(Tab tab, const ProcessesAt& processes, const UserNames& users) {
+Table build_table(Tab tab, const ProcessesAt& processes, const ContainersAt& containers,
+                  const UserNames& users) {
   switch (tab) {
     case Tab::processes:
       return processes_table(processes, users);
@@ -393,6 +488,8 @@ Table build_table(Tab tab, const ProcessesAt& processes, const UserNames& users)
       return sockets_table(processes, users, true);
     case Tab::sessions:
       return sessions_table(processes, users);
+    case Tab::containers:
+      return containers_table(containers);
   }
   return processes_table(processes, users);
 }
@@ -410,7 +507,16 @@ bool row_matches(const Row& row, std::string_view text) {
   return lower(row.match_text).find(lower(text)) != std::string::npos;
 }
 
+bool in_container(const Row& row, const ContainerScope& scope) {
+  if (!scope.id.empty() && row.container_id == scope.id) return true;
+  if (scope.path.empty() || !row.cgroup.starts_with(scope.path)) return false;
+  return row.cgroup.size() == scope.path.size() || row.cgroup[scope.path.size()] == '/';
+}
+
 void arrange(Table& table, const Arrangement& how) {
+  if (how.container && table.tab == Tab::processes) {
+    std::erase_if(table.rows, [&](const Row& row) { return !in_container(row, *how.container); });
+  }
   if (!how.filter.empty()) {
     std::erase_if(table.rows, [&](const Row& row) { return !row_matches(row, how.filter); });
   }
@@ -420,7 +526,7 @@ void arrange(Table& table, const Arrangement& how) {
   std::stable_sort(table.rows.begin(), table.rows.end(), [&](const Row& a, const Row& b) {
     if (cell_before(a.cells[column], b.cells[column], descending)) return true;
     if (cell_before(b.cells[column], a.cells[column], descending)) return false;
-    return a.pid < b.pid;
+    return a.pid != b.pid ? a.pid < b.pid : a.key < b.key;
   });
   if (how.tree && table.tab == Tab::processes) nest(table);
 }

@@ -197,6 +197,18 @@ if grep -q PROBLEM <<<"$frames"; then
 else
   pass "/dump holds the burner's container frames, its fast reads$([ "$episodes_on" = true ] && echo " and episodes matching cpu.stat")"
 fi
+# Replay's Containers tab on the same window: the cgroup's row, and its period strip of the last 5 s
+# (the burner's 2 s in it), from the episodes or the cpu.stat reads.
+replay=$("$FLIGHTREC" replay "$WORK/window.flightrec" --batch --tab containers --at end 2>&1) ||
+  fail "replay --tab containers: $replay"
+strip=$(grep "^periods   $NAME: " <<<"$replay" || true)
+echo "replay: $strip"
+if [[ "$strip" =~ :\ ([0-9]+)\ of\ [0-9]+\ (periods|reads).*\(100ms\ periods,\ (episodes|cpu.stat)\)$ ]] &&
+  [ "${BASH_REMATCH[1]}" -ge 10 ]; then
+  pass "replay's Containers tab shows the cgroup's throttled periods (from ${BASH_REMATCH[3]})"
+else
+  fail "replay's Containers tab: $(grep -A1 -F "$NAME" <<<"$replay" | tr '\n' ' ')"
+fi
 
 lint=$(promtool check metrics <"$WORK/text.prom" 2>&1) || true
 expect_eq "$(grep container <<<"$lint" || true)" "" "promtool finds nothing to say of the text 0.0.4"

@@ -100,7 +100,7 @@ expect_contains "$(screen)" '`- nginx' "children are indented"
 keys t
 
 keys Tab
-wait_for " Processes [Network]" && pass "Tab switches to Network"
+wait_for "Processes [Network] Connections" && pass "Tab switches to Network"
 expect_contains "$(screen)" "XMIT_PK" "network columns"
 expect_contains "$(first_row)" "    300     33 eth0" "nginx's traffic"
 keys Tab
@@ -113,6 +113,10 @@ keys Tab
 wait_for "[Sessions]" && pass "Tab reaches Sessions"
 expect_contains "$(first_row)" "pts/0       3" "the login session on pts/0 with 3 processes"
 keys Tab
+wait_for "[Containers]" && pass "Tab reaches Containers"
+expect_contains "$(screen)" "no container frames in this recording" "a recording without them says so"
+keys Tab
+wait_for "[Processes] Network" && pass "Tab comes back to Processes"
 
 keys / s t r e s s
 wait_for "Search: stress_" && pass "/ opens the search prompt"
@@ -162,6 +166,31 @@ wait_for "+1.900s/3s" && pass "i goes back to the kill"
 expect_contains "$(screen)" "OOM kill: victim 201 python3 selected" "and selects the victim again"
 keys q
 wait_for "replay-exited-0" && pass "the OOM replay quits"
+
+# The Containers tab of a recording with container frames (tests/replay/container_fixture.h: a pod's
+# container throttled from 1 s, its burner pid 202), and Enter narrowing Processes to it.
+SESSION=containers
+tmuxc -f /dev/null new-session -d -s containers -x 80 -y 24 \
+  "env TERM=screen '$FLIGHTREC' replay '$(dirname "$RECORDING")/containers.fltrec' --at end; echo replay-exited-\$?; sleep 30"
+wait_for "2025-11-30T05:00:03.000Z +3.000s/3s" && pass "the container recording opens"
+keys C
+wait_for "[Containers]" && pass "C opens the Containers tab"
+expect_contains "$(first_row)" " 20.0   20.0 100.0  80.0  240M  256M  93.8 prod/checkout-7f9c/app" \
+  "the throttled container first: CPU, quota, throttled share and ms per period, memory"
+expect_contains "$(screen)" "Periods of prod/checkout-7f9c/app: 19 of 29 periods throttled" "its strip's summary"
+expect_contains "$(screen)" "[..........8888888888888888888]" "its period strip"
+keys Down
+wait_for "Periods of web: no CPU quota" && pass "the strip follows the selection"
+keys Up Enter
+wait_for "Only the processes of container prod/checkout-7f9c/app (x: all)" && pass "Enter narrows Processes"
+expect_contains "$(screen)" "[Processes]" "on the Processes tab"
+expect_contains "$(screen | sed -n 10p)" "    202 " "the container's burner is the one row"
+if grep -qF "    201 " <<<"$(screen)"; then fail "other processes are hidden"; else pass "other processes are hidden"; fi
+keys x
+wait_for "all processes again" && pass "x shows every process again"
+expect_contains "$(screen)" "    201 " "the leak is back"
+keys q
+wait_for "replay-exited-0" && pass "the container replay quits"
 
 # A plain vt100 without colour: same screen, meaning in the text, search selects by reverse video.
 start plain TERM=vt100 NO_COLOR=1

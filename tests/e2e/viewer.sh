@@ -69,6 +69,7 @@ done
 server_url=$(sed -n 's/^url=\([^ ]*\) .*/\1/p' "$WORK/server.out")
 incident=$(sed -n 's/.* incident=//p' "$WORK/server.out")
 oom_incident=$(sed -n 's/^oom_incident=//p' "$WORK/server.out")
+container_incident=$(sed -n 's/^container_incident=//p' "$WORK/server.out")
 if [ -z "$server_url" ]; then
   fail "the viewer test server did not start: $(cat "$WORK/server.log")"
 else
@@ -79,6 +80,9 @@ else
   browse "${server_url}incidents/$oom_incident/view" fixture-oom-incident \
     --oom "OOM kill: 900 postgres" --oom-rows 2
   browse "${server_url}dump?format=html" fixture-dump --processes 3 --comm '</script><b>'
+  # Container frames: the throttled container's section (its period strip and memory) first.
+  browse "${server_url}incidents/$container_incident/view" fixture-container-incident --trigger \
+    --containers 'shop/checkout-1/app,web'
   same_headers "${server_url}dump?format=html" fixture-dump
   [ -n "$id" ] && browse "${server_url}incidents/$id/view" recorded-incident --trigger
 fi

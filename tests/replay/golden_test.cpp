@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "container_fixture.h"
 #include "flightrec/replay/batch.h"
 #include "replay_fixture.h"
 
@@ -60,6 +61,29 @@ TEST_CASE("batchOutputMatchesTheGoldenFiles", "[replay][golden]") {
       const auto time = parse_cursor_time(c.at, model.timeline().start(), model.timeline().end());
       REQUIRE(time.ok());
       const BatchView view{model.timeline().at_or_before(*time), 1'000'000'000, c.tab, c.how};
+      check_golden(c.name, render_batch(model, view, c.format));
+    }
+  }
+}
+
+TEST_CASE("containerBatchOutputMatchesTheGoldenFiles", "[replay][golden][containers]") {
+  const Model model(container_fixture(), fixture_users());
+  struct Case {
+    std::string name;
+    std::string at;
+    BatchFormat format;
+  };
+  const std::vector<Case> cases{
+      {"containers_1.5s.txt", "+1.5s", BatchFormat::text},
+      {"containers_end.txt", "end", BatchFormat::text},
+      {"containers_end.json", "end", BatchFormat::json},
+  };
+  for (const auto& c : cases) {
+    DYNAMIC_SECTION(c.name) {
+      const auto time = parse_cursor_time(c.at, model.timeline().start(), model.timeline().end());
+      REQUIRE(time.ok());
+      const BatchView view{
+          model.timeline().at_or_before(*time), 1'000'000'000, Tab::containers, {}};
       check_golden(c.name, render_batch(model, view, c.format));
     }
   }

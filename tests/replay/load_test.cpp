@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "container_fixture.h"
+#include "flightrec/container/frame/container_frame_codec.h"
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/replay/run.h"
 #include "flightrec/store/process_block.h"
@@ -20,8 +22,14 @@ namespace {
 fs::path write_fixture(const fs::path& path, const ReplayData& data = fixture()) {
   const std::vector<std::shared_ptr<const flightrec::store::ProcessBlock>> process_blocks{
       flightrec::store::ProcessBlock::encode(std::span(data.process_frames))};
+  flightrec::store::ContainerFrameList container_frames;
+  for (const auto& frame : data.container_frames) {
+    container_frames.push_back(std::make_shared<const flightrec::store::StoredContainerFrame>(
+        flightrec::store::StoredContainerFrame{
+            frame.time_unix_ns, flightrec::container::encode_container_frame(frame)}));
+  }
   const auto written = flightrec::recording::write_recording_atomically(
-      path, data.meta, data.blocks, process_blocks);
+      path, data.meta, data.blocks, process_blocks, container_frames);
   REQUIRE(written.ok());
   return path;
 }
@@ -152,10 +160,12 @@ TEST_CASE("theInteractiveViewRefusesToRunWithoutATerminal", "[replay][load]") {
 }
 
 TEST_CASE("theCommittedFixtureFileMatchesTheFixture", "[replay][load]") {
-  // tests/replay/data/leak.fltrec and oom.fltrec are what the e2e test replays;
-  // FLIGHTREC_UPDATE_GOLDEN=1 rewrites them from the in-memory fixtures.
+  // tests/replay/data/leak.fltrec, oom.fltrec and containers.fltrec are what the e2e test
+  // replays; FLIGHTREC_UPDATE_GOLDEN=1 rewrites them from the in-memory fixtures.
   const auto [name, expected] = GENERATE(table<const char*, ReplayData (*)()>(
-      {{"leak.fltrec", &fixture}, {"oom.fltrec", &oom_fixture}}));
+      {{"leak.fltrec", &fixture}, {"oom.fltrec", &oom_fixture}, {"containers.fltrec", [] {
+                                                                   return container_fixture();
+                                                                 }}}));
   const fs::path committed = fs::path(FLIGHTREC_REPLAY_TEST_DIR) / "data" / name;
   if (const char* update = std::getenv("FLIGHTREC_UPDATE_GOLDEN");
       update && update == std::string("1")) {
@@ -166,6 +176,7 @@ TEST_CASE("theCommittedFixtureFileMatchesTheFixture", "[replay][load]") {
   const ReplayData data = expected();
   CHECK(read->meta == data.meta);
   CHECK(read->process_frames == data.process_frames);
+  CHECK(read->container_frames == data.container_frames);
   REQUIRE(read->blocks.size() == data.blocks.size());
   for (size_t i = 0; i < data.blocks.size(); ++i) {
     const auto a = read->blocks[i]->bytes();

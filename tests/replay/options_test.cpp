@@ -62,7 +62,8 @@ TEST_CASE("replayArgsErrorsNameTheFlagOrValue", "[replay][options]") {
   CHECK(parse({}).error() == "replay needs a SOURCE (a recording file or an http(s):// URL)");
   CHECK(parse({"a", "b"}).error() == "unexpected argument \"b\"");
   CHECK(parse({"a", "--tab=disks"}).error() ==
-        "--tab: \"disks\" is not one of processes, network, connections, listening, sessions");
+        "--tab: \"disks\" is not one of processes, network, connections, listening, sessions, "
+        "containers");
   CHECK(parse({"a", "--batch", "--format=xml"}).error() == "--format: \"xml\" is not text or json");
   CHECK(parse({"a", "--format=json"}).error() == "--format only applies with --batch");
   CHECK(parse({"a", "--at"}).error() == "flag --at needs a value");

@@ -66,7 +66,7 @@ TEST_CASE("tabsSortColumnAndSelectionAreMarkedInText", "[replay][screen]") {
   CHECK_THAT(screen_text(session, 80, 24), Catch::Contains("CPU%^"));
   session.handle_key(keys::kTab);
   text = screen_text(session, 80, 24);
-  CHECK_THAT(text, Catch::Contains(" Processes [Network]"));
+  CHECK_THAT(text, Catch::Contains("Processes [Network] Connections"));
   CHECK_THAT(text, Catch::Contains("XMIT_PK"));
   const auto lines = render_screen(session, 80, 24);
   CHECK(std::count_if(lines.begin(), lines.end(),

@@ -81,7 +81,7 @@ TEST_CASE("tabSwitchesTabsAndEachKeepsItsSort", "[replay][session]") {
   session.handle_key(keys::kBackTab);
   CHECK(session.tab() == Tab::processes);
   CHECK(session.table().rows.front().pid == 201);
-  for (int i = 0; i < 5; ++i) session.handle_key(keys::kTab);
+  for (size_t i = 0; i < std::size(kTabs); ++i) session.handle_key(keys::kTab);
   CHECK(session.tab() == Tab::processes);
 }
 
@@ -200,7 +200,7 @@ TEST_CASE("helpShowsEveryKeyAndAnyKeyCloses", "[replay][session]") {
   for (const auto& line : render_screen(session, 80, 24)) help += line.text + "\n";
   for (const char* key :
        {"F1", "F3 /", "F4 \\", "F5 t", "F6 > <", "M P", "[ ]", "{ }", "Home End", "space", "+ -",
-        "g ", "i ", "Tab", "q ", "Left Right", "# is the cursor"}) {
+        "g ", "i ", "Tab", "q ", "Left Right", "C Enter x", "# cursor", "Period strip"}) {
     CHECK_THAT(help, Catch::Contains(key));
   }
   session.handle_key('x');

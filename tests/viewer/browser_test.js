@@ -4,6 +4,7 @@
 // Saves a full-page screenshot. Usage (tests/e2e/viewer.sh runs it):
 //   node browser_test.js URL SCREENSHOT.png [--trigger] [--processes N] [--comm TEXT]
 //     [--oom LABEL --oom-rows N]   (an OOM kill marked with LABEL, N top memory consumers listed)
+//     [--containers NAME,NAME...]  (a container section each, in that order, with its charts)
 // Exits 1 listing every failed check.
 'use strict';
 const { chromium } = require('playwright-core');
@@ -11,6 +12,7 @@ const { chromium } = require('playwright-core');
 function parseArgs(argv) {
   const args = {
     url: argv[0], screenshot: argv[1], trigger: false, processes: 0, comm: null, oom: null, oomRows: 0,
+    containers: null,
   };
   for (let i = 2; i < argv.length; i++) {
     if (argv[i] === '--trigger') args.trigger = true;
@@ -18,6 +20,7 @@ function parseArgs(argv) {
     else if (argv[i] === '--comm') args.comm = argv[++i];
     else if (argv[i] === '--oom') args.oom = argv[++i];
     else if (argv[i] === '--oom-rows') args.oomRows = Number(argv[++i]);
+    else if (argv[i] === '--containers') args.containers = argv[++i].split(',');
     else throw new Error('unknown argument ' + argv[i]);
   }
   if (!args.url || !args.screenshot) throw new Error('usage: browser_test.js URL SCREENSHOT [...]');
@@ -124,6 +127,20 @@ async function main() {
       check(!oom.hidden && oom.note.startsWith(args.oom + ' at '), 'the OOM section names the kill: ' + JSON.stringify(oom.note));
       check(oom.rows.length === args.oomRows, oom.rows.length + ' top memory consumers (want ' + args.oomRows + ')');
       check(oom.rows.length > 0 && oom.rows[0][0] === args.oom.split(' ')[2], 'the victim leads them: ' + JSON.stringify(oom.rows[0]));
+    }
+
+    if (args.containers != null) {
+      const sections = await page.evaluate(() => ({
+        hidden: document.getElementById('containers').hidden,
+        names: [...document.querySelectorAll('#containers-list > section > h3')].map((h) => h.textContent),
+        charts: window.flightrecViewer.charts.map((c) => c.id).filter((id) => id.startsWith('container-')),
+      }));
+      check(!sections.hidden, 'the containers section is shown');
+      check(JSON.stringify(sections.names) === JSON.stringify(args.containers),
+        'a section per container: ' + JSON.stringify(sections.names));
+      // The throttled one's period strip and memory, the other's memory (no quota, no strip).
+      check(sections.charts.length >= args.containers.length + 1,
+        'their charts (drawn, checked above): ' + JSON.stringify(sections.charts));
     }
 
     const rows = await page.$$eval('#processes-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));

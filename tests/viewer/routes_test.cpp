@@ -5,9 +5,11 @@
 #include <sstream>
 
 #include "curl.h"
+#include "flightrec/container/frame/container_frame_codec.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/routes.h"
 #include "flightrec/incidents/stored_file.h"
+#include "flightrec/recording/recording_file.h"
 #include "synthetic_recording.h"
 #include "temp_dir.h"
 
@@ -139,6 +141,58 @@ TEST_CASE("shouldShowTheTopProcessesOfAnIncidentFromItsProcessBlocks", "[viewer]
   // The burner (pid 400) and postgres come from the incident file's process records, decoded
   // only around the trigger.
   CHECK(page.find("postgres -D /var/lib/postgresql") != std::string::npos);
+}
+
+TEST_CASE("shouldShowTheContainersOfAnIncidentFileThatHasThem") {
+  TempDir dir;
+  const auto rec = synthetic_recording(2'000, 1'000);
+  // Two frames of a throttled container a second apart: its reads and one kernel episode.
+  store::ContainerFrameList frames;
+  for (int k = 0; k < 2; ++k) {
+    container::ContainerFrame frame;
+    frame.time_unix_ns = testing::kStartNs + k * 1'000'000'000;
+    container::ContainerRow row;
+    row.path = "/system.slice/docker-web.scope";
+    row.id = "web";
+    row.name = "web";
+    row.stats.cpu = {.usage_us = k * 200'000,
+                     .periods = k * 10,
+                     .throttled_periods = k * 8,
+                     .throttled_us = k * 400'000};
+    row.stats.bandwidth = {.quota_us = 20'000, .period_us = 100'000};
+    row.stats.memory.usage_bytes = 64 << 20;
+    frame.containers = {row};
+    frames.push_back(std::make_shared<const store::StoredContainerFrame>(
+        store::StoredContainerFrame{frame.time_unix_ns, container::encode_container_frame(frame)}));
+  }
+  const auto path = dir.path() / "incident.flightrec";
+  REQUIRE(recording::write_recording_atomically(path, rec.metadata, rec.blocks, rec.process_blocks,
+                                                frames)
+              .ok());
+  http::Router router;
+  router.add(incident_view_route([&](std::string_view) {
+    dump::StoredFile stored;
+    stored.path = path;
+    stored.file.open(path, std::ios::binary);
+    stored.bytes = std::filesystem::file_size(path);
+    return stored;
+  }));
+  // The ring's frames for /dump?format=html.
+  router.add(dump::dump_route({.blocks = [&] { return rec.blocks; },
+                               .metadata = [&] { return rec.metadata; },
+                               .process_blocks = [&] { return rec.process_blocks; },
+                               .container_frames = [&](int64_t, int64_t) { return frames; }},
+                              {dump_page()}));
+  http::Server server(http::ServerOptions{.listen_address = "127.0.0.1:0"}, std::move(router));
+  const auto page = curl("'" + server.url() + "incidents/x/view'");
+  CHECK(page.find("<section id=\"containers\" hidden><h2>Containers</h2>") != std::string::npos);
+  CHECK(page.find(
+            "\"containers\":[\n{\"name\":\"web\",\"path\":\"/system.slice/docker-web.scope\"") !=
+        std::string::npos);
+  CHECK(page.find("\"reasons\":[\"throttled\",\"top CPU\"") != std::string::npos);
+  CHECK(page.find("\"throttled_periods\":8,\"periods\":10") != std::string::npos);
+  const auto dump = curl("'" + server.url() + "dump?format=html'");
+  CHECK(dump.find("\"containers\":[\n{\"name\":\"web\"") != std::string::npos);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/time_format.h"
+#include "flightrec/container/frame/frame_strip.h"
 #include "flightrec/model/incident_description.h"
 
 namespace flightrec::viewer {
@@ -176,6 +177,89 @@ void append_oom(std::string& out, const std::optional<OomKillMark>& oom) {
   out += "]}";
 }
 
+void append_optionals(std::string& out, const std::vector<std::optional<double>>& values,
+                      int decimals) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    append_optional(out, values[i], decimals);
+  }
+  out += ']';
+}
+
+void append_strip(std::string& out, const container::ContainerStrip& strip) {
+  out += "{\"source\":";
+  append_string(out, container::strip_source_name(strip.source));
+  out += ",\"period_seconds\":";
+  append_number(out, static_cast<double>(strip.period_ns) / 1e9);
+  out += ",\"t\":[";
+  for (size_t i = 0; i < strip.cells.size(); ++i) {
+    if (i > 0) out += ',';
+    append_seconds(out, strip.cells[i].start_ns);
+  }
+  // Throttled ms per period of each cell (a cpu.stat cell of several periods: their mean).
+  out += "],\"throttled_ms\":[";
+  for (size_t i = 0; i < strip.cells.size(); ++i) {
+    if (i > 0) out += ',';
+    const auto& cell = strip.cells[i];
+    append_rounded(out, static_cast<double>(cell.throttled_ns) / 1e6 / std::max(cell.periods, 1u),
+                   3);
+  }
+  out += "],\"throttled\":[";
+  for (size_t i = 0; i < strip.cells.size(); ++i) {
+    if (i > 0) out += ',';
+    out += strip.cells[i].throttled ? '1' : '0';
+  }
+  out += "]}";
+}
+
+// "containers":[...]: one object per section (layout in docs/VIEWER.md).
+void append_containers(std::string& out, const std::vector<ContainerSection>& sections) {
+  out += ",\n\"containers\":[";
+  for (size_t c = 0; c < sections.size(); ++c) {
+    const ContainerSection& s = sections[c];
+    out += c > 0 ? ",\n{\"name\":" : "\n{\"name\":";
+    append_string(out, s.name);
+    out += ",\"path\":";
+    append_string(out, s.path);
+    out += ",\"id\":";
+    append_string(out, s.id);
+    out += ",\"image\":";
+    append_string(out, s.image);
+    out += ",\"reasons\":[";
+    for (size_t i = 0; i < s.reasons.size(); ++i) {
+      if (i > 0) out += ',';
+      append_string(out, s.reasons[i]);
+    }
+    out += "],\"quota_cores\":";
+    append_optional(out, s.quota_cores, 4);
+    out += ",\"period_seconds\":";
+    append_number(out, static_cast<double>(s.period_ns) / 1e9);
+    out += ",\"memory_limit\":";
+    append_optional(out, s.memory_limit_bytes, 0);
+    out += ",\"memory_high\":";
+    append_optional(out, s.memory_high_bytes, 0);
+    out += ",\"throttled_periods\":" + std::to_string(s.throttled_periods);
+    out += ",\"periods\":" + std::to_string(s.periods);
+    out += ",\"events\":{\"high\":" + std::to_string(s.events_high) +
+           ",\"max\":" + std::to_string(s.events_max) +
+           ",\"oom_kill\":" + std::to_string(s.events_oom_kill) + "}";
+    out += ",\"t\":[";
+    for (size_t i = 0; i < s.times_ns.size(); ++i) {
+      if (i > 0) out += ',';
+      append_seconds(out, s.times_ns[i]);
+    }
+    out += "],\"memory\":";
+    append_optionals(out, s.memory_bytes, 0);
+    out += ",\"cpu\":";
+    append_optionals(out, s.cpu_cores, 4);
+    out += ",\"strip\":";
+    append_strip(out, s.strip);
+    out += '}';
+  }
+  out += ']';
+}
+
 // Where to look at processes when nothing fired: the busiest moment of the first CPU line.
 int64_t peak_cpu_time(const SignalWindow& window) {
   if (window.times_ns.empty()) return 0;
@@ -276,6 +360,7 @@ std::string view_json(const recording::Metadata& metadata, const SignalWindow& w
   append_times(out, window);
   append_charts(out, window);
   append_processes(out, top);
+  append_containers(out, options.containers);
   out += "}\n";
   return out;
 }
@@ -312,7 +397,9 @@ std::string render_view_page(const recording::Metadata& metadata,
       "<th>Net rx/s</th><th>Command line</th></tr></thead><tbody></tbody></table></section>\n"
       "<section id=\"oom\" hidden><h2>Biggest memory consumers at the OOM kill</h2>"
       "<p id=\"oom-note\"></p><table id=\"oom-table\"><thead><tr><th>PID</th><th>Command</th>"
-      "<th>RSS</th></tr></thead><tbody></tbody></table></section>\n";
+      "<th>RSS</th></tr></thead><tbody></tbody></table></section>\n"
+      "<section id=\"containers\" hidden><h2>Containers</h2><p id=\"containers-note\"></p>"
+      "<div id=\"containers-list\"></div></section>\n";
   page += "<script type=\"application/json\" id=\"flightrec-data\">";
   page += json;
   page += "</script>\n<script>";

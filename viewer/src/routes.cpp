@@ -5,6 +5,7 @@
 
 #include "flightrec/common/gzip.h"
 #include "flightrec/common/number_format.h"
+#include "flightrec/container/frame/container_frame_codec.h"
 #include "flightrec/http/header_list.h"
 #include "flightrec/http/query_check.h"
 #include "flightrec/recording/convert.h"
@@ -24,6 +25,15 @@ const std::vector<http::Header> kPageHeaders{
      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"},
     {"Cache-Control", "no-store"},
     {"Vary", "Accept-Encoding"}};
+
+// A stored container frame, decoded, onto `frames`. The ring and the reader keep only frames that
+// decode; one that a second decode refused would be left out of the page, not fail it.
+void add_container_frame(const store::StoredContainerFrame& stored,
+                         std::vector<container::ContainerFrame>& frames) {
+  if (auto frame = container::decode_container_frame(stored.bytes)) {
+    frames.push_back(*std::move(frame));
+  }
+}
 
 // The page, gzip-compressed when the client accepts it (its JSON shrinks ~6x). HEAD renders it too:
 // its Content-Length and Content-Encoding must be GET's, and Response sends only the headers.
@@ -63,13 +73,15 @@ void send_incident_view(const dump::StoredFileOpener& open_incident, std::string
   recording::RecordingReader reader(stored.file);
   std::vector<std::shared_ptr<const store::Block>> blocks;
   std::vector<std::shared_ptr<const store::ProcessBlock>> processes;
+  std::vector<container::ContainerFrame> containers;
   if (reader.open()) {
-    // Container frames are checked by the reader and not shown here yet.
     while (auto record = reader.next_record()) {
       if (record.block) {
         blocks.push_back(std::move(record.block));
       } else if (record.process_block) {
         processes.push_back(std::move(record.process_block));
+      } else if (record.container_frame) {
+        add_container_frame(*record.container_frame, containers);
       }
     }
   }
@@ -77,9 +89,20 @@ void send_incident_view(const dump::StoredFileOpener& open_incident, std::string
     response.send(500, kText, "incident " + name + ": " + reader.error() + "\n");
     return;
   }
-  send_page(request, response,
-            render_view_page(reader.metadata(), blocks, processes,
-                             incident_view_options(name, reader.metadata())));
+  ViewOptions options = incident_view_options(name, reader.metadata());
+  options.containers = container_sections(containers);
+  send_page(request, response, render_view_page(reader.metadata(), blocks, processes, options));
+}
+
+// The ring's container frames of the window; none without a container tier.
+std::vector<container::ContainerFrame> container_frames_of(const dump::DumpSource& source,
+                                                           const store::TimeRange& range) {
+  std::vector<container::ContainerFrame> frames;
+  if (!source.container_frames) return frames;
+  for (const auto& stored : source.container_frames(range.from_real_ns, range.to_real_ns)) {
+    add_container_frame(*stored, frames);
+  }
+  return frames;
 }
 
 void send_dump_view(const dump::DumpSource& source, const store::TimeRange& range,
@@ -93,6 +116,7 @@ void send_dump_view(const dump::DumpSource& source, const store::TimeRange& rang
   options.details = {{"host", metadata.host},
                      {"from", request.param("from").value_or("start of the buffer")},
                      {"to", request.param("to").value_or("now")}};
+  options.containers = container_sections(container_frames_of(source, range), range);
   send_page(request, response, render_view_page(metadata, blocks, processes, options));
 }
 

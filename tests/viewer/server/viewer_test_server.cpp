@@ -1,12 +1,14 @@
 // The viewer's pages over a synthetic incident, for the browser test: writes the incident into
 // DIR with the real IncidentStore (an atomically written recording file), serves
 // /incidents[/{id}[/view]] and /dump[?format=html] on a free loopback port, and prints
-// "oom_incident=<id>" (the same recording as an OOM incident) and then "url=<base url>
-// incident=<id>" once it listens. Runs until killed.
+// "oom_incident=<id>" (the same recording as an OOM incident), "container_incident=<id>" (the
+// same with container frames) and then "url=<base url> incident=<id>" once it listens. Runs until
+// killed.
 #include <signal.h>
 
 #include <iostream>
 
+#include "flightrec/container/frame/container_frame_codec.h"
 #include "flightrec/dump/dump_route.h"
 #include "flightrec/http/server.h"
 #include "flightrec/incidents/incident_store.h"
@@ -16,6 +18,74 @@
 #include "synthetic_recording.h"
 
 using namespace flightrec;
+
+namespace {
+
+constexpr int64_t kSecondNs = 1'000'000'000;
+constexpr int64_t kPeriodNs = 100'000'000;
+// CLOCK_MONOTONIC this much behind CLOCK_REALTIME, for the episodes' times.
+constexpr int64_t kMonotonicBehindNs = 1'764'000'000'000'000'000;
+
+// A frame a second over the recording: "shop/checkout-1/app" with a quota of 20 ms per 100 ms,
+// throttled for 80 ms of every period from 25 s to 40 s (the kernel's episodes recorded), its
+// memory growing towards its limit; "web" without limits beside it.
+store::ContainerFrameList container_frames(int64_t seconds) {
+  store::ContainerFrameList frames;
+  int64_t throttled = 0;
+  for (int64_t k = 0; k <= seconds; ++k) {
+    container::ContainerFrame frame;
+    frame.time_unix_ns = viewer::testing::kStartNs + k * kSecondNs;
+    frame.mono_ns = frame.time_unix_ns - kMonotonicBehindNs;
+    frame.episodes_recorded = true;
+    for (int64_t p = (k - 1) * 10; k > 0 && p < k * 10; ++p) {
+      if (p < 250 || p >= 400) continue;
+      ++throttled;
+      const int64_t start = viewer::testing::kStartNs + p * kPeriodNs - kMonotonicBehindNs;
+      frame.episodes.push_back({.cgroup_id = 7001,
+                                .start_ns = start + 20'000'000,
+                                .end_ns = start + kPeriodNs,
+                                .period_ns = kPeriodNs,
+                                .quota_ns = 20'000'000,
+                                .period_end_ns = start + kPeriodNs,
+                                .cpus = 1,
+                                .spans = 1,
+                                .throttled_ns = 80'000'000,
+                                .refills = 1,
+                                .end_exact = true});
+    }
+    container::ContainerRow checkout;
+    checkout.path = "/kubepods/burstable/pod1/checkout";
+    checkout.id = std::string(64, 'a');
+    checkout.runtime = container::Runtime::cri;
+    checkout.cgroup_id = 7001;
+    checkout.pod_namespace = "shop";
+    checkout.pod = "checkout-1";
+    checkout.container = "app";
+    checkout.stats.cpu = {.usage_us = k * 150'000,
+                          .periods = k * 10,
+                          .throttled_periods = throttled,
+                          .throttled_us = throttled * 80'000};
+    checkout.stats.bandwidth = {.quota_us = 20'000, .period_us = 100'000};
+    checkout.stats.memory.usage_bytes = (100 + 2 * k) << 20;
+    checkout.stats.memory.limit_bytes = 256 << 20;
+    checkout.stats.memory.high_bytes = 224 << 20;
+    container::ContainerRow web;
+    web.path = "/system.slice/docker-web.scope";
+    web.id = std::string(64, 'b');
+    web.runtime = container::Runtime::docker;
+    web.name = "web";
+    web.stats.cpu.usage_us = k * 40'000;
+    web.stats.bandwidth = {.quota_us = container::kUnlimited, .period_us = 100'000};
+    web.stats.memory.usage_bytes = (20 + k % 3) << 20;
+    web.stats.memory.limit_bytes = container::kUnlimited;
+    frame.containers = {checkout, web};
+    frames.push_back(std::make_shared<const store::StoredContainerFrame>(
+        store::StoredContainerFrame{frame.time_unix_ns, container::encode_container_frame(frame)}));
+  }
+  return frames;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -75,7 +145,20 @@ int main(int argc, char** argv) {
                               {viewer::dump_page()}));
   http::Server server({.listen_address = "127.0.0.1:0"}, std::move(router));
   // Before the url line, which the test waits for.
+  // The same with container frames.
+  const auto throttled =
+      store.write({.rule = "container_throttled",
+                   .value = 0.8,
+                   .fired_at_ns = rec.trigger_ns,
+                   .window_from_ns = viewer::testing::kStartNs,
+                   .window_to_ns = rec.trigger_ns + 30'000'000'000},
+                  rec.metadata, rec.blocks, rec.process_blocks, container_frames(60));
+  if (throttled.status != incidents::IncidentStatus::written) {
+    std::cerr << "writing the container incident failed: " << throttled.error << '\n';
+    return 1;
+  }
   std::cout << "oom_incident=" << oom.id << '\n';
+  std::cout << "container_incident=" << throttled.id << '\n';
   std::cout << "url=" << server.url() << " incident=" << entry.id << std::endl;
   int received = 0;
   sigwait(&signals, &received);

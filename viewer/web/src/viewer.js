@@ -51,6 +51,7 @@
     if (unit === 'ratio') return (value * 100).toFixed(value !== 0 && value < 0.1 ? 1 : 0) + ' %';
     if (unit === 'bytes') return formatBytes(value);
     if (unit === 'bytes/s') return formatBytes(value) + '/s';
+    if (unit === 'ms') return value.toFixed(1) + ' ms';
     return String(value);
   }
 
@@ -147,6 +148,40 @@
     return Math.max(320, document.getElementById('charts').clientWidth - 8);
   }
 
+  // One uPlot chart in `section` over `xs` (Unix seconds), joined to the others' cursor and zoom
+  // and marked with the trigger; `bars` draws its first line as bars (a period strip).
+  function addChart(section, id, chart, xs, bars) {
+    const series = [{ value: (u, v) => formatTime(v) }];
+    chart.lines.forEach((line, i) => {
+      const options = {
+        label: line.label,
+        stroke: COLORS[i % COLORS.length],
+        width: 1,
+        points: { show: false },
+        value: (u, v) => formatValue(chart.unit, v),
+      };
+      if (bars && i === 0) {
+        options.fill = COLORS[i % COLORS.length];
+        options.paths = uPlot.paths.bars({ size: [1, 100], align: 1 });
+      }
+      series.push(options);
+    });
+    const plot = new uPlot({
+      width: chartWidth(),
+      height: CHART_HEIGHT,
+      series,
+      scales: { x: { time: true }, y: { range: (u, min, max) => valueRange(chart.unit, min, max) } },
+      axes: [{}, { size: 80, values: (u, splits) => axisValues(chart.unit, splits) }],
+      cursor: { sync: { key: 'flightrec' }, drag: { x: true, y: false } },
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'),
+      hooks: {
+        draw: [drawMarkers],
+        setScale: [(u, key) => { if (key === 'x') followZoom(u); }],
+      },
+    }, [xs].concat(chart.lines.map((line) => line.values)), section);
+    state.charts.push({ id, plot, lines: chart.lines.length });
+  }
+
   function drawCharts() {
     const container = document.getElementById('charts');
     for (const chart of data.charts) {
@@ -154,28 +189,7 @@
       section.id = 'chart-' + chart.id;
       section.appendChild(element('h2', chart.title));
       container.appendChild(section);
-      const series = [{ value: (u, v) => formatTime(v) }];
-      chart.lines.forEach((line, i) => series.push({
-        label: line.label,
-        stroke: COLORS[i % COLORS.length],
-        width: 1,
-        points: { show: false },
-        value: (u, v) => formatValue(chart.unit, v),
-      }));
-      const plot = new uPlot({
-        width: chartWidth(),
-        height: CHART_HEIGHT,
-        series,
-        scales: { x: { time: true }, y: { range: (u, min, max) => valueRange(chart.unit, min, max) } },
-        axes: [{}, { size: 80, values: (u, splits) => axisValues(chart.unit, splits) }],
-        cursor: { sync: { key: 'flightrec' }, drag: { x: true, y: false } },
-        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'),
-        hooks: {
-          draw: [drawMarkers],
-          setScale: [(u, key) => { if (key === 'x') followZoom(u); }],
-        },
-      }, [times].concat(chart.lines.map((line) => line.values)), section);
-      state.charts.push({ id: chart.id, plot, lines: chart.lines.length });
+      addChart(section, chart.id, chart, times, false);
     }
     window.addEventListener('resize', () => {
       for (const chart of state.charts) chart.plot.setSize({ width: chartWidth(), height: CHART_HEIGHT });
@@ -241,9 +255,60 @@
     }
   }
 
+  // One section per container the incident involves (data.containers, chosen by the server):
+  // its limits, the throttled ms of each CFS period as bars (the period strip) and its memory
+  // against its limit and memory.high.
+  function fillContainers() {
+    const containers = data.containers || [];
+    if (containers.length === 0) return;
+    document.getElementById('containers').hidden = false;
+    document.getElementById('containers-note').textContent = 'The containers throttled or with ' +
+      'memory events in the window, the busiest by CPU and by memory, or every one when they are ' +
+      'few: ' + containers.length + '. Each says why it is shown.';
+    const list = document.getElementById('containers-list');
+    containers.forEach((c, index) => {
+      const section = element('section', null, 'container');
+      section.id = 'container-' + index;
+      section.appendChild(element('h3', c.name));
+      const facts = document.createElement('dl');
+      const fact = (key, value) => {
+        facts.appendChild(element('dt', key));
+        facts.appendChild(element('dd', value));
+      };
+      fact('shown for', c.reasons.join(', '));
+      const period = Math.round(c.period_seconds * 1000) + ' ms';
+      fact('CPU quota', c.quota_cores == null ? 'none'
+        : c.quota_cores.toFixed(2) + ' CPUs (per ' + period + ' period)');
+      fact('throttled', c.throttled_periods + ' of ' + c.periods + ' periods');
+      fact('memory limit', c.memory_limit == null ? 'none' : formatBytes(c.memory_limit));
+      if (c.memory_high != null) fact('memory.high', formatBytes(c.memory_high));
+      fact('memory.events', 'high ' + c.events.high + ', max ' + c.events.max + ', oom_kill ' +
+        c.events.oom_kill);
+      if (c.image) fact('image', c.image);
+      fact('cgroup', c.path);
+      section.appendChild(facts);
+      list.appendChild(section);
+      if (c.strip.t.length > 0) {
+        section.appendChild(element('h4', 'Throttled per ' + period + ' period (' + c.strip.source + ')'));
+        addChart(section, 'container-' + index + '-strip', {
+          unit: 'ms', lines: [{ label: 'throttled', values: c.strip.throttled_ms }],
+        }, Float64Array.from(c.strip.t), true);
+      } else {
+        section.appendChild(element('p', c.quota_cores == null
+          ? 'No CPU quota: never throttled.' : 'No read of its periods in the window.', 'help'));
+      }
+      const lines = [{ label: 'usage', values: c.memory }];
+      if (c.memory_limit != null) lines.push({ label: 'limit', values: c.memory.map(() => c.memory_limit) });
+      if (c.memory_high != null) lines.push({ label: 'high', values: c.memory.map(() => c.memory_high) });
+      section.appendChild(element('h4', 'Memory'));
+      addChart(section, 'container-' + index + '-memory', { unit: 'bytes', lines }, Float64Array.from(c.t), false);
+    });
+  }
+
   fillHeader();
   drawCharts();
   fillProcesses();
   fillOom();
+  fillContainers();
   state.ready = true;
 })();

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "flightrec/common/result.h"
+#include "flightrec/container/frame/frame_strip.h"
+#include "flightrec/replay/container_view.h"
 #include "flightrec/replay/process_view.h"
 #include "flightrec/replay/replay_data.h"
 #include "flightrec/replay/samples.h"
@@ -29,10 +31,15 @@ class Model {
   [[nodiscard]] const Timeline& timeline() const noexcept { return timeline_; }
   [[nodiscard]] const std::vector<Trigger>& triggers() const noexcept { return triggers_; }
   [[nodiscard]] bool has_processes() const noexcept { return !data_.process_frames.empty(); }
+  [[nodiscard]] bool has_containers() const noexcept { return !data_.container_frames.empty(); }
 
   // interval_ns: what rates cover (<= 0: one sample).
   [[nodiscard]] SystemView system(size_t cursor, int64_t interval_ns) const;
   [[nodiscard]] ProcessesAt processes(size_t cursor, int64_t interval_ns) const;
+  [[nodiscard]] ContainersAt containers(size_t cursor, int64_t interval_ns) const;
+  // The period strip of the container at cgroup `path`: at most `cells` cells up to the cursor.
+  [[nodiscard]] container::ContainerStrip strip(size_t cursor, std::string_view path,
+                                                size_t cells) const;
   [[nodiscard]] Table table(size_t cursor, int64_t interval_ns, Tab tab,
                             const Arrangement& how) const;
 

@@ -1,12 +1,13 @@
 #pragma once
-// What replay works on: a recording's metadata, its system-series blocks and its process frames,
-// all in memory. Kept apart from recording::Recording so the model is built and tested from
-// values made in memory and does not follow every change of the file reader.
+// What replay works on: a recording's metadata, its system-series blocks, its process frames and
+// its container frames, all in memory. Kept apart from recording::Recording so the model is built
+// and tested from values made in memory and does not follow every change of the file reader.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "flightrec/container/frame/container_frame.h"
 #include "flightrec/model/incident_description.h"
 #include "flightrec/process/process_frame.h"
 #include "flightrec/recording/metadata.h"
@@ -19,6 +20,7 @@ struct ReplayData {
   recording::Metadata meta;
   std::vector<std::shared_ptr<const store::Block>> blocks;  // ascending time
   std::vector<process::ProcessFrame> process_frames;        // ascending time
+  std::vector<container::ContainerFrame> container_frames;  // ascending time
 };
 
 ReplayData from_recording(recording::Recording&& recording);

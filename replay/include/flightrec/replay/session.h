@@ -70,6 +70,8 @@ class Session {
   void set_sort(std::optional<size_t> column, bool reverse);
   void set_filter(std::string filter);
   void set_tree(bool tree);
+  // Narrows the Processes tab to one container's processes; nothing: all of them.
+  void set_container(std::optional<ContainerScope> container);
 
   [[nodiscard]] const Model& model() const noexcept { return model_; }
   [[nodiscard]] size_t cursor() const noexcept { return cursor_; }
@@ -81,6 +83,9 @@ class Session {
   [[nodiscard]] bool quit() const noexcept { return quit_; }
   [[nodiscard]] bool tree() const noexcept { return tree_; }
   [[nodiscard]] const std::string& filter() const noexcept { return filter_; }
+  [[nodiscard]] const std::optional<ContainerScope>& container() const noexcept {
+    return container_;
+  }
   [[nodiscard]] const std::string& search() const noexcept { return search_; }
   [[nodiscard]] const std::string& prompt() const noexcept { return prompt_; }
   [[nodiscard]] const std::string& message() const noexcept { return message_; }
@@ -101,6 +106,8 @@ class Session {
   void jump_to_next_trigger();
   void arrange(Action action);
   void switch_tab(size_t step);
+  void show_tab(Tab tab);
+  void narrow_to_selected_container();
   void move_selection(Action action);
   void prompt_key(int key);
   void move_cursor(size_t cursor);
@@ -117,6 +124,7 @@ class Session {
   std::array<std::optional<size_t>, std::size(kTabs)> sort_{};
   std::array<bool, std::size(kTabs)> reverse_{};
   std::string filter_;
+  std::optional<ContainerScope> container_;
   std::string search_;
   bool tree_ = false;
   Mode mode_ = Mode::normal;

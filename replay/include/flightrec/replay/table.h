@@ -1,6 +1,6 @@
 #pragma once
-// The tabs of replay's table (Processes, Network, Connections, Listening, Sessions) as plain rows
-// of cells: the TUI, the text batch output and the JSON batch output all print these.
+// The tabs of replay's table (Processes, Network, Connections, Listening, Sessions, Containers) as
+// plain rows of cells: the TUI, the text batch output and the JSON batch output all print these.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -11,11 +11,12 @@
 #include <utility>
 #include <vector>
 
+#include "flightrec/replay/container_view.h"
 #include "flightrec/replay/process_view.h"
 
 namespace flightrec::replay {
 
-enum class Tab { processes, network, connections, listening, sessions };
+enum class Tab { processes, network, connections, listening, sessions, containers };
 
 struct TabNames {
   Tab tab;
@@ -27,7 +28,8 @@ inline constexpr TabNames kTabNames[] = {{Tab::processes, "processes", "Processe
                                          {Tab::network, "network", "Network"},
                                          {Tab::connections, "connections", "Connections"},
                                          {Tab::listening, "listening", "Listening"},
-                                         {Tab::sessions, "sessions", "Sessions"}};
+                                         {Tab::sessions, "sessions", "Sessions"},
+                                         {Tab::containers, "containers", "Containers"}};
 inline constexpr auto kTabs = [] {
   std::array<Tab, std::size(kTabNames)> tabs{};
   for (size_t i = 0; i < tabs.size(); ++i) tabs[i] = kTabNames[i].tab;
@@ -65,6 +67,12 @@ struct Row {
   int32_t ppid = 0;
   int depth = 0;           // in tree view
   std::string match_text;  // what search and filter look at (command, user, addresses)
+  // A container row's cgroup path: what the selection follows (its pid is 0).
+  std::string key;
+  // A process row's container id and cgroup path (ProcessRow's), for the container narrowing; a
+  // container row's id (ContainerRow::id).
+  std::string container_id;
+  std::string cgroup;
 };
 
 struct Table {
@@ -78,19 +86,35 @@ struct Table {
 using UserNames = std::function<std::string(uint32_t uid)>;
 UserNames system_user_names();
 
-Table build_table(Tab tab, const ProcessesAt& processes, const UserNames& users);
+// `containers` is read by the Containers tab only.
+Table build_table(Tab tab, const ProcessesAt& processes, const ContainersAt& containers,
+                  const UserNames& users);
 
 // Case-insensitive column lookup by name ("CPU%", "mem%") or JSON key ("cpu_percent").
 std::optional<size_t> column_named(const Table& table, std::string_view name);
 
-struct Arrangement {
-  std::optional<size_t> sort_column;  // the table's default when empty
-  bool reverse = false;               // against the column's natural direction
-  std::string filter;                 // keep rows whose match_text contains it (any case)
-  bool tree = false;                  // parents before children, indented (Processes only)
+// The container the Processes tab is narrowed to (Enter on the Containers tab).
+struct ContainerScope {
+  std::string path;  // its cgroup path
+  std::string id;    // ContainerRow::id
+  std::string name;  // as the Containers tab shows it
 };
 
-// Filters, sorts (ties by pid, so output is deterministic) and, in tree mode, nests the rows.
+// Whether a process row belongs to the container: its container id is the container's, or its
+// cgroup is the container's or one below it (a service's or a regex match's processes carry no
+// runtime id).
+bool in_container(const Row& row, const ContainerScope& scope);
+
+struct Arrangement {
+  std::optional<size_t> sort_column;        // the table's default when empty
+  bool reverse = false;                     // against the column's natural direction
+  std::string filter;                       // keep rows whose match_text contains it (any case)
+  bool tree = false;                        // parents before children, indented (Processes only)
+  std::optional<ContainerScope> container;  // keep only its processes (Processes only)
+};
+
+// Narrows to a container, filters, sorts (ties by pid, then key, so output is deterministic) and,
+// in tree mode, nests the rows.
 void arrange(Table& table, const Arrangement& how);
 
 // Whether a row matches a search or filter text (case-insensitive substring; "" matches all).

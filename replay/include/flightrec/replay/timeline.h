@@ -1,6 +1,6 @@
 #pragma once
-// The time axis of a replay: every sample time of the recording (system frames, or process frames
-// when the recording has no system frames), and the moves a cursor makes over it.
+// The time axis of a replay: every sample time of the recording (system frames; without them the
+// process frames, else the container frames), and the moves a cursor makes over it.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -16,6 +16,7 @@
 #include "flightrec/recording/recording_file.h"
 #include "flightrec/store/block.h"
 #include "flightrec/store/cursor.h"
+#include "flightrec/viewer/container_sections.h"
 #include "flightrec/viewer/key_signals.h"
 #include "flightrec/viewer/oom_kill_mark.h"
 #include "flightrec/viewer/top_processes.h"
@@ -33,6 +34,8 @@ struct ViewOptions {
   std::optional<OomKillMark> oom_kill;
   size_t max_values = kDefaultMaxValues;
   size_t top_processes = 15;
+  // A section each, after the processes (container_sections()); none: the page has no such part.
+  std::vector<ContainerSection> containers;
 };
 
 // The page's data as JSON (layout in docs/VIEWER.md). Safe inside a <script> element whatever the
