@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Bursts of incidents: one Alertmanager notification of 24, 100 and 300 alerts (one per pod), a
+# Bursts of incidents: one Alertmanager notification of 24, 100 and 300 alerts (one per task; not
+# one per pod, since a `pod` label scopes an alert to the node that runs that pod), a
 # real Alertmanager delivering 300 at once, and 10,000 rules firing on one frame. Every alert
 # answered "captured" is written, every other one is answered as not captured (with a 503, so the
 # sender re-sends it) and a re-send records it; the drop warnings are a bounded number of lines
@@ -24,7 +25,7 @@ start_daemon --config.file="$WORK/flightrec.yaml"
 sleep 2  # the ring holds the alerts' windows (they started 2 s before they are sent)
 
 # notify NAME COUNT: one Alertmanager webhook notification (version 4, as notify/webhook sends it)
-# of COUNT firing alerts NAME{pod="NAME-i"}, each with its own fingerprint, started 2 s ago; prints
+# of COUNT firing alerts NAME{task="NAME-i"}, each with its own fingerprint, started 2 s ago; prints
 # the HTTP status on the first line and the answer after it. The payload is kept for a re-send.
 notify() {
   python3 - "$1" "$2" >"$WORK/$1.json" <<'PY'
@@ -33,8 +34,8 @@ name, count = sys.argv[1], int(sys.argv[2])
 started = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=2))
 starts_at = started.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 alerts = [{"status": "firing",
-           "labels": {"alertname": name, "pod": f"{name}-{i}", "severity": "critical"},
-           "annotations": {"summary": f"pod {name}-{i} is crash-looping"},
+           "labels": {"alertname": name, "task": f"{name}-{i}", "severity": "critical"},
+           "annotations": {"summary": f"task {name}-{i} is crash-looping"},
            "startsAt": starts_at, "endsAt": "0001-01-01T00:00:00Z",
            "generatorURL": "http://prometheus:9090/graph",
            "fingerprint": hashlib.sha256(f"{name}-{i}".encode()).hexdigest()[:16]}
@@ -129,7 +130,7 @@ done
 expect_eq "$(head -1 <<<"$again")" 200 "a re-send, once they are written, is answered 200"
 expect_same "$(answered_fingerprints "$again" captured)" "$missing" "it captures exactly the dropped ones"
 wait_incidents "$name" 300
-expect_eq "$(incidents_of "$name" | uniq | grep -c .)" 300 "all 300 pods are recorded"
+expect_eq "$(incidents_of "$name" | uniq | grep -c .)" 300 "all 300 tasks are recorded"
 expect_eq "$(incidents_of "$name" | grep -c .)" 300 "each once"
 alert_drop_lines=$(grep -c 'alert not captured' "$WORK/daemon.log" || true)
 if [ "$alert_drop_lines" -ge 1 ] && [ "$alert_drop_lines" -le 3 ]; then
@@ -168,7 +169,7 @@ python3 - <<'PY' >"$WORK/am_alerts.json"
 import datetime, json
 now = datetime.datetime.now(datetime.timezone.utc)
 at = lambda s: (now + datetime.timedelta(seconds=s)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-print(json.dumps([{"labels": {"alertname": "NodeBurst", "pod": f"burst-{i}"},
+print(json.dumps([{"labels": {"alertname": "NodeBurst", "task": f"burst-{i}"},
                    "annotations": {"summary": "burst"}, "startsAt": at(-2), "endsAt": at(3600),
                    "generatorURL": "http://prometheus:9090/graph"} for i in range(300)]))
 PY
