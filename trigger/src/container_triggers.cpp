@@ -39,10 +39,10 @@ std::string series_of(std::string_view signal,
 
 bool selects(const config::SignalSelector& selector,
              const recorder::containers::ContainerLabels& labels) {
-  for (const auto& [name, value] : selector.labels) {
+  for (const auto& wanted : selector.labels) {
     const auto label = std::find_if(labels.begin(), labels.end(),
-                                    [&name](const auto& l) { return l.name == name; });
-    if (label == labels.end() || label->value != value) return false;
+                                    [&wanted](const auto& l) { return l.name == wanted.first; });
+    if (label == labels.end() || label->value != wanted.second) return false;
   }
   return true;
 }
