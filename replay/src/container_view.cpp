@@ -4,6 +4,7 @@
 
 #include "flightrec/container/frame/display_name.h"
 #include "flightrec/replay/format.h"
+#include "frames_around.h"
 
 namespace flightrec::replay {
 namespace {
@@ -12,17 +13,6 @@ using container::CgroupStats;
 using container::ContainerFrame;
 using container::ContainerRow;
 using container::kAbsent;
-using container::kUnlimited;
-
-std::optional<double> value(int64_t v) {
-  if (v == kAbsent) return std::nullopt;
-  return static_cast<double>(v);
-}
-
-std::optional<double> limit(int64_t v) {
-  if (v == kAbsent || v == kUnlimited) return std::nullopt;
-  return static_cast<double>(v);
-}
 
 // The growth of a counter; none when either read is missing or it went back.
 std::optional<double> growth(int64_t before, int64_t now) {
@@ -100,17 +90,18 @@ ContainerRates levels(const ContainerRow& row) {
   const CgroupStats& s = row.stats;
   ContainerRates out{.row = &row, .name = container_name(row)};
   const auto& bandwidth = s.bandwidth;
-  if (const auto quota = limit(bandwidth.quota_us); quota && bandwidth.period_us > 0) {
+  if (const auto quota = container::set_limit(bandwidth.quota_us);
+      quota && bandwidth.period_us > 0) {
     out.quota = *quota / static_cast<double>(bandwidth.period_us);
   }
-  out.memory_bytes = value(s.memory.usage_bytes);
-  out.limit_bytes = limit(s.memory.limit_bytes);
-  out.high_bytes = limit(s.memory.high_bytes);
+  out.memory_bytes = container::read_value(s.memory.usage_bytes);
+  out.limit_bytes = container::set_limit(s.memory.limit_bytes);
+  out.high_bytes = container::set_limit(s.memory.high_bytes);
   if (out.memory_bytes && out.limit_bytes && *out.limit_bytes > 0) {
     out.memory_fill = *out.memory_bytes / *out.limit_bytes;
   }
-  if (const auto us = value(s.cpu.usage_us)) out.cpu_time_seconds = *us / 1e6;
-  out.tasks = value(s.pids.current);
+  if (const auto us = container::read_value(s.cpu.usage_us)) out.cpu_time_seconds = *us / 1e6;
+  out.tasks = container::read_value(s.pids.current);
   return out;
 }
 
@@ -123,20 +114,11 @@ std::string container_name(const ContainerRow& row) {
 ContainersAt containers_at(const std::vector<ContainerFrame>& frames, int64_t time_ns,
                            int64_t interval_ns) {
   ContainersAt at;
-  const auto newest_at_or_before = [&](int64_t t) {
-    return std::upper_bound(
-        frames.begin(), frames.end(), t,
-        [](int64_t value, const ContainerFrame& f) { return value < f.time_unix_ns; });
-  };
-  const auto after = newest_at_or_before(time_ns);
-  if (after == frames.begin()) return at;
-  const auto current = after - 1;
-  at.frame = &*current;
-  if (current != frames.begin()) {
-    auto start = newest_at_or_before(current->time_unix_ns - std::max<int64_t>(interval_ns, 0));
-    if (start == frames.begin()) start = current;  // nothing that far back: the frame before
-    at.previous = &*std::min(start - 1, current - 1);
-  }
+  const auto around = frames_around(frames, time_ns, interval_ns);
+  if (around.frame == nullptr) return at;
+  const ContainerFrame* const current = around.frame;
+  at.frame = current;
+  at.previous = around.previous;
   const double seconds =
       at.previous != nullptr
           ? static_cast<double>(current->time_unix_ns - at.previous->time_unix_ns) / 1e9

@@ -1,8 +1,7 @@
 #include "flightrec/replay/process_view.h"
 
-#include <algorithm>
-
 #include "flightrec/model/process_rates.h"
+#include "frames_around.h"
 
 namespace flightrec::replay {
 
@@ -11,20 +10,11 @@ using process::ProcessFrame;
 ProcessesAt processes_at(const std::vector<ProcessFrame>& frames, int64_t time_ns,
                          int64_t interval_ns, std::optional<double> mem_total_bytes) {
   ProcessesAt at;
-  const auto newest_at_or_before = [&](int64_t t) {
-    return std::upper_bound(
-        frames.begin(), frames.end(), t,
-        [](int64_t value, const ProcessFrame& f) { return value < f.time_unix_ns; });
-  };
-  const auto after = newest_at_or_before(time_ns);
-  if (after == frames.begin()) return at;
-  const auto current = after - 1;
-  at.frame = &*current;
-  if (current != frames.begin()) {
-    auto start = newest_at_or_before(current->time_unix_ns - std::max<int64_t>(interval_ns, 0));
-    if (start == frames.begin()) start = current;  // nothing that far back: the frame before
-    at.previous = &*std::min(start - 1, current - 1);
-  }
+  const auto around = frames_around(frames, time_ns, interval_ns);
+  if (around.frame == nullptr) return at;
+  const ProcessFrame* const current = around.frame;
+  at.frame = current;
+  at.previous = around.previous;
   const auto rates = model::process_rates(at.previous, *current);
   for (size_t i = 0; i < current->processes.size(); ++i) {
     const auto& row = current->processes[i];

@@ -12,17 +12,6 @@ namespace {
 using container::ContainerFrame;
 using container::ContainerRow;
 using container::kAbsent;
-using container::kUnlimited;
-
-std::optional<double> value(int64_t v) {
-  if (v == kAbsent) return std::nullopt;
-  return static_cast<double>(v);
-}
-
-std::optional<double> limit(int64_t v) {
-  if (v == kAbsent || v == kUnlimited) return std::nullopt;
-  return static_cast<double>(v);
-}
 
 // A counter's growth from `before` to `now`; 0 when either is missing or it went back.
 int64_t growth(int64_t before, int64_t now) {
@@ -59,7 +48,7 @@ void add_point(Track& track, const ContainerRow& row, int64_t time_ns) {
     }
   }
   s.times_ns.push_back(time_ns);
-  s.memory_bytes.push_back(value(row.stats.memory.usage_bytes));
+  s.memory_bytes.push_back(container::read_value(row.stats.memory.usage_bytes));
   s.cpu_cores.push_back(cpu);
   if (s.memory_bytes.back())
     track.peak_memory = std::max(track.peak_memory, *s.memory_bytes.back());
@@ -81,12 +70,13 @@ void summarise(Track& track) {
   s.path = last.path;
   s.id = last.id;
   s.image = last.image;
-  if (const auto quota = limit(stats.bandwidth.quota_us); quota && stats.bandwidth.period_us > 0) {
+  if (const auto quota = container::set_limit(stats.bandwidth.quota_us);
+      quota && stats.bandwidth.period_us > 0) {
     s.quota_cores = *quota / static_cast<double>(stats.bandwidth.period_us);
   }
   if (stats.bandwidth.period_us != kAbsent) s.period_ns = stats.bandwidth.period_us * 1000;
-  s.memory_limit_bytes = limit(stats.memory.limit_bytes);
-  s.memory_high_bytes = limit(stats.memory.high_bytes);
+  s.memory_limit_bytes = container::set_limit(stats.memory.limit_bytes);
+  s.memory_high_bytes = container::set_limit(stats.memory.high_bytes);
   s.throttled_periods = growth(first_stats.cpu.throttled_periods, stats.cpu.throttled_periods);
   s.periods = growth(first_stats.cpu.periods, stats.cpu.periods);
   s.events_high = growth(first_stats.memory.events.high, stats.memory.events.high);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "flightrec/sampler/series.h"
 
@@ -17,6 +18,18 @@ using sampler::kAbsent;
 // "max" in a v2 limit file, -1 in cpu.cfs_quota_us, and v1's "no limit" (the page counter's
 // maximum in bytes, just below INT64_MAX).
 inline constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max();
+
+// A field as a number for display; nothing when its file was missing.
+[[nodiscard]] inline std::optional<double> read_value(int64_t field) {
+  if (field == kAbsent) return std::nullopt;
+  return static_cast<double>(field);
+}
+
+// A limit as a number for display; nothing when its file was missing or no limit is set.
+[[nodiscard]] inline std::optional<double> set_limit(int64_t field) {
+  if (field == kUnlimited) return std::nullopt;
+  return read_value(field);
+}
 
 // cpu.stat (v2 names, or v1's throttling fields converted from ns), and on v1 cpuacct's usage.
 struct CpuStat {
