@@ -1,26 +1,13 @@
 #include "flightrec/replay/format.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 
 #include "flightrec/common/printable.h"
+#include "flightrec/common/printf_string.h"
 
 namespace flightrec::replay {
-namespace {
-
-[[gnu::format(printf, 1, 2)]] std::string printf_string(const char* format, ...) {
-  std::array<char, 64> text{};
-  va_list args;
-  va_start(args, format);
-  const int length = std::vsnprintf(text.data(), text.size(), format, args);
-  va_end(args);
-  return std::string(text.data(), static_cast<size_t>(std::clamp(length, 0, 63)));
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::string format_bytes(std::optional<double> bytes) {
   if (!bytes || !std::isfinite(*bytes) || *bytes < 0) return "-";

@@ -2,26 +2,15 @@
 // series, found by name, so they follow the schema rather than parse /proc a second time.
 #include <algorithm>
 #include <array>
-#include <cstdarg>
-#include <cstdio>
 
 #include "flightrec/app/top.h"
+#include "flightrec/common/printf_string.h"
 #include "flightrec/sampler/sources/loadavg.h"
 #include "flightrec/sampler/sources/meminfo.h"
 #include "flightrec/sampler/sources/stat.h"
 
 namespace flightrec::app {
 namespace {
-
-// printf into a string; the attribute keeps -Wformat checking every call's arguments.
-__attribute__((format(printf, 1, 2))) std::string format(const char* pattern, ...) {
-  char line[256];
-  va_list args;
-  va_start(args, pattern);
-  std::vsnprintf(line, sizeof line, pattern, args);
-  va_end(args);
-  return line;
-}
 
 // The values of one sample by series name (and the one label some series carry).
 class Reading {
@@ -59,11 +48,12 @@ std::string uptime_text(int64_t seconds) {
   const int64_t hours = seconds / 3'600 % 24;
   const int64_t minutes = seconds / 60 % 60;
   std::string out = "up ";
-  if (days > 0) out += format("%lld day%s, ", static_cast<long long>(days), days == 1 ? "" : "s");
+  if (days > 0)
+    out += printf_string("%lld day%s, ", static_cast<long long>(days), days == 1 ? "" : "s");
   if (hours > 0)
-    return out +
-           format("%2lld:%02lld", static_cast<long long>(hours), static_cast<long long>(minutes));
-  return out + format("%lld min", static_cast<long long>(minutes));
+    return out + printf_string("%2lld:%02lld", static_cast<long long>(hours),
+                               static_cast<long long>(minutes));
+  return out + printf_string("%lld min", static_cast<long long>(minutes));
 }
 
 // "%Cpu(s):" as top splits it: each mode's share of the CPU time that passed over the interval.
@@ -91,7 +81,7 @@ std::string cpu_line(const Reading& before, const Reading& now) {
   if (total <= 0) return "";
   std::string out = "%Cpu(s):";
   for (size_t i = 0; i < kModes.size(); ++i) {
-    out += format("%s%5.1f %s", i == 0 ? "" : ",", moved[i] * 100 / total, kModes[i].second);
+    out += printf_string("%s%5.1f %s", i == 0 ? "" : ",", moved[i] * 100 / total, kModes[i].second);
   }
   return out + "\n";
 }
@@ -113,12 +103,13 @@ std::string memory_lines(const Reading& now) {
   if (!total || !free || !buffers || !cached) return "";
   const double buff_cache = *buffers + *cached + reclaimable.value_or(0);
   const double used = std::max(0.0, *total - *free - buff_cache);
-  std::string out = format("MiB Mem : %8.1f total, %8.1f free, %8.1f used, %8.1f buff/cache\n",
-                           *total / kMiB, *free / kMiB, used / kMiB, buff_cache / kMiB);
+  std::string out =
+      printf_string("MiB Mem : %8.1f total, %8.1f free, %8.1f used, %8.1f buff/cache\n",
+                    *total / kMiB, *free / kMiB, used / kMiB, buff_cache / kMiB);
   if (swap_total && swap_free) {
-    out += format("MiB Swap: %8.1f total, %8.1f free, %8.1f used.", *swap_total / kMiB,
-                  *swap_free / kMiB, std::max(0.0, *swap_total - *swap_free) / kMiB);
-    if (available) out += format(" %8.1f avail Mem", *available / kMiB);
+    out += printf_string("MiB Swap: %8.1f total, %8.1f free, %8.1f used.", *swap_total / kMiB,
+                         *swap_free / kMiB, std::max(0.0, *swap_total - *swap_free) / kMiB);
+    if (available) out += printf_string(" %8.1f avail Mem", *available / kMiB);
     out += "\n";
   }
   return out;
@@ -139,7 +130,8 @@ TopSummary top_summary(const sampler::Schema& schema, std::span<const int64_t> b
   const auto load15 = current.value(names::kLoad15);
   if (load1 && load5 && load15) {
     if (!summary.uptime_and_load.empty()) summary.uptime_and_load += ",  ";
-    summary.uptime_and_load += format("load average: %.2f, %.2f, %.2f", *load1, *load5, *load15);
+    summary.uptime_and_load +=
+        printf_string("load average: %.2f, %.2f, %.2f", *load1, *load5, *load15);
   }
   summary.lines = cpu_line(then, current) + memory_lines(current);
   return summary;

@@ -4,14 +4,13 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <span>
 
 #include "flightrec/app/top.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/common/printf_string.h"
 #include "flightrec/model/process_rates.h"
 
 namespace flightrec::app {
@@ -30,27 +29,17 @@ std::string clock_of(int64_t unix_ns) {
   return text;
 }
 
-// printf into a string; the attribute keeps -Wformat checking every call's arguments.
-__attribute__((format(printf, 1, 2))) std::string format(const char* pattern, ...) {
-  char line[512];
-  va_list args;
-  va_start(args, pattern);
-  std::vsnprintf(line, sizeof line, pattern, args);
-  va_end(args);
-  return line;
-}
-
 // top's TIME+: minutes:seconds.hundredths of CPU time.
 std::string cpu_time(uint64_t ns) {
   const uint64_t hundredths = ns / 10'000'000;
-  return format("%" PRIu64 ":%02" PRIu64 ".%02" PRIu64, hundredths / 6000, hundredths / 100 % 60,
-                hundredths % 100);
+  return printf_string("%" PRIu64 ":%02" PRIu64 ".%02" PRIu64, hundredths / 6000,
+                       hundredths / 100 % 60, hundredths % 100);
 }
 
 std::string human_bytes(uint64_t bytes) {
-  if (bytes < 10'000ull * 1024) return format("%" PRIu64 "K", bytes / 1024);
-  if (bytes < 10'000ull << 20) return format("%" PRIu64 "M", bytes >> 20);
-  return format("%" PRIu64 "G", bytes >> 30);
+  if (bytes < 10'000ull * 1024) return printf_string("%" PRIu64 "K", bytes / 1024);
+  if (bytes < 10'000ull << 20) return printf_string("%" PRIu64 "M", bytes >> 20);
+  return printf_string("%" PRIu64 "G", bytes >> 30);
 }
 
 // Names, command lines, user and device names are whatever their owners chose: each is made
@@ -87,7 +76,7 @@ std::string header(std::span<const HeaderCell> cells, const TopView& view) {
     const std::string name = marked(cell, view) ? (cell.left ? std::string(cell.name) + "*"
                                                              : "*" + std::string(cell.name))
                                                 : std::string(cell.name);
-    out += format(cell.left ? "%-*s" : "%*s", cell.width, name.c_str());
+    out += printf_string(cell.left ? "%-*s" : "%*s", cell.width, name.c_str());
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out + "\n";
@@ -140,11 +129,11 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
   // top's first lines: the time, uptime and load, the tasks, then CPU and memory.
   const TopSummary& summary = context.summary;
   std::string out =
-      format("flightrec top - %s%s%s\n", clock_of(now.time_unix_ns).c_str(),
-             summary.uptime_and_load.empty() ? "" : " ", summary.uptime_and_load.c_str());
-  out +=
-      format("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie\n", total, count('R'),
-             count('S') + count('I') + count('D'), count('T') + count('t'), count('Z'));
+      printf_string("flightrec top - %s%s%s\n", clock_of(now.time_unix_ns).c_str(),
+                    summary.uptime_and_load.empty() ? "" : " ", summary.uptime_and_load.c_str());
+  out += printf_string("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie\n", total,
+                       count('R'), count('S') + count('I') + count('D'), count('T') + count('t'),
+                       count('Z'));
   out += summary.lines;
   out += "\n" + header(kCpuHeader, context.view);
 
@@ -198,10 +187,10 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
                                    : static_cast<double>(row.rss_bytes) * 100.0 /
                                          static_cast<double>(context.mem_total_bytes);
     // The command goes after the fixed-width columns, whole (format's buffer is for those).
-    out += format("%7d %-10.10s %c %5.1f %5.1f %6s %6s %4u %9s ", row.pid, line.user.c_str(),
-                  row.state, line.cpu_percent, mem_percent, human_bytes(row.rss_bytes).c_str(),
-                  human_bytes(row.vsz_bytes).c_str(), row.threads,
-                  cpu_time(row.cpu_user_ns + row.cpu_system_ns).c_str());
+    out += printf_string("%7d %-10.10s %c %5.1f %5.1f %6s %6s %4u %9s ", row.pid, line.user.c_str(),
+                         row.state, line.cpu_percent, mem_percent,
+                         human_bytes(row.rss_bytes).c_str(), human_bytes(row.vsz_bytes).c_str(),
+                         row.threads, cpu_time(row.cpu_user_ns + row.cpu_system_ns).c_str());
     out += line.command + '\n';
   }
   return out;
@@ -221,9 +210,10 @@ std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
                        const TopContext& context) {
   const auto rates = model::process_rates(before, now);
   const double seconds = rates.seconds;
-  std::string out = format("flightrec top --net - %s  backend: %s  interval: %.2fs\n",
-                           clock_of(now.time_unix_ns).c_str(),
-                           context.backend.empty() ? "none" : context.backend.c_str(), seconds);
+  std::string out =
+      printf_string("flightrec top --net - %s  backend: %s  interval: %.2fs\n",
+                    clock_of(now.time_unix_ns).c_str(),
+                    context.backend.empty() ? "none" : context.backend.c_str(), seconds);
   if (!context.note.empty()) out += "note: " + context.note + "\n";
   out += header(kNetHeader, context.view);
 
@@ -269,9 +259,9 @@ std::string net_screen(const ProcessFrame* before, const ProcessFrame& now,
   const auto rate = [&](uint64_t bytes) { return seconds > 0 ? kb(bytes) / seconds : 0.0; };
   const auto print = [&](const char* pid, const char* uid, const char* dev, const NetCounters& n,
                          const std::string& command) {
-    out += format("%7s %5s %-10.10s %8" PRIu64 " %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f ", pid,
-                  uid, dev, n.tx_packets, n.rx_packets, kb(n.tx_bytes), kb(n.rx_bytes),
-                  rate(n.tx_bytes), rate(n.rx_bytes));
+    out += printf_string("%7s %5s %-10.10s %8" PRIu64 " %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f ",
+                         pid, uid, dev, n.tx_packets, n.rx_packets, kb(n.tx_bytes), kb(n.rx_bytes),
+                         rate(n.tx_bytes), rate(n.rx_bytes));
     out += command + '\n';
   };
   for (const Line& line : lines) {
