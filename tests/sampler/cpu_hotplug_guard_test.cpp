@@ -1,7 +1,7 @@
 // The in-kernel tick's CPU times across CPU hotplug (cpu_hotplug_guard.h): an offline CPU held at
 // its last times, a returning one continuing from them whether the kernel kept its idle clock or
-// restarted it, and an online one passed as the kernel counts it. The live kernel's side is
-// tests/e2e/cpu_hotplug.sh.
+// restarted it, an online one passed as the kernel counts it, and an idle sum read outside what
+// the clock allows held to it. The live kernel's side is tests/e2e/cpu_hotplug.sh.
 #include "flightrec/sampler/cpu_hotplug_guard.h"
 
 #include <catch2/catch.hpp>
@@ -27,12 +27,16 @@ struct Cpu {
   uint64_t iowait = 0;
 };
 
-// A batch of one tick per entry of `ticks`, each of the same number of CPUs.
-KernelTickBatch batch_of(const std::vector<std::vector<Cpu>>& ticks) {
+constexpr int64_t kTickSpacingNs = 10 * kSecond;
+
+// A batch of one tick per entry of `ticks`, each of the same number of CPUs, ticks 10 s apart
+// from `first_ns` on.
+KernelTickBatch batch_of(const std::vector<std::vector<Cpu>>& ticks, int64_t first_ns = 0) {
   KernelTickBatch batch;
   batch.cpu_count = ticks.front().size();
   for (const auto& cpus : ticks) {
-    batch.heads.push_back({.mono_ns = static_cast<int64_t>(batch.heads.size())});
+    const auto index = static_cast<int64_t>(batch.heads.size());
+    batch.heads.push_back({.mono_ns = first_ns + index * kTickSpacingNs});
     for (const Cpu& cpu : cpus) {
       KernelCpuTimes times;
       times.online = cpu.online ? 1 : 0;
@@ -87,7 +91,8 @@ TEST_CASE("A CPU whose idle clock restarted while it was offline continues from 
 
   SECTION("and goes on carrying the difference, into later batches and a second return") {
     KernelTickBatch later =
-        batch_of({{{true, 7, 4, 1}}, {{false, 7, 200, 0}}, {{true, 7, 1, 0}}, {{true, 8, 3, 2}}});
+        batch_of({{{true, 7, 4, 1}}, {{false, 7, 200, 0}}, {{true, 7, 1, 0}}, {{true, 8, 3, 2}}},
+                 4 * kTickSpacingNs);
     guard.apply(later);
     CHECK(times_of(later, 0) == Rows{{7, 104, 9}, {7, 104, 9}, {7, 104, 9}, {8, 106, 11}});
   }
@@ -122,4 +127,30 @@ TEST_CASE("CPUs beyond the guard's count pass unchanged", "[kernel_tick][hotplug
   CpuHotplugGuard guard(1);
   guard.apply(batch);
   CHECK(times_of(batch, 1) == Rows{{2, 20, 0}, {9, 90, 0}});
+}
+
+TEST_CASE("An idle sum read past the clock's pace is held to it, and the next reading passes",
+          "[kernel_tick][hotplug]") {
+  // The second tick read an idle period in progress from a cleared entry time: as if the CPU
+  // had idled since boot.
+  KernelTickBatch batch = batch_of(
+      {{{true, 1, 100, 0}}, {{true, 1, 50'100, 0}}, {{true, 1, 105, 0}}, {{true, 1, 115, 0}}});
+  CpuHotplugGuard guard(1);
+  guard.apply(batch);
+  CHECK(times_of(batch, 0) == Rows{{1, 100, 0}, {1, 110, 0}, {1, 110, 0}, {1, 115, 0}});
+}
+
+TEST_CASE("An idle sum read below the last is held, and one that stays below is re-based",
+          "[kernel_tick][hotplug]") {
+  // A read of cleared fields once, then a clock that restarted and stayed restarted.
+  KernelTickBatch batch = batch_of({{{true, 1, 100, 8}},
+                                    {{true, 1, 0, 0}},
+                                    {{true, 1, 110, 8}},
+                                    {{true, 1, 1, 0}},
+                                    {{true, 1, 3, 0}},
+                                    {{true, 1, 5, 1}}});
+  CpuHotplugGuard guard(1);
+  guard.apply(batch);
+  CHECK(times_of(batch, 0) ==
+        Rows{{1, 100, 8}, {1, 100, 8}, {1, 110, 8}, {1, 110, 8}, {1, 110, 8}, {1, 112, 9}});
 }

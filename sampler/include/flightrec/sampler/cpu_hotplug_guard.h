@@ -15,6 +15,13 @@
 // The first tick that shows a CPU, online or not, is taken as it is. While a CPU stays online
 // its times pass unchanged, iowait included: the kernel moves an idle period's time between idle
 // and iowait as tasks start and stop waiting for I/O, and /proc/stat shows that too.
+// One bound applies to every online tick: the sum of idle and iowait, which the tick reads from
+// several fields of the idle clock while the kernel may be rewriting them (a CPU going down
+// clears and restores them), can neither fall below the sum last handed on nor grow faster than
+// the monotonic clock since then. A reading outside is held to the nearer bound; the next
+// reading inside passes unchanged again, so a torn read costs at most one tick's idle time and
+// nothing afterwards. A sum that stays below for a second is a restarted clock, re-based as at a
+// return.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -38,11 +45,17 @@ class CpuHotplugGuard {
   struct Cpu {
     std::array<uint64_t, kStatCpuModes> handed_on{};  // the times of its newest tick, as rewritten
     std::array<uint64_t, kStatCpuModes> carried{};    // added to the kernel's times since a return
+    int64_t online_at_ns = 0;     // the monotonic time of its newest online tick
+    int64_t below_since_ns = -1;  // since when its idle sum is held up to the bound, or -1
     bool seen = false;
     bool online = false;  // at its newest tick
   };
 
-  void apply(Cpu& cpu, KernelCpuTimes& times) noexcept;
+  void apply(Cpu& cpu, KernelCpuTimes& times, int64_t now_ns) noexcept;
+  // Adds to `carried` what brings each mode of `times` (already carried) up to the one handed on.
+  static void rebase(Cpu& cpu, KernelCpuTimes& times) noexcept;
+  // Holds idle + iowait of an online tick within the bounds described above.
+  static void bound_idle(Cpu& cpu, KernelCpuTimes& times, int64_t now_ns) noexcept;
 
   std::vector<Cpu> cpus_;
 };
