@@ -1,5 +1,6 @@
 #include "flightrec/sampler/file_reader.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -48,4 +49,43 @@ TEST_CASE("FileReader reads procfs files whose st_size is 0", "[file_reader]") {
   std::string_view bytes;
   REQUIRE(reader.read(bytes));
   CHECK(bytes.find("Name:") == 0);
+}
+
+TEST_CASE("FileReader ends a file rendered whole at its first short read: one pread",
+          "[file_reader]") {
+  const TempDir dir;
+  const auto path = dir.write("small", "nr_periods 7\n");
+  std::string_view bytes;
+
+  FileReader until_empty(path, 64);
+  REQUIRE(until_empty.read(bytes));
+  CHECK(bytes == "nr_periods 7\n");
+  CHECK(until_empty.last_read_calls() == 2);  // the data, then the empty read at its end
+
+  FileReader until_short(path, 64, flightrec::sampler::FileEnd::at_short_read);
+  REQUIRE(until_short.read(bytes));
+  CHECK(bytes == "nr_periods 7\n");
+  CHECK(until_short.last_read_calls() == 1);
+
+  SECTION("a file that outgrows the buffer is still read whole") {
+    const std::string big(1000, 'y');
+    std::ofstream(path) << big;
+    REQUIRE(until_short.read(bytes));
+    CHECK(bytes == big);
+    REQUIRE(until_short.read(bytes));  // the grown buffer fits it now
+    CHECK(bytes == big);
+    CHECK(until_short.last_read_calls() == 1);
+  }
+  SECTION("procfs files made by single_open(), as the sampler opens them") {
+    FileReader stat("/proc/stat", 64, flightrec::sampler::FileEnd::at_short_read);
+    FileReader whole("/proc/stat");
+    std::string_view short_end;
+    std::string_view empty_end;
+    REQUIRE(stat.read(short_end));
+    REQUIRE(whole.read(empty_end));
+    // The same lines (the counters move between the reads).
+    CHECK(std::count(short_end.begin(), short_end.end(), '\n') ==
+          std::count(empty_end.begin(), empty_end.end(), '\n'));
+    CHECK(stat.last_read_calls() == 1);
+  }
 }

@@ -73,7 +73,7 @@ Result<ContainerReader> ContainerReader::open(const ContainerRef& ref, CgroupMod
     const std::filesystem::path& dir = controller ? ref.dir(*controller) : ref.pressure_dir;
     if (name.empty() || dir.empty()) continue;
     try {
-      reader.files_[i].emplace(dir / name, initial_capacity(file));
+      reader.files_[i].emplace(dir / name, initial_capacity(file), sampler::FileEnd::at_short_read);
       ++opened;
     } catch (const std::system_error& e) {
       // Absent files are normal (an older kernel, a controller not enabled for this cgroup).

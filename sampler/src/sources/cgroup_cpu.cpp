@@ -97,8 +97,9 @@ std::unique_ptr<Source> make_cgroup_cpu_source(const ProcRoot& root) {
   for (const std::string_view relative : {"cpu.stat", "unified/cpu.stat"}) {
     const std::filesystem::path path = root.cgroupfs / relative;
     if (std::filesystem::exists(path)) {
-      return std::make_unique<CgroupCpuSource>(std::make_unique<CgroupCpuFile>(
-          "cgroup_cpu", "/sys/fs/cgroup/" + std::string(relative), kSeries, FileReader(path)));
+      return std::make_unique<CgroupCpuSource>(
+          std::make_unique<CgroupCpuFile>("cgroup_cpu", "/sys/fs/cgroup/" + std::string(relative),
+                                          kSeries, FileReader(path, 4096, FileEnd::at_short_read)));
     }
   }
   throw SourceUnavailable("no cgroup v2 cpu.stat under " + root.cgroupfs.string() +

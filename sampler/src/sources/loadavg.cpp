@@ -65,7 +65,8 @@ SampleStatus parse_loadavg(std::string_view text, std::span<int64_t, kLoadavgVal
 
 std::unique_ptr<Source> make_loadavg_source(const ProcRoot& root) {
   return std::make_unique<detail::FileSource<kLoadavgValues, parse_loadavg>>(
-      "loadavg", std::string(kSourcePath), kSeries, FileReader(root.proc("loadavg")));
+      "loadavg", std::string(kSourcePath), kSeries,
+      FileReader(root.proc("loadavg"), 4096, FileEnd::at_short_read));
 }
 
 }  // namespace flightrec::sampler

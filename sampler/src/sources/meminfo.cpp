@@ -58,7 +58,8 @@ SampleStatus parse_meminfo(std::string_view text,
 
 std::unique_ptr<Source> make_meminfo_source(const ProcRoot& root) {
   return std::make_unique<detail::FileSource<kMeminfoFields.size(), parse_meminfo>>(
-      "meminfo", std::string(kSourcePath), kSeries, FileReader(root.proc("meminfo")));
+      "meminfo", std::string(kSourcePath), kSeries,
+      FileReader(root.proc("meminfo"), 4096, FileEnd::at_short_read));
 }
 
 }  // namespace flightrec::sampler

@@ -94,7 +94,9 @@ std::unique_ptr<Source> make_pressure_source(const ProcRoot& root) {
   for (size_t i = 0; i < kFiles; ++i) {
     const std::filesystem::path path = dir / kPressureResources[i];
     try {
-      readers[i].emplace(path);  // also reads once: fails when PSI is disabled at boot
+      readers[i].emplace(
+          path, 4096,
+          FileEnd::at_short_read);  // also reads once: fails when PSI is disabled at boot
       ++opened;
     } catch (const std::system_error& e) {
       log::warn("pressure file unreadable, its series stay absent",

@@ -208,7 +208,7 @@ void take_stat_kernel_tick(const KernelTickBatch& batch, size_t tick, const Stat
 }
 
 std::unique_ptr<Source> make_stat_source(const ProcRoot& root) {
-  FileReader reader(root.proc("stat"));
+  FileReader reader(root.proc("stat"), 4096, FileEnd::at_short_read);
   std::string_view text;
   if (!reader.read(text)) {
     throw std::runtime_error("cannot read " + reader.path().string());

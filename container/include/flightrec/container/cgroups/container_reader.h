@@ -1,6 +1,7 @@
 #pragma once
 // Reads one container's CgroupStats. Every file is opened once and kept open (sampler's
-// FileReader), so a read is one pread per file and no open or path walk; files are parsed by the
+// FileReader; a cgroup file is rendered whole at its first read, so FileEnd::at_short_read), so a
+// read is one pread per file and no open or path walk; files are parsed by the
 // pure parsers of cpu_files.h, memory_files.h, io_files.h, value_files.h and pressure_file.h.
 #include <array>
 #include <cstdint>
