@@ -3,24 +3,15 @@
 #include <linux/capability.h>
 #include <sched.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <system_error>
 
+#include "flightrec/common/capabilities.h"
+
 namespace flightrec::priority {
 namespace {
-
-// Whether CAP_SYS_NICE is in the effective set (capget directly: libcap is not a dependency).
-bool holds_cap_sys_nice() noexcept {
-  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
-  std::array<__user_cap_data_struct, _LINUX_CAPABILITY_U32S_3> data{};
-  if (::syscall(SYS_capget, &header, data.data()) != 0) return false;
-  constexpr unsigned kBit = CAP_SYS_NICE % 32;
-  return (data[CAP_SYS_NICE / 32].effective & (1U << kBit)) != 0;
-}
 
 bool rtprio_limit_allows() noexcept {
   rlimit limit{};  // RLIM_INFINITY is the largest value, so it passes the comparison too
@@ -31,7 +22,7 @@ bool rtprio_limit_allows() noexcept {
 // Why sched_setscheduler refused with `err`, naming what would make it succeed.
 std::string describe_refusal(int err) {
   if (err != EPERM) return "sched_setscheduler: " + std::system_category().message(err);
-  if (!holds_cap_sys_nice() && !rtprio_limit_allows()) {
+  if (!capabilities::holds(CAP_SYS_NICE) && !rtprio_limit_allows()) {
     return "CAP_SYS_NICE (or an RLIMIT_RTPRIO of at least " + std::to_string(kSamplerFifoPriority) +
            ", e.g. systemd's LimitRTPRIO=" + std::to_string(kSamplerFifoPriority) + ")";
   }

@@ -9,6 +9,9 @@
 #if FLIGHTREC_HAVE_EBPF
 #include <bpf/bpf.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
+
+#include "flightrec/ebpf/libbpf_errors.h"
 #endif
 
 namespace flightrec::ebpf {
@@ -71,7 +74,8 @@ BpfStatsSwitch::BpfStatsSwitch() {
   if (fd >= 0) {
     fd_ = Fd(fd);
   } else {
-    why_not_ = std::string("BPF_ENABLE_STATS: ") + std::strerror(-fd);
+    why_not_ = std::string("BPF_ENABLE_STATS: ") + std::strerror(-fd) +
+               permission_note(fd, {CAP_SYS_ADMIN});
   }
 }
 

@@ -37,10 +37,12 @@ void capture_libbpf_messages() {
   last_libbpf_warning.clear();
 }
 
-std::string describe_libbpf_failure(std::string_view step, int code) {
+std::string describe_libbpf_failure(std::string_view step, int code,
+                                    std::initializer_list<int> needs) {
   std::string text(step);
   text += ": ";
   text += std::strerror(code < 0 ? -code : code);
+  text += permission_note(code, needs);
   if (!last_libbpf_warning.empty()) text += " (libbpf: " + last_libbpf_warning + ")";
   return text;
 }

@@ -68,8 +68,8 @@ void print_fields(const std::vector<Field>& fields, std::ostream& out) {
 
 }  // namespace
 
-int show_incident_command(const std::filesystem::path& dir, std::string_view id,
-                          std::ostream& out) {
+int show_incident_command(const std::filesystem::path& dir, std::string_view id, std::ostream& out,
+                          std::string_view where_to_look) {
   if (!is_valid_incident_id(id)) {
     out << "not an incident id: " << quote_for_error(id) << "\n";
     return 1;
@@ -81,6 +81,7 @@ int show_incident_command(const std::filesystem::path& dir, std::string_view id,
       break;
     case FileState::gone:
       out << "no incident " << id << " in " << shown_path(dir) << "\n";
+      if (!where_to_look.empty()) out << where_to_look << "\n";
       return 1;
     case FileState::unreadable:
       // Not a judgement of the file: another user may read it (its owner, root).

@@ -21,6 +21,9 @@ namespace {
 constexpr size_t kReadPiece = 1 << 20;
 
 std::string at_offset(uint64_t offset) { return " at offset " + std::to_string(offset); }
+// Where a file cut short ends, said apart from at_offset: `what` often names its own offset
+// ("block 2 at offset 812"), and a second "at offset" reads as a stutter.
+std::string ends_after(uint64_t size) { return " (after " + std::to_string(size) + " bytes)"; }
 
 }  // namespace
 
@@ -42,7 +45,7 @@ bool RecordingReader::read_exactly(size_t size, std::string& out, std::string_vi
     const auto got = static_cast<size_t>(in_.gcount());
     offset_ += got;
     if (got < piece) {
-      return fail("torn: the file ends inside " + std::string(what) + at_offset(offset_));
+      return fail("torn: the file ends inside " + std::string(what) + ends_after(offset_));
     }
   }
   return true;
@@ -58,7 +61,7 @@ bool RecordingReader::open() {
   if (seen != kMagic.substr(0, seen.size())) {
     return fail("not a flightrec recording (no FLTREC magic at offset 0)");
   }
-  if (got < kHeaderSize) return fail("torn: the file ends inside the header" + at_offset(offset_));
+  if (got < kHeaderSize) return fail("torn: the file ends inside the header" + ends_after(offset_));
   const auto version = get_le<uint32_t>(bytes, kMagic.size());
   if (version < kOldestFormatVersion || version > kFormatVersion) {
     return fail("unsupported recording format version " + std::to_string(version) +
@@ -226,7 +229,7 @@ bool RecordingReader::read_trailer(uint64_t trailer_at) {
   }
   if (file_size != offset_) {
     return fail(where + ": it gives the file size as " + std::to_string(file_size) +
-                " bytes but it ends" + at_offset(offset_));
+                " bytes but it ends after " + std::to_string(offset_));
   }
   if (in_.peek() != std::char_traits<char>::eof()) {
     return fail("unexpected bytes after the trailer" + at_offset(offset_));

@@ -1,6 +1,7 @@
 #include "flightrec/replay/format.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "flightrec/common/printable.h"
@@ -20,6 +21,12 @@ std::string format_bytes(std::optional<double> bytes) {
     if (value < 999.5) return printf_string("%.0f%c", value, unit);
   }
   return printf_string("%.0fE", value);
+}
+
+std::string format_bytes_with_unit(std::optional<double> bytes) {
+  std::string text = format_bytes(bytes);
+  if (text != "0" && std::isdigit(static_cast<unsigned char>(text.back())) != 0) text += 'B';
+  return text;
 }
 
 std::string format_percent(std::optional<double> ratio) {

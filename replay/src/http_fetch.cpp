@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "scheme_probe.h"
+
 namespace flightrec::replay {
 namespace {
 
@@ -286,11 +288,22 @@ std::string failure_text(CURLcode code, const Transfer& transfer, std::string_vi
   }
 }
 
-// The message of a non-200 answer: its status and the first line of its body.
+// Whether the server ended the connection without an HTTP answer, as one does to a client that
+// speaks the other scheme (plain HTTP to a TLS port, or TLS to a plain one). Some TLS servers
+// answer plain HTTP with a TLS alert, which libcurl reads as an HTTP/0.9 answer it refuses.
+bool cut_off_unanswered(CURLcode code) {
+  return code == CURLE_RECV_ERROR || code == CURLE_SSL_CONNECT_ERROR || code == CURLE_GOT_NOTHING ||
+         code == CURLE_WEIRD_SERVER_REPLY || code == CURLE_UNSUPPORTED_PROTOCOL;
+}
+
+// The message of a non-200 answer: its status and the first line of its body, the status once
+// when the body starts with it (flightrec's own 401 body is "401 Unauthorized").
 std::string answer_text(const Transfer& transfer) {
   std::string message = transfer.body.substr(0, transfer.body.find('\n'));
   if (message.size() > 200) message.resize(200);
-  std::string text = transfer.status_text + (message.empty() ? "" : ": " + message);
+  std::string text = message.starts_with(transfer.status_text) ? message
+                     : message.empty()                         ? transfer.status_text
+                                       : transfer.status_text + ": " + message;
   if (transfer.status == 401) text += std::string(kCredentialsHint);
   return text;
 }
@@ -346,6 +359,15 @@ Result<std::string> http_get(std::string_view url, const FetchLimits& limits,
   const bool message_cut =
       *code == CURLE_WRITE_ERROR && transfer.stopped.empty() && transfer.status != 200;
   if (*code != CURLE_OK && !message_cut) {
+    if (transfer.stopped.empty() && cut_off_unanswered(*code)) {
+      char* effective = nullptr;
+      curl_easy_getinfo(easy.get(), CURLINFO_EFFECTIVE_URL, &effective);
+      if (effective != nullptr) {
+        if (auto hint = detail::other_scheme_hint(effective, limits.connect_timeout)) {
+          return fail(*hint);
+        }
+      }
+    }
     return fail(failure_text(*code, transfer, url, limits, error_text));
   }
   if (transfer.status != 200) return fail(answer_text(transfer));

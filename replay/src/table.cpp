@@ -37,12 +37,12 @@ Cell number_cell(std::string text, std::optional<double> number) {
 }
 Cell int_cell(int64_t value) { return {std::to_string(value), {}, static_cast<double>(value), {}}; }
 
-// Two rates in one column ("1.2M/34K"), sorted by their sum.
+// Two amounts of bytes in one column ("1.2M/34K", "611B/610M"), sorted by their sum.
 Cell pair_cell(std::string_view first_key, std::optional<double> first, std::string_view second_key,
                std::optional<double> second) {
   Cell cell;
   if (first || second) {
-    cell.text = format_bytes(first) + "/" + format_bytes(second);
+    cell.text = format_bytes_with_unit(first) + "/" + format_bytes_with_unit(second);
     cell.number = first.value_or(0) + second.value_or(0);
   } else {
     cell.text = "-";

@@ -3,58 +3,27 @@
 #include <linux/capability.h>
 #include <sched.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <array>
 #include <catch2/catch.hpp>
 #include <string>
 #include <thread>
+
+#include "without_capabilities.h"
 
 using namespace flightrec;
 
 namespace {
 
-// Removes CAP_SYS_NICE from the effective set: what a process started without it has.
-bool drop_cap_sys_nice() {
-  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
-  std::array<__user_cap_data_struct, _LINUX_CAPABILITY_U32S_3> data{};
-  if (::syscall(SYS_capget, &header, data.data()) != 0) return false;
-  data[CAP_SYS_NICE / 32].effective &= ~(1U << (CAP_SYS_NICE % 32));
-  return ::syscall(SYS_capset, &header, data.data()) == 0;
-}
-
 // make_calling_thread_realtime in a forked child without CAP_SYS_NICE and with RLIMIT_RTPRIO at
 // `limit`, so neither change reaches the test process. Returns "1" or "0" then the missing text,
 // or "setup failed" when the child could not set the limit (raising it needs CAP_SYS_RESOURCE).
 std::string realtime_in_child_without_cap(rlim_t limit) {
-  std::array<int, 2> fds{};
-  REQUIRE(::pipe(fds.data()) == 0);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::close(fds[0]);
+  return flightrec::testing::in_child_without({CAP_SYS_NICE}, [limit]() -> std::string {
     const rlimit rtprio{limit, limit};
-    std::string answer = "setup failed";
-    if (::setrlimit(RLIMIT_RTPRIO, &rtprio) == 0 && drop_cap_sys_nice()) {
-      const Status realtime = priority::make_calling_thread_realtime();
-      answer = (realtime ? "1" : "0") + realtime.error();
-    }
-    static_cast<void>(::write(fds[1], answer.data(), answer.size()));
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string answer;
-  std::array<char, 512> buffer{};
-  ssize_t n = 0;
-  while ((n = ::read(fds[0], buffer.data(), buffer.size())) > 0) {
-    answer.append(buffer.data(), static_cast<size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return answer;
+    if (::setrlimit(RLIMIT_RTPRIO, &rtprio) != 0) return "setup failed";
+    const Status realtime = priority::make_calling_thread_realtime();
+    return (realtime ? "1" : "0") + realtime.error();
+  });
 }
 
 }  // namespace

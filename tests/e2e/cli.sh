@@ -76,4 +76,20 @@ fixture_text=$("$FLIGHTREC" snapshot --path.procfs="$FLIGHTREC_FIXTURES/proc-deb
   --path.cgroupfs="$FLIGHTREC_FIXTURES/sys-debian12-vm/fs/cgroup" 2>/dev/null)
 expect_contains "$fixture_text" "memory_total_bytes" "snapshot reads a fixture proc root"
 
+# `incidents ID` that is not in the config's directory says which directory that was and how to
+# point the command at the daemon's; with --dir given it names that directory alone.
+printf 'incidents:\n  dir: %s/no-incidents\n' "$WORK" >"$WORK/elsewhere.yaml"
+set +e
+out=$("$FLIGHTREC" incidents 20261201T144550.365Z-memory_leak --config.file="$WORK/elsewhere.yaml" 2>&1)
+status=$?
+set -e
+expect_eq "$status" 1 "incidents ID that is not there exits 1"
+expect_contains "$out" "no incident 20261201T144550.365Z-memory_leak in $WORK/no-incidents
+(incidents.dir of $WORK/elsewhere.yaml; for a daemon run with another config, give its --config.file=PATH, or its incident directory with --dir=DIR)" \
+  "and names the config the directory came from, --config.file and --dir"
+out=$("$FLIGHTREC" incidents 20261201T144550.365Z-memory_leak --dir="$WORK" 2>&1 || true)
+expect_eq "$out" "no incident 20261201T144550.365Z-memory_leak in $WORK" "with --dir, no hint"
+out=$("$FLIGHTREC" incidents --config.file="$WORK/elsewhere.yaml" 2>&1 || true)
+expect_contains "$out" "--dir=DIR" "listing a directory that does not exist hints at --dir too"
+
 finish

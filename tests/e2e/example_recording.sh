@@ -18,6 +18,8 @@ if fired_at=$(python3 - "$WORK/dump.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["metadata"]["incident.rule"] == "memory_leak", doc["metadata"]
+assert doc["metadata"].get("incident.condition", "").startswith("memory_used_bytes > "), \
+    "the incident carries no condition: regenerate it with examples/make-memory-leak.sh"
 assert len(doc["rows"]) > 1000, f"only {len(doc['rows'])} system rows"
 assert len(doc["processes"]) >= 10, f"only {len(doc['processes'])} process frames"
 commands = {p[doc["process_columns"].index("cmdline")] for f in doc["processes"] for p in f["processes"]}
@@ -99,7 +101,8 @@ else
 fi
 
 text=$("$FLIGHTREC" replay "$RECORDING" --batch --sort MEM%)
-expect_contains "$text" "trigger   memory_leak" "the text view names the rule that fired"
+expect_contains "$text" "trigger   memory_leak: memory_used_bytes > " \
+  "the text view names the rule that fired and its condition (replay's d shows the same)"
 expect_contains "$(grep -A2 '^ *PID USER' <<<"$text" | sed -n 2p)" "leaky_cache.py" \
   "and its first row (at the trigger by default) is the leaking process"
 

@@ -170,7 +170,22 @@ TEST_CASE("Every cut of a recording is reported, never read as complete", "[reco
     INFO("cut at " << cut);
     // A failed read holds no recording at all: no blocks or frames of a torn file to half-use.
     REQUIRE_FALSE(result.ok());
+    // Said once: a record that names its own offset is not followed by a second "at offset".
+    const std::string& error = result.error();
+    const size_t first = error.find("at offset");
+    CHECK((first == std::string::npos || error.find("at offset", first + 1) == std::string::npos));
   }
+}
+
+TEST_CASE("A block cut short names its offset and where the file ends", "[recording]") {
+  const auto meta_end = to_bytes(metadata_for(7), {}, false).size();
+  const auto first_block_size = random_blocks(3)[0]->bytes().size();
+  const size_t second_block_at = meta_end + 9 + first_block_size;
+  const auto good = to_bytes(metadata_for(7), random_blocks(3));
+  const size_t cut = second_block_at + 9 + 10;  // 10 bytes into the second block's content
+  CHECK(read_error(good.substr(0, cut)) == "torn: the file ends inside block 1 at offset " +
+                                               std::to_string(second_block_at) + " (after " +
+                                               std::to_string(cut) + " bytes)");
 }
 
 TEST_CASE("Every single flipped byte of a recording is detected", "[recording]") {

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "flightrec/replay/batch.h"
+#include "flightrec/replay/format.h"
 #include "flightrec/replay/model.h"
 #include "flightrec/replay/table_layout.h"
 #include "replay_fixture.h"
@@ -106,6 +107,21 @@ TEST_CASE("connectionsAndListeningSplitTheSocketTable", "[replay][table]") {
   REQUIRE(listening.rows.size() == 3);
   CHECK(cell(listening, 0, "LOCAL").text == "0.0.0.0:22");
   CHECK(cell(listening, 1, "PROTO").text == "udp");
+}
+
+TEST_CASE("twoAmountsInOneColumnEachCarryTheirUnit", "[replay][table]") {
+  ReplayData data = fixture();
+  for (auto& socket : data.process_frames.back().sockets) {
+    if (socket.remote != "10.0.0.2:51000") continue;
+    socket.tx_bytes = 611;  // a request sent, a large answer received: not "611/610M"
+    socket.rx_bytes = 610 * kMiB;
+  }
+  const Model model(std::move(data), fixture_users());
+  CHECK(cell(at_end(model, Tab::connections), 0, "TX/RX").text == "611B/610M");
+  CHECK(format_bytes_with_unit(0.0) == "0");
+  CHECK(format_bytes_with_unit(999.0) == "999B");
+  CHECK(format_bytes_with_unit(1024.0) == "1.0K");
+  CHECK(format_bytes_with_unit(std::nullopt) == "-");
 }
 
 TEST_CASE("sessionsGroupProcessesBySessionAndUser", "[replay][table]") {

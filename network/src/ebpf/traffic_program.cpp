@@ -46,7 +46,8 @@ Result<std::unique_ptr<TrafficProgram>> TrafficProgram::open(const std::string& 
     return Error{ebpf::describe_libbpf_failure("opening the BPF object traffic.bpf.o", errno)};
   }
   if (const int code = traffic_bpf::load(program->skeleton_); code != 0) {
-    return Error{ebpf::describe_libbpf_failure("loading the BPF programs of traffic.bpf.o", code)};
+    return Error{ebpf::describe_libbpf_failure("loading the BPF programs of traffic.bpf.o", code,
+                                               ebpf::kNetworkCapabilities)};
   }
   program->cgroup_ = Fd(::open(cgroup_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!program->cgroup_) {
@@ -65,7 +66,8 @@ Status TrafficProgram::attach() {
     if (link == nullptr) {
       const int code = errno;
       return Error{ebpf::describe_libbpf_failure(
-          std::string("attaching BPF program ") + bpf_program__name(program), code)};
+          std::string("attaching BPF program ") + bpf_program__name(program), code,
+          ebpf::kNetworkCapabilities)};
     }
     links_.emplace_back(link);
   }

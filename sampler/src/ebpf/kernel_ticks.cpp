@@ -261,8 +261,7 @@ class CpuTickProgram final : public sampler::KernelTicks {
     if (!timer) {
       const int code = errno;
       return Error{"opening a perf cpu-clock timer on CPU " + std::to_string(cpu) + ": " +
-                   std::strerror(code) +
-                   (code == EACCES || code == EPERM ? " (needs CAP_PERFMON or root)" : "")};
+                   std::strerror(code) + ebpf::permission_note(code, {CAP_PERFMON})};
     }
     link_ = bpf_program__attach_perf_event(skeleton_->progs.record_tick, timer.get());
     if (link_ == nullptr) {

@@ -9,6 +9,9 @@ namespace flightrec::replay {
 
 // Bytes in at most 5 characters: 999, 1.2K, 34K, 1.2M, 120M, 3.4G (powers of 1024); "-" for none.
 std::string format_bytes(std::optional<double> bytes);
+// format_bytes with the unit on every non-zero amount: "611B" where it writes "611". Two amounts
+// share a column as "611B/610M", which would otherwise read as 611M sent.
+std::string format_bytes_with_unit(std::optional<double> bytes);
 // A percentage with one decimal ("12.5"), "-" for none. `ratio` 1.0 prints 100.0.
 std::string format_percent(std::optional<double> ratio);
 // CPU time as htop's TIME+: minutes:seconds.hundredths ("3:07.25"), hours as "2h05:07".
