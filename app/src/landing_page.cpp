@@ -3,16 +3,14 @@
 #include <algorithm>
 #include <string_view>
 
+#include "flightrec/common/html_escape.h"
 #include "flightrec/common/version.h"
 #include "flightrec/config/roles.h"
 #include "flightrec/http/access.h"
 #include "flightrec/http/request.h"
-#include "flightrec/viewer/page.h"
 
 namespace flightrec::app {
 namespace {
-
-using viewer::escape_html;
 
 // A link only where following it works: a path without parameters that answers GET.
 bool linkable(const http::Route& route) {
