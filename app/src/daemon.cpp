@@ -36,6 +36,7 @@
 #include "flightrec/http/server.h"
 #include "flightrec/http/web_config.h"
 #include "flightrec/incidents/incident_file_sink.h"
+#include "flightrec/incidents/incident_id.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/incidents/incidents_collector.h"
 #include "flightrec/incidents/list_page.h"
@@ -461,7 +462,9 @@ http::Router Daemon::router() {
   router.add(incidents::incidents_routes(incident_store_));
   router.add(viewer::incident_view_route(
       [this](std::string_view id) { return incidents::open_stored_file(incident_store_, id); }));
-  router.add(trigger::manual_trigger_route(engine_, manual_gate_));
+  router.add(trigger::manual_trigger_route(engine_, manual_gate_, [](int64_t fired_at_ns) {
+    return incidents::make_incident_id(fired_at_ns, model::kManualRule);
+  }));
   router.add(trigger::alert_trigger_routes(alert_receiver_));
   // As Prometheus: an HTTP reload only when the operator asked for lifecycle endpoints.
   if (command_.web_enable_lifecycle) router.add(reload_route());
