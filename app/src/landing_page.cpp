@@ -82,9 +82,11 @@ std::string landing_page_html(const std::vector<http::Route>& routes, std::strin
 }
 
 http::Route landing_page_route(const std::vector<http::Route>& routes, LandingSection section) {
-  http::Route landing{.path = "/",
-                      .summary = "this page: every endpoint, its methods and the role it needs",
-                      .right = http::Right::read_metrics};
+  http::Route landing{
+      .path = "/",
+      .summary =
+          "this page: every endpoint, its methods and the role it needs; the newest incidents",
+      .right = http::Right::read_metrics};
   std::vector<http::Route> listed{landing};
   listed.insert(listed.end(), routes.begin(), routes.end());
   landing.handler = [parts = page_parts(listed), section = std::move(section)](

@@ -107,7 +107,7 @@ void request_manual_incident(TriggerEngine& engine, ManualTriggerGate& gate,
 http::Route manual_trigger_route(TriggerEngine& engine, ManualTriggerGate& gate,
                                  ManualIncidentId incident_id) {
   return {.path = "/-/trigger",
-          .summary = "records a manual incident now: ?reason=TEXT",
+          .summary = "records a manual incident now and answers its id: ?reason=TEXT",
           .handler =
               [&engine, &gate, incident_id = std::move(incident_id)](const http::Request& request,
                                                                      http::Response& response) {
