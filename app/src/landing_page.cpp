@@ -54,7 +54,8 @@ PageParts page_parts(const std::vector<http::Route>& routes) {
   PageParts parts;
   parts.before = R"(<!DOCTYPE html>
 <html lang="en">
-<head><meta charset="utf-8"><title>flightrec</title></head>
+<head><meta charset="utf-8"><title>flightrec</title>
+<link rel="icon" href="data:,"></head>
 <body>
 <h1>flightrec</h1>
 <p>A millisecond flight recorder for Linux. Version )" +

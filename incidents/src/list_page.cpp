@@ -43,6 +43,10 @@ std::string replay_command(const ReplayTarget& target, const std::string& id) {
 // A written incident has a file to view, download and replay; the others say what became of it.
 bool has_file(const IncidentEntry& entry) { return entry.status == IncidentStatus::written; }
 
+std::string count_text(size_t count) {
+  return std::to_string(count) + (count == 1 ? " incident" : " incidents");
+}
+
 std::string cell(std::string_view text) { return "<td>" + escape_html(text) + "</td>"; }
 
 std::string row(const IncidentEntry& entry, const ReplayTarget& target) {
@@ -87,19 +91,21 @@ std::string incidents_page_html(const std::vector<IncidentEntry>& entries,
   std::string page = R"(<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>incidents - flightrec</title>
+<link rel="icon" href="data:,">
 <style>
 body { font-family: sans-serif; margin: 1em 2em; }
 table { border-collapse: collapse; }
 th, td { text-align: left; padding: 0.2em 0.6em; border-bottom: 1px solid #ddd; vertical-align: top; }
-td.value { text-align: right; white-space: nowrap; }
+td.value, td:first-child { white-space: nowrap; }
+td.value { text-align: right; }
 code.cmd { user-select: all; font-size: 0.85em; }
 tr.failed, tr.unreadable { color: #a00; }
 </style></head>
 <body>
 <h1>Incidents</h1>
 <p><a href="/">flightrec</a> )" +
-                     escape_html(kVersion) + " &middot; " + std::to_string(entries.size()) +
-                     R"( incidents, newest first &middot; <a href="/incidents?format=json">JSON</a>.
+                     escape_html(kVersion) + " &middot; " + count_text(entries.size()) +
+                     R"(, newest first &middot; <a href="/incidents?format=json">JSON</a>.
 Times are UTC; a value is the one the rule compared (none for manual requests and alerts).</p>
 )";
   if (entries.empty()) {
@@ -132,8 +138,7 @@ std::string newest_incidents_html(const std::vector<IncidentEntry>& entries, siz
             escape_html(detail::fired_by(incident)) + "</a> " +
             escape_html(detail::incident_summary(incident)) + "</li>\n";
   }
-  html += "</ul>\n<p><a href=\"/incidents\">All " + std::to_string(entries.size()) +
-          " incidents</a></p>\n";
+  html += "</ul>\n<p><a href=\"/incidents\">All " + count_text(entries.size()) + "</a></p>\n";
   return html;
 }
 
