@@ -1,6 +1,7 @@
 #include "flightrec/incidents/handlers.h"
 
 #include <array>
+#include <cstdint>
 
 #include "flightrec/common/json_writer.h"
 #include "flightrec/common/log.h"
