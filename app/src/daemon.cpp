@@ -36,8 +36,10 @@
 #include "flightrec/http/server.h"
 #include "flightrec/http/web_config.h"
 #include "flightrec/incidents/incident_file_sink.h"
+#include "flightrec/incidents/incident_id.h"
 #include "flightrec/incidents/incident_store.h"
 #include "flightrec/incidents/incidents_collector.h"
+#include "flightrec/incidents/list_page.h"
 #include "flightrec/incidents/routes.h"
 #include "flightrec/incidents/stored_file.h"
 #include "flightrec/recorder/container_recorder.h"
@@ -186,6 +188,9 @@ std::string container_rules_without_tier(const std::vector<config::TriggerRule>&
 
 // How long a stop may spend writing the incidents still queued (finish_at_shutdown).
 constexpr std::chrono::seconds kShutdownWriteBudget{10};
+
+// How many incidents the landing page links: enough for the last burst, /incidents has the rest.
+constexpr size_t kLandingIncidents = 5;
 
 int64_t real_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -457,11 +462,18 @@ http::Router Daemon::router() {
   router.add(incidents::incidents_routes(incident_store_));
   router.add(viewer::incident_view_route(
       [this](std::string_view id) { return incidents::open_stored_file(incident_store_, id); }));
-  router.add(trigger::manual_trigger_route(engine_, manual_gate_));
+  router.add(trigger::manual_trigger_route(engine_, manual_gate_, [](int64_t fired_at_ns) {
+    return incidents::make_incident_id(fired_at_ns, model::kManualRule);
+  }));
   router.add(trigger::alert_trigger_routes(alert_receiver_));
   // As Prometheus: an HTTP reload only when the operator asked for lifecycle endpoints.
   if (command_.web_enable_lifecycle) router.add(reload_route());
-  router.add(landing_page_route(router.routes()));
+  // The newest incidents, to a client that could open them (/incidents needs a stricter role
+  // than the landing page).
+  router.add(landing_page_route(router.routes(), [this](const http::Request& request) {
+    if (!request.allows(http::Right::read_history)) return std::string();
+    return incidents::newest_incidents_html(incident_store_.list(), kLandingIncidents);
+  }));
   return router;
 }
 

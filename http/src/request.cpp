@@ -5,6 +5,7 @@
 #include "body_deadline.h"
 #include "connection_table.h"
 #include "flightrec/common/printable.h"
+#include "flightrec/http/access.h"
 
 namespace flightrec::http {
 
@@ -12,6 +13,11 @@ std::optional<std::string_view> Request::header(const char* name) const {
   const char* value = mg_get_header(conn_, name);
   if (value == nullptr) return std::nullopt;
   return std::string_view(value);
+}
+
+bool Request::allows(Right right) const {
+  if (access_ == nullptr) return true;
+  return !check_access(*access_, right, path_, user_ ? &*user_ : nullptr).has_value();
 }
 
 std::string_view Request::client_address() const {

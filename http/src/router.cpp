@@ -216,6 +216,7 @@ Router::Admission Router::admit(const Request& request, const Route* route, cons
       return {.refused = 401, .user = {}};
     }
     admission.user = std::move(*user);
+    admission.authenticated = true;
   }
   if (route == nullptr) return admission;  // a 404, for whoever got this far
   const auto refusal = check_access(policy, route->right, request.path(),
@@ -254,7 +255,9 @@ int Router::answer(Request request, RouteMatch found, Response& response) const 
   const std::shared_ptr<const AccessPolicy> policy = access();  // a reload may swap it meanwhile
   const auto admission = admit(request, found.route, web.get(), *policy, response);
   if (admission.refused != 0) return admission.refused;
-  if (!admission.user.empty()) request.set_user(admission.user);
+  // Even an empty user name: user() tells an authenticated client from one without credentials.
+  if (admission.authenticated) request.set_user(admission.user);
+  request.set_access(policy.get());
   if (const Status no_nul = check_no_nul(request); !no_nul) {
     response.send(400, kText, no_nul.error() + "\n");
     return 400;

@@ -39,6 +39,8 @@ struct Server::Impl {
   std::unique_ptr<detail::ConnectionGate> gate;
   // With TLS: the gate's OpenSSL context and the settings it was built from.
   std::shared_ptr<const detail::TlsContext> tls;
+  // Whether the port speaks TLS: set before civetweb starts, kept until a restart.
+  bool secure = false;
 };
 
 namespace {
@@ -50,7 +52,9 @@ int dispatch(mg_connection* conn, void* data) {
   const std::string path = detail::decoded_path(info->local_uri ? info->local_uri : "");
   const std::string_view query = info->query_string ? info->query_string : "";
   Response response(conn, method == "HEAD");
-  return impl.router.dispatch(Request(conn, method, path, query), response);
+  Request request(conn, method, path, query);
+  request.set_secure(impl.secure);
+  return impl.router.dispatch(std::move(request), response);
 }
 
 int log_civetweb(const mg_connection*, const char* message) {
@@ -228,6 +232,7 @@ void Server::use_web_config(const std::string& path) {
     auto context = detail::make_tls_context(config->tls, path);
     if (!context) throw std::runtime_error(context.error());
     impl_->tls = *std::move(context);
+    impl_->secure = true;
     tls_ = true;
   }
   impl_->router.set_security(std::move(security));

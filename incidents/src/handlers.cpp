@@ -1,10 +1,15 @@
 #include "flightrec/incidents/handlers.h"
 
+#include <array>
+#include <cstdint>
+
 #include "flightrec/common/json_writer.h"
 #include "flightrec/common/log.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/common/time_format.h"
+#include "flightrec/http/media_type.h"
 #include "flightrec/http/query_check.h"
+#include "flightrec/incidents/list_page.h"
 #include "flightrec/incidents/stored_file.h"
 #include "flightrec/recording/convert.h"
 #include "flightrec/recording/recording_file.h"
@@ -15,13 +20,49 @@ namespace {
 constexpr std::string_view kText = "text/plain; charset=utf-8";
 constexpr size_t kChunkBytes = 64 * 1024;
 
+// GET /incidents answers JSON, its first form, unless the client prefers HTML (a browser) or
+// ?format= names one.
+enum class ListFormat : uint8_t { json, html };
+constexpr std::array<std::string_view, 2> kListMediaTypes{"application/json", "text/html"};
+
+Result<ListFormat> list_format(const http::Request& request) {
+  if (const auto format = request.param("format")) {
+    if (*format == "json") return ListFormat::json;
+    if (*format == "html") return ListFormat::html;
+    return Error{"format: " + quote_for_error(*format) + " is not one of json, html"};
+  }
+  const auto chosen =
+      http::preferred_media_type(request.header("Accept").value_or(""), kListMediaTypes);
+  return chosen == 1 ? ListFormat::html : ListFormat::json;
+}
+
+// The page runs no script and loads nothing (its icon is inline, else the browser asks for
+// /favicon.ico): its only links are followed by the reader.
+const std::vector<http::Header> kPageHeaders{
+    {"Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:"},
+    {"Cache-Control", "no-store"},
+    {"Vary", "Accept"}};
+
 void send_list(const IncidentStore& store, const http::Request& request, http::Response& response) {
-  if (const Status names = http::check_query_names(request.query(), {}); !names) {
+  if (const Status names = http::check_query_names(request.query(), {"format"}); !names) {
     response.send(400, kText, names.error() + "\n");
     return;
   }
-  response.send(200, "application/json", incidents_json(store.list()),
-                {{std::string(kScanHeader), scan_header_value(store.scan_progress())}});
+  const auto format = list_format(request);
+  if (!format) {
+    response.send(400, kText, format.error() + "\n");
+    return;
+  }
+  if (*format == ListFormat::html) {
+    std::vector<http::Header> headers = kPageHeaders;
+    headers.emplace_back(kScanHeader, scan_header_value(store.scan_progress()));
+    response.send(200, "text/html; charset=utf-8",
+                  incidents_page_html(store.list(), replay_target(request)), headers);
+    return;
+  }
+  response.send(
+      200, "application/json", incidents_json(store.list()),
+      {{std::string(kScanHeader), scan_header_value(store.scan_progress())}, {"Vary", "Accept"}});
 }
 
 void send_raw(dump::StoredFile& stored, const std::string& id, http::Response& response) {

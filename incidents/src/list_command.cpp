@@ -7,10 +7,8 @@
 #include "flightrec/common/printable.h"
 #include "flightrec/common/time_format.h"
 #include "flightrec/incidents/incident_file.h"
-#include "flightrec/model/alert_details.h"
-#include "flightrec/model/container_details.h"
-#include "flightrec/model/oom_memory.h"
 #include "flightrec/model/value_text.h"
+#include "incident_summary.h"
 #include "shown_path.h"
 
 namespace flightrec::incidents {
@@ -25,23 +23,9 @@ std::string shown(const std::string& text) {
   return is_printable(text, Charset::ascii) ? text : quote_for_error(text);
 }
 
-// The last column: a rule's condition (a container rule's with the container), a manual
-// request's reason, an alert as its receiver would name it (alertname, severity, summary), or an
-// OOM kill's condition and victim (and its container).
+// The last column, whatever a client or an alert sent made safe for the terminal.
 std::string detail_of(const model::IncidentDescription& incident) {
-  if (incident.kind == model::IncidentKind::alert) {
-    return shown(model::alert_headline(incident, model::alert_details(incident)));
-  }
-  const std::string container = model::container_name(incident);
-  const std::string in_container = container.empty() ? "" : " in " + container;
-  if (const model::OomKillDetails kill = model::oom_kill_details(incident); kill.victim_pid > 0) {
-    return shown(incident.condition + ", killed " + std::to_string(kill.victim_pid) + " " +
-                 kill.victim_command + in_container);
-  }
-  if (incident.kind == model::IncidentKind::container) {
-    return shown(incident.condition + in_container);
-  }
-  return shown(incident.reason.empty() ? incident.condition : incident.reason);
+  return shown(detail::incident_summary(incident));
 }
 
 }  // namespace

@@ -58,3 +58,20 @@ TEST_CASE("the landing page's route serves a page listing itself first, then the
   REQUIRE(metrics != std::string::npos);
   CHECK(itself < metrics);
 }
+
+TEST_CASE("the landing page asks its section on each request and shows it above the endpoints",
+          "[landing]") {
+  int asked = 0;
+  const Route landing = landing_page_route(
+      {{.path = "/metrics", .summary = "the exposition", .right = Right::read_metrics}},
+      [&asked](const flightrec::http::Request&) {
+        ++asked;
+        return "<h2>Newest incidents</h2><p>request " + std::to_string(asked) + "</p>\n";
+      });
+  flightrec::http::Server server({.listen_address = "127.0.0.1:0"}, {landing});
+  const std::string first = flightrec::testing::curl(server.url());
+  const std::string second = flightrec::testing::curl(server.url());
+  CHECK_THAT(first, Catch::Contains("<p>request 1</p>"));
+  CHECK_THAT(second, Catch::Contains("<p>request 2</p>"));
+  CHECK(first.find("Newest incidents") < first.find("<tr><td><a href=\"/\">/</a>"));
+}

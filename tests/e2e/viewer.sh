@@ -58,6 +58,13 @@ curl -s -o "$WORK/served-incidents/$id.flightrec" "${URL}incidents/$id?format=ra
 browse "${URL}incidents/$id/view" daemon-incident --trigger
 same_headers "${URL}incidents/$id/view" daemon-incident
 browse "${URL}dump?format=html&from=-2s" daemon-dump
+# From the landing page to the list to the viewer, as a person clicks through them.
+if node "$here/../viewer/list_browser_test.js" "$URL" "$id" "$artifacts/daemon-incident-list.png" \
+  >"$WORK/daemon-list.log" 2>&1; then
+  pass "daemon-list: $(grep -c '^ok:' "$WORK/daemon-list.log") browser checks"
+else
+  fail "daemon-list: $(grep 'FAIL' "$WORK/daemon-list.log" | head -5)"
+fi
 stop_daemon
 
 "$viewer_build/viewer_test_server" "$WORK/served-incidents" >"$WORK/server.out" 2>"$WORK/server.log" &

@@ -213,3 +213,34 @@ TEST_CASE("a server without a web config serves anonymous clients their roles", 
   CHECK_THAT(flightrec::testing::curl(url + "dump", 5),
              Catch::Contains("set web.anonymous_roles, or configure basic_auth_users"));
 }
+
+TEST_CASE("a handler learns which stricter routes its client could reach", "[http][roles]") {
+  flightrec::testing::TempDir dir;
+  const auto config = dir.write("web.yml", "basic_auth_users:\n  scraper: " + bcrypt_hash("a") +
+                                               "\n  oncall: " + bcrypt_hash("b") + "\n");
+  auto web = web_on("127.0.0.1:0");
+  web.roles = {{"scraper", role_bit(Role::metrics)},
+               {"oncall", role_bit(Role::metrics) | role_bit(Role::recordings)}};
+  // What a page open to `metrics` may show: the history only to who could read it.
+  const Route page{.path = "/",
+                   .handler =
+                       [](const Request& req, Response& res) {
+                         res.send(200, "text/plain",
+                                  std::string(req.allows(Right::read_history) ? "history" : "-") +
+                                      (req.allows(Right::capture) ? " actions" : " -"));
+                       },
+                   .right = Right::read_metrics};
+  Server server({.listen_address = "127.0.0.1:0",
+                 .web_config_file = config.string(),
+                 .access = access_policy(web)},
+                {page});
+  CHECK(flightrec::testing::curl("-u scraper:a " + server.url(), 5) == "- -");
+  CHECK(flightrec::testing::curl("-u oncall:b " + server.url(), 5) == "history -");
+
+  // Anonymous clients: the roles web.anonymous_roles gives them.
+  Server open({.listen_address = "127.0.0.1:0", .access = access_policy(web_on("0.0.0.0:0"))},
+              {page});
+  CHECK(flightrec::testing::curl(open.url(), 5) == "- -");
+  Server loopback({.listen_address = "127.0.0.1:0", .access = access_policy(web)}, {page});
+  CHECK(flightrec::testing::curl(loopback.url(), 5) == "history actions");
+}

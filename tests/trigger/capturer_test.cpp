@@ -206,6 +206,24 @@ TEST_CASE("a manual request captures the whole buffer and manual_post after", "[
   CHECK(c.window_to_ns == c.fired_at_ns + 5'000'000);
 }
 
+TEST_CASE("a manual request made before its frame fires at the time it was made", "[capture]") {
+  Rig rig({}, CaptureOptions{.rate = 1ms, .buffer_duration = 1min, .manual_post = 5ms});
+  rig.run(0.1, 3);
+  // Made 2 ms before the frame of tick 3 (the recorder takes frames in batches): the window is
+  // the request's, and the capture completes once the frames pass its end.
+  const int64_t requested_at = kStartReal + 1'000'000;
+  REQUIRE(rig.engine.fire_manual("from a script", requested_at));
+  rig.run(0.1, 3);
+  CHECK(rig.handed.empty());
+  rig.run(0.1, 1);  // tick 6 reaches 1 ms + 5 ms
+  REQUIRE(rig.handed.size() == 1);
+  const model::IncidentDescription& c = rig.handed[0].capture.description;
+  CHECK(c.fired_at_ns == requested_at);
+  CHECK(c.window_from_ns == requested_at - 60'000'000'000);
+  CHECK(c.window_to_ns == requested_at + 5'000'000);
+  CHECK(rig.handed[0].capture.tick == 3);
+}
+
 TEST_CASE("at shutdown every pending incident is handed over with the post window it has",
           "[capture]") {
   Rig rig({cpu_hot(2s, 5s)},

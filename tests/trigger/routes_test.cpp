@@ -25,7 +25,9 @@ struct TriggerServer {
   trigger::TriggerEngine engine{{}, host.signals, host.schema, 1ms};
   trigger::ManualTriggerGate gate;
   http::Server server{{.listen_address = "127.0.0.1:0"},
-                      {trigger::manual_trigger_route(engine, gate)}};
+                      {trigger::manual_trigger_route(engine, gate, [](int64_t fired_at_ns) {
+                        return "id-" + std::to_string(fired_at_ns);
+                      })}};
 
   std::string post(const std::string& query) {
     return curl("-o /dev/null -w '%{http_code}' -X POST '" + server.url() + "-/trigger" + query +
@@ -37,11 +39,14 @@ struct TriggerServer {
     const std::vector<int64_t> raw(trigger::testing::kRaw, 0);
     const std::vector<double> derived(trigger::testing::kDerived, 0.0);
     std::vector<std::string> reasons;
+    requested_at.clear();
     for (const auto& firing : engine.evaluate(header, raw, derived)) {
       reasons.emplace_back(engine.manual_reason(firing.match));
+      requested_at.push_back(engine.manual_requested_at(firing.match));
     }
     return reasons;
   }
+  std::vector<int64_t> requested_at;  // of the requests take() read
 };
 
 }  // namespace
@@ -89,4 +94,38 @@ TEST_CASE("aRequestWithinTheIntervalIsRefusedWith429AndRetryAfter", "[trigger][r
   CHECK_THAT(refused, Catch::Matchers::Contains("incidents.manual_interval"));
   CHECK(s.take().size() == 1);
   CHECK(s.gate.count(trigger::ManualAdmission::refused) == 1);
+}
+
+TEST_CASE("anAcceptedRequestAnswersTheIdItWillBeStoredUnderAndAJoinedOneTheSame",
+          "[trigger][routes]") {
+  TriggerServer s(60s, 60s);
+  const std::string accepted = curl("-i -X POST '" + s.server.url() + "-/trigger?reason=first'");
+  CHECK_THAT(accepted, Catch::Matchers::StartsWith("HTTP/1.1 202"));
+  REQUIRE(s.take().size() == 1);
+  // The route's id function got the time the engine fires the incident at.
+  const std::string id = "id-" + std::to_string(s.requested_at.at(0));
+  CHECK(s.requested_at[0] > 1'700'000'000'000'000'000);
+  CHECK_THAT(accepted, Catch::Matchers::Contains("Location: /incidents/" + id + "\r\n"));
+  CHECK_THAT(accepted,
+             Catch::Matchers::EndsWith("incident requested: " + id + " (it appears at /incidents/" +
+                                       id + " once its post window ends, in 60 s)\n"));
+  const std::string joined = curl("-i -X POST '" + s.server.url() + "-/trigger?reason=second'");
+  CHECK_THAT(joined, Catch::Matchers::Contains("Location: /incidents/" + id + "\r\n"));
+  CHECK_THAT(joined, Catch::Matchers::Contains("this request joins it: " + id + " ("));
+}
+
+TEST_CASE("theTriggerAnswersJsonToAClientThatPrefersIt", "[trigger][routes]") {
+  TriggerServer s(60s, 60s);
+  const std::string accepted =
+      curl("-H 'Accept: application/json' -X POST '" + s.server.url() + "-/trigger'");
+  REQUIRE(s.take().size() == 1);
+  const std::string id = "id-" + std::to_string(s.requested_at.at(0));
+  CHECK(accepted == R"({"id":")" + id + R"(","status":"accepted","location":"/incidents/)" + id +
+                        R"(","ready_in_seconds":60})" + "\n");
+  const std::string joined = curl("-H 'Accept: application/json, text/plain;q=0.5' -X POST '" +
+                                  s.server.url() + "-/trigger'");
+  CHECK_THAT(joined, Catch::Matchers::StartsWith(R"({"id":")" + id + R"(","status":"coalesced")"));
+  // curl's */* keeps the text.
+  CHECK_THAT(curl("-X POST '" + s.server.url() + "-/trigger'"),
+             Catch::Matchers::StartsWith("a manual incident is already pending"));
 }

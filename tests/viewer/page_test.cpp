@@ -50,11 +50,6 @@ TEST_CASE("shouldNeverLetRecordedStringsCloseTheDataScript") {
   CHECK(between(page, "<title>", "</title>") == "&lt;/script&gt; title - flightrec");
 }
 
-TEST_CASE("shouldEscapeHtmlSpecialCharacters") {
-  CHECK(escape_html(R"(a<b>&"c'd)") == "a&lt;b&gt;&amp;&quot;c&#39;d");
-  CHECK(escape_html("plain") == "plain");
-}
-
 TEST_CASE("shouldWriteTimesAsSecondsFromT0AndTheTriggerAsUnixSeconds") {
   const auto rec = synthetic_recording(3, 1);
   const auto window = key_signals(rec.metadata, rec.blocks);

@@ -102,10 +102,17 @@ void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& h
     pre = rule.pre.value_or(options_.buffer_duration);
     post = rule.post;
   }
-  incident.fired_at_ns = header.real_ns;
-  incident.window_from_ns = header.real_ns - pre.count();
-  incident.window_to_ns = header.real_ns + post.count();
-  pending_.push_back(Pending{std::move(capture), header.tick + ticks_covering(post.count())});
+  // A manual request fired when it was made (its answer named the id that time gives); its frame
+  // may come a batch later.
+  const int64_t requested_at =
+      firing.rule == Firing::kManual ? engine_.manual_requested_at(firing.match) : 0;
+  const int64_t fired_at = requested_at != 0 ? requested_at : header.real_ns;
+  incident.fired_at_ns = fired_at;
+  incident.window_from_ns = fired_at - pre.count();
+  incident.window_to_ns = fired_at + post.count();
+  // Complete once the frames reach the window's end.
+  const int64_t wait_ns = std::max<int64_t>(0, incident.window_to_ns - header.real_ns);
+  pending_.push_back(Pending{std::move(capture), header.tick + ticks_covering(wait_ns)});
 }
 
 uint64_t IncidentCapturer::ticks_covering(int64_t ns) const {

@@ -210,15 +210,17 @@ void TriggerEngine::take_manual_requests() noexcept {
   std::lock_guard lock(manual_mutex_);
   for (size_t i = 0; i < pending_count_; ++i) {
     taken_[i] = std::move(pending_[i]);  // moves the buffer: no allocation here
+    taken_at_[i] = pending_at_[i];
     firings_.push_back(Firing{Firing::kManual, i, std::numeric_limits<double>::quiet_NaN()});
   }
   pending_count_ = 0;
   manual_waiting_.store(false, std::memory_order_release);
 }
 
-bool TriggerEngine::fire_manual(std::string reason) {
+bool TriggerEngine::fire_manual(std::string reason, int64_t requested_at_ns) {
   std::lock_guard lock(manual_mutex_);
   if (pending_count_ == kMaxPendingManual) return false;
+  pending_at_[pending_count_] = requested_at_ns;
   pending_[pending_count_++] = std::move(reason);
   manual_waiting_.store(true, std::memory_order_release);
   return true;

@@ -6,18 +6,21 @@ ManualTriggerGate::ManualTriggerGate(std::chrono::nanoseconds pending_for,
                                      std::chrono::nanoseconds min_interval)
     : pending_for_(pending_for), min_interval_(min_interval) {}
 
-ManualDecision ManualTriggerGate::admit(Clock::time_point now) {
+ManualDecision ManualTriggerGate::admit(Clock::time_point now, int64_t now_real_ns) {
   const std::lock_guard lock(mutex_);
-  ManualDecision decision{ManualAdmission::accepted};
+  ManualDecision decision{ManualAdmission::accepted, pending_for_, now_real_ns};
   if (last_accepted_) {
     const auto since = now - *last_accepted_;
     if (since < pending_for_) {
-      decision = {ManualAdmission::coalesced, pending_for_ - since};
+      decision = {ManualAdmission::coalesced, pending_for_ - since, last_accepted_real_ns_};
     } else if (since < min_interval_) {
-      decision = {ManualAdmission::refused, min_interval_ - since};
+      decision = {ManualAdmission::refused, min_interval_ - since, 0};
     }
   }
-  if (decision.admission == ManualAdmission::accepted) last_accepted_ = now;
+  if (decision.admission == ManualAdmission::accepted) {
+    last_accepted_ = now;
+    last_accepted_real_ns_ = now_real_ns;
+  }
   ++counts_[static_cast<size_t>(decision.admission)];
   return decision;
 }

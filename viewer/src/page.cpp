@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "assets.h"
+#include "flightrec/common/html_escape.h"
 #include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/time_format.h"
@@ -275,33 +276,6 @@ int64_t peak_cpu_time(const SignalWindow& window) {
 }
 
 }  // namespace
-
-std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 ViewOptions incident_view_options(std::string_view id, const recording::Metadata& metadata) {
   const auto incident = model::decode_incident(metadata).value_or(model::IncidentDescription{});

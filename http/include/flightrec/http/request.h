@@ -12,6 +12,9 @@ struct mg_connection;
 
 namespace flightrec::http {
 
+struct AccessPolicy;  // access.h
+enum class Right;     // route.h
+
 // The values a pattern's parameters took in one path, as views into that path.
 using PathValues = std::vector<std::pair<std::string_view, std::string_view>>;
 
@@ -51,10 +54,21 @@ class Request {
 
   // The user basic authentication accepted; nullopt when the server asks for none.
   [[nodiscard]] const std::optional<std::string>& user() const noexcept { return user_; }
+  // Whether the client reached the server over TLS: the scheme of links a page gives to be used
+  // outside the browser (a `flightrec replay` command line).
+  [[nodiscard]] bool secure() const noexcept { return secure_; }
+  // Whether this client could reach a route needing `right` (the access roles, access.h): what a
+  // page open to more clients may show of a stricter route's content. True before the router has
+  // set the policy, as a router without one lets every client reach every route.
+  [[nodiscard]] bool allows(Right right) const;
 
   // Set by the router once it has matched the path, and authenticated the request.
   void set_path_values(PathValues values) { path_values_ = std::move(values); }
   void set_user(std::string user) { user_ = std::move(user); }
+  // Set by the server for a connection the gate terminated TLS on.
+  void set_secure(bool secure) noexcept { secure_ = secure; }
+  // Set by the router before the handler runs; `policy` must outlive the handler.
+  void set_access(const AccessPolicy* policy) noexcept { access_ = policy; }
   // The router: reads the body, up to `max_bytes`, until `timeout` from now has passed (a read in
   // progress then is cut short: body_deadline.h). What the client said or sent beyond either is
   // left unread, so a client cannot make us buffer more, nor hold a worker for longer than
@@ -69,6 +83,8 @@ class Request {
   PathValues path_values_;
   std::optional<std::string> user_;
   std::string body_;
+  bool secure_ = false;
+  const AccessPolicy* access_ = nullptr;
 };
 
 using Header = std::pair<std::string, std::string>;

@@ -86,8 +86,9 @@ class Router {
 
  private:
   struct Admission {
-    int refused = 0;   // the status sent (401, 403, 503), 0 when the request may go on
-    std::string user;  // the authenticated user, "" when none was asked for
+    int refused = 0;             // the status sent (401, 403, 503), 0 when the request may go on
+    std::string user;            // the authenticated user, "" when none was asked for
+    bool authenticated = false;  // basic auth accepted `user`
   };
   // Authentication, then the access roles; a refusal is sent here.
   Admission admit(const Request& request, const Route* route, const WebConfig* web,

@@ -49,8 +49,10 @@ class TriggerEngine {
                                    std::span<const double> derived) noexcept;
 
   // Any thread (POST /-/trigger?reason=TEXT): fires on the next evaluate(). False when
-  // kMaxPendingManual requests are already waiting.
-  bool fire_manual(std::string reason);
+  // kMaxPendingManual requests are already waiting. `requested_at_ns` (real time) becomes the
+  // incident's fired time, so the request can answer the id it will be stored under before its
+  // frame arrives; 0 fires it at the time of that frame.
+  bool fire_manual(std::string reason, int64_t requested_at_ns = 0);
   // Rules resolved against this host's signals, not yet in force (defined below).
   class ResolvedRules;
   // Any thread (a configuration reload, which builds every part of the new configuration before
@@ -62,6 +64,8 @@ class TriggerEngine {
   void replace_rules(ResolvedRules rules);
   // The reason of a manual Firing (its `match`), valid until the next evaluate().
   [[nodiscard]] std::string_view manual_reason(size_t slot) const { return taken_[slot]; }
+  // Its requested_at_ns (0: none), valid as long.
+  [[nodiscard]] int64_t manual_requested_at(size_t slot) const { return taken_at_[slot]; }
 
   [[nodiscard]] const std::vector<config::TriggerRule>& rules() const noexcept { return rules_; }
   [[nodiscard]] size_t match_count(size_t rule) const { return states_[rule].matches.size(); }
@@ -119,6 +123,8 @@ class TriggerEngine {
   std::array<std::string, kMaxPendingManual> pending_;
   size_t pending_count_ = 0;
   std::array<std::string, kMaxPendingManual> taken_;
+  std::array<int64_t, kMaxPendingManual> pending_at_{};
+  std::array<int64_t, kMaxPendingManual> taken_at_{};
 
   std::mutex replacement_mutex_;
   std::atomic<bool> replacement_waiting_{false};

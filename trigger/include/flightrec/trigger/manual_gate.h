@@ -29,9 +29,12 @@ static_assert(names_are_distinct(kManualAdmissionNames) &&
 
 struct ManualDecision {
   ManualAdmission admission;
-  // Refused: how long until a request would be accepted. Coalesced: until the pending incident's
-  // post window ends.
+  // Refused: how long until a request would be accepted. Accepted and coalesced: until the
+  // pending incident's post window ends.
   std::chrono::nanoseconds wait{0};
+  // Accepted: the request's own real time; coalesced: that of the request it joins, whose
+  // incident this one's answer names; refused: 0.
+  int64_t fired_at_ns = 0;
 };
 
 class ManualTriggerGate {
@@ -42,8 +45,8 @@ class ManualTriggerGate {
   // `min_interval`: least time between two accepted requests (incidents.manual_interval; 0: none).
   ManualTriggerGate(std::chrono::nanoseconds pending_for, std::chrono::nanoseconds min_interval);
 
-  // Any thread. Decides and counts one request arriving at `now`.
-  ManualDecision admit(Clock::time_point now);
+  // Any thread. Decides and counts one request arriving at `now`, `now_real_ns` in real time.
+  ManualDecision admit(Clock::time_point now, int64_t now_real_ns);
 
   // Any thread (a configuration reload): the interval from now on.
   void set_min_interval(std::chrono::nanoseconds min_interval);
@@ -56,6 +59,7 @@ class ManualTriggerGate {
   std::chrono::nanoseconds min_interval_;  // guarded by mutex_
   mutable std::mutex mutex_;
   std::optional<Clock::time_point> last_accepted_;
+  int64_t last_accepted_real_ns_ = 0;
   std::array<uint64_t, std::size(kManualAdmissionNames)> counts_{};
 };
 

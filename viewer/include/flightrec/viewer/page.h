@@ -54,7 +54,4 @@ std::string render_view_page(const recording::Metadata& metadata,
 // chart), its window and the host; for an OOM incident, the kill's mark (oom_kill_mark).
 ViewOptions incident_view_options(std::string_view id, const recording::Metadata& metadata);
 
-// Text for HTML element content and attribute values: & < > " ' escaped.
-std::string escape_html(std::string_view text);
-
 }  // namespace flightrec::viewer
