@@ -27,6 +27,11 @@ bool Regex::search(std::string_view text) const noexcept {
                           RE2::UNANCHORED, nullptr, 0);
 }
 
+bool Regex::full_match(std::string_view text) const noexcept {
+  return compiled_->Match(re2::StringPiece(text.data(), text.size()), 0, text.size(),
+                          RE2::ANCHOR_BOTH, nullptr, 0);
+}
+
 std::optional<RegexMatch> Regex::find(std::string_view text, size_t from) const noexcept {
   re2::StringPiece match;
   const re2::StringPiece whole(text.data(), text.size());

@@ -44,9 +44,9 @@ Result<ContainerSignal> container_signal_of(const SignalSelector& selector) {
     return Error{message};
   }
   for (const auto& label : selector.labels) {
-    if (std::find(std::begin(kContainerLabels), std::end(kContainerLabels), label.first) ==
+    if (std::find(std::begin(kContainerLabels), std::end(kContainerLabels), label.name) ==
         std::end(kContainerLabels)) {
-      return Error{"container signals have no label " + detail::quote(label.first) +
+      return Error{"container signals have no label " + detail::quote(label.name) +
                    " (allowed: " + label_list() + ")"};
     }
   }

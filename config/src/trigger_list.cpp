@@ -90,6 +90,14 @@ Status apply_rule_key(const std::string& name, const std::string& text, TriggerR
     // every host, whichever containers run.
     if (is_container_selector(*selector)) {
       if (auto signal = container_signal_of(*selector); !signal) return Error{signal.error()};
+    } else if (const auto other =
+                   std::find_if(selector->labels.begin(), selector->labels.end(),
+                                [](const LabelMatcher& m) { return m.op != LabelMatch::equal; });
+               other != selector->labels.end()) {
+      // A system rule's labels are bound to its series once, at start-up: only = is offered.
+      return Error{"label matcher " + matcher_text(*other) +
+                   ": only container signals (container_*) take !=, =~ and !~; others match "
+                   "labels with ="};
     }
     rule.signal = text;
     rule.selector = std::move(*selector);
@@ -171,6 +179,8 @@ void TriggerRulesLoader::load_rule(const YAML::Node& map, const std::string& pat
     ok = false;
   };
   std::set<std::string, std::less<>> written;
+  YAML::Mark signal_mark;
+  std::string signal_path;
   for_each_key(map, path, fail, [&](const MapKey& entry) {
     written.insert(entry.name);
     if (std::find(kRuleKeys.begin(), kRuleKeys.end(), entry.name) == kRuleKeys.end()) {
@@ -186,6 +196,10 @@ void TriggerRulesLoader::load_rule(const YAML::Node& map, const std::string& pat
       loaded.name_mark = entry.key.Mark();
       loaded.path = entry.path;
     }
+    if (entry.name == "signal") {
+      signal_mark = entry.key.Mark();
+      signal_path = entry.path;
+    }
     if (const Status applied = apply_rule_key(entry.name, entry.value.Scalar(), loaded.rule);
         !applied) {
       fail(entry.key.Mark(), entry.path, applied.error());
@@ -195,6 +209,12 @@ void TriggerRulesLoader::load_rule(const YAML::Node& map, const std::string& pat
     if (!written.contains(required)) {
       fail(map.Mark(), path,
            "missing key \"" + std::string(required) + "\" (required: " + join(kRequiredKeys) + ")");
+    }
+  }
+  // Checked once every key is read, so the message names the rule wherever `name` is written.
+  if (ok && !signal_path.empty()) {
+    if (const auto compiled = compile_matchers(loaded.rule.selector); !compiled) {
+      fail(signal_mark, signal_path, "rule " + quote(loaded.rule.name) + ": " + compiled.error());
     }
   }
   if (ok) listed_.push_back(std::move(loaded));

@@ -29,18 +29,35 @@ class SelectorText {
     while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;
     return std::string(text_.substr(start, pos_ - start));
   }
+  // PromQL's escapes that a regex needs: \\ for a backslash (web-\\d+ is the regex web-\d+) and
+  // \" for a quote; any other backslash is refused rather than guessed at.
   std::optional<std::string> quoted() {
     if (!take('"')) return std::nullopt;
-    size_t start = pos_;
+    std::string value;
     while (pos_ < text_.size() && text_[pos_] != '"') {
       auto c = static_cast<unsigned char>(text_[pos_]);
-      if (c < 0x20 || c == 0x7f || c == '\\') return std::nullopt;
-      ++pos_;
+      if (c < 0x20 || c == 0x7f) return std::nullopt;
+      if (c == '\\') {
+        if (++pos_ >= text_.size() || (text_[pos_] != '\\' && text_[pos_] != '"')) {
+          return std::nullopt;
+        }
+      }
+      value += text_[pos_++];
     }
     if (pos_ >= text_.size()) return std::nullopt;
-    std::string value(text_.substr(start, pos_ - start));
     ++pos_;  // the closing quote
     return value;
+  }
+  // =, !=, =~ or !~, longest first.
+  std::optional<LabelMatch> match_op() {
+    skip_spaces();
+    for (const auto& row : kLabelMatchOps) {
+      if (text_.substr(pos_).starts_with(row.name)) {
+        pos_ += row.name.size();
+        return row.value;
+      }
+    }
+    return std::nullopt;
   }
   bool at_end() {
     skip_spaces();
@@ -65,16 +82,68 @@ std::optional<SignalSelector> parse_signal_selector(std::string_view text) {
   if (in.take('}')) return in.at_end() ? std::optional(selector) : std::nullopt;
   do {
     auto label = in.name();
-    if (!label || !in.take('=')) return std::nullopt;
+    if (!label) return std::nullopt;
+    const auto op = in.match_op();
+    if (!op) return std::nullopt;
     auto value = in.quoted();
     if (!value) return std::nullopt;
     bool repeated = std::any_of(selector.labels.begin(), selector.labels.end(),
-                                [&](const auto& written) { return written.first == *label; });
+                                [&](const auto& written) { return written.name == *label; });
     if (repeated) return std::nullopt;
-    selector.labels.emplace_back(std::move(*label), std::move(*value));
+    selector.labels.push_back({std::move(*label), *op, std::move(*value)});
   } while (in.take(','));
   if (!in.take('}') || !in.at_end()) return std::nullopt;
   return selector;
+}
+
+std::string matcher_text(const LabelMatcher& matcher) {
+  std::string text = matcher.name;
+  text += name_of(kLabelMatchOps, matcher.op);
+  text += '"';
+  for (const char c : matcher.value) {
+    if (c == '\\' || c == '"') text += '\\';
+    text += c;
+  }
+  text += '"';
+  return text;
+}
+
+Result<CompiledMatcher> CompiledMatcher::compile(LabelMatcher matcher) {
+  CompiledMatcher compiled;
+  if (matcher.op == LabelMatch::regex || matcher.op == LabelMatch::not_regex) {
+    auto regex = Regex::compile(matcher.value);
+    if (!regex) {
+      return Error{"label matcher " + matcher_text(matcher) + " is not a valid regex (" +
+                   regex.error() + ")"};
+    }
+    compiled.regex_ = std::move(*regex);
+  }
+  compiled.matcher_ = std::move(matcher);
+  return compiled;
+}
+
+bool CompiledMatcher::matches(std::string_view value) const {
+  switch (matcher_.op) {
+    case LabelMatch::equal:
+      return value == matcher_.value;
+    case LabelMatch::not_equal:
+      return value != matcher_.value;
+    case LabelMatch::regex:
+      return regex_->full_match(value);
+    case LabelMatch::not_regex:
+      return !regex_->full_match(value);
+  }
+  return false;
+}
+
+Result<std::vector<CompiledMatcher>> compile_matchers(const SignalSelector& selector) {
+  std::vector<CompiledMatcher> out;
+  for (const LabelMatcher& matcher : selector.labels) {
+    auto compiled = CompiledMatcher::compile(matcher);
+    if (!compiled) return Error{compiled.error()};
+    out.push_back(std::move(*compiled));
+  }
+  return out;
 }
 
 std::optional<Comparison> parse_comparison(std::string_view text) {

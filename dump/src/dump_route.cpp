@@ -123,6 +123,8 @@ void stream_dump(const Selected& selected, const Metadata& metadata, const DumpR
   for (const auto& block : selected.blocks) {
     if (!converter.add(block)) return;
   }
+  // Process rows name their containers: the converter sees the container frames first.
+  for (const auto& frame : selected.container_frames) converter.add_container_names(*frame);
   for (const auto& block : selected.process_blocks) {
     if (!converter.add_process_block(*block)) return;
   }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "container_json.h"
+#include "container_names.h"
 #include "flightrec/common/json_writer.h"
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/printable.h"
@@ -37,7 +38,7 @@ void append_csv_field(std::string& out, std::string_view raw) {
 }
 
 // Columns of a process row and of a socket row in JSON output (docs/RECORDING_FORMAT.md).
-constexpr std::array<std::string_view, 28> kProcessColumns{"pid",
+constexpr std::array<std::string_view, 29> kProcessColumns{"pid",
                                                            "ppid",
                                                            "pgrp",
                                                            "session",
@@ -50,6 +51,7 @@ constexpr std::array<std::string_view, 28> kProcessColumns{"pid",
                                                            "cmdline",
                                                            "cgroup",
                                                            "container_id",
+                                                           "container_name",
                                                            "start_time",
                                                            "cpu_user_seconds",
                                                            "cpu_system_seconds",
@@ -97,7 +99,9 @@ void append_net_object(std::string& out, const process::NetCounters& net) {
   out += '}';
 }
 
-void append_process_row(std::string& out, const process::ProcessRow& row) {
+// `container_name`: its container as container::display_name() names it, "" for the host's.
+void append_process_row(std::string& out, const process::ProcessRow& row,
+                        std::string_view container_name) {
   out += '[';
   for (const int64_t id : {int64_t{row.pid}, int64_t{row.ppid}, int64_t{row.pgrp},
                            int64_t{row.session}, int64_t{row.tty_nr}, int64_t{row.uid}}) {
@@ -113,6 +117,8 @@ void append_process_row(std::string& out, const process::ProcessRow& row) {
     out += ',';
     append_json_string(out, *text);
   }
+  out += ',';
+  append_json_string(out, container_name);
   out += ',';
   out += format_unix_seconds(row.start_time_unix_ns);
   out += ',';
@@ -186,6 +192,7 @@ TextConverter::TextConverter(DumpFormat format, const Metadata& metadata, store:
       range_(range),
       sink_(std::move(sink)),
       row_(metadata.series.size()),
+      container_names_(std::make_unique<detail::ContainerNames>()),
       divisors_(metadata.series.size()) {
   for (size_t i = 0; i < divisors_.size(); ++i) {
     const double scale = metadata.series[i].scale;
@@ -199,6 +206,19 @@ TextConverter::TextConverter(DumpFormat format, const Metadata& metadata, store:
   } else {
     write_csv_header();
   }
+}
+
+TextConverter::~TextConverter() = default;
+
+void TextConverter::add_container_names(const store::StoredContainerFrame& frame) {
+  if (format_ != DumpFormat::json) return;
+  if (in_processes_) {
+    throw std::logic_error(
+        "TextConverter::add_container_names: container frames must come before process blocks");
+  }
+  const auto decoded = container::decode_container_frame(frame.bytes);
+  if (!decoded) throw std::logic_error("TextConverter::add_container_names: " + decoded.error());
+  container_names_->add(*decoded);
 }
 
 void TextConverter::write_json_header() {
@@ -347,7 +367,8 @@ void TextConverter::write_process_frame(const process::ProcessFrame& frame) {
   out_ += ",\n\"processes\":[";
   for (size_t i = 0; i < frame.processes.size(); ++i) {
     out_ += i > 0 ? ",\n" : "\n";
-    append_process_row(out_, frame.processes[i]);
+    const auto& row = frame.processes[i];
+    append_process_row(out_, row, container_names_->name_of(frame.time_unix_ns, row));
   }
   out_ += "],\n\"sockets\":[";
   for (size_t i = 0; i < frame.sockets.size(); ++i) {

@@ -14,8 +14,9 @@ bool rewind(std::istream& in) {
   return static_cast<bool>(in);
 }
 
-// Converts the verified recording `in` holds: its system blocks, then (JSON) its process blocks in
-// a second pass and its container frames in a third, so memory stays bounded by one block.
+// Converts the verified recording `in` holds: its system blocks, then (JSON) its container frames'
+// names, its process blocks and its container frames, a pass each, so memory stays bounded by one
+// block and the containers' names.
 Status convert_recording(std::istream& in, DumpFormat format, store::TimeRange range, Sink sink) {
   const auto changed = [](const RecordingReader& reader) {
     return Error{"changed while being read: " + reader.error()};
@@ -28,6 +29,16 @@ Status convert_recording(std::istream& in, DumpFormat format, store::TimeRange r
     if (!(sink_ok = converter.add(block))) break;
   }
   if (sink_ok && !reader.complete()) return changed(reader);
+  // The container frames' names first, by which the process rows name their containers.
+  if (sink_ok && format == DumpFormat::json && reader.format_version() >= 3) {
+    if (!rewind(in)) return Error{"cannot read it for its container names"};
+    RecordingReader names(in);
+    if (!names.open()) return changed(names);
+    while (const auto record = names.next_record()) {
+      if (record.container_frame) converter.add_container_names(*record.container_frame);
+    }
+    if (!names.complete()) return changed(names);
+  }
   if (sink_ok && format == DumpFormat::json && reader.format_version() >= 2) {
     if (!rewind(in)) return Error{"cannot read it a second time"};
     RecordingReader processes(in);

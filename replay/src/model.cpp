@@ -77,7 +77,8 @@ ProcessesAt Model::processes(size_t cursor, int64_t interval_ns) const {
   if (cursor >= timeline_.size()) return {};
   // MemTotal comes from the system series at the cursor; MEM% needs nothing else of them.
   const auto mem_total = samples_.size() > 0 ? series_.mem_total(samples_, cursor) : std::nullopt;
-  return processes_at(data_.process_frames, timeline_.time(cursor), interval_ns, mem_total);
+  return processes_at(data_.process_frames, timeline_.time(cursor), interval_ns, mem_total,
+                      data_.container_frames);
 }
 
 ContainersAt Model::containers(size_t cursor, int64_t interval_ns) const {

@@ -1,6 +1,8 @@
 #include "flightrec/replay/process_view.h"
 
+#include "flightrec/container/frame/process_container.h"
 #include "flightrec/model/process_rates.h"
+#include "flightrec/replay/container_view.h"
 #include "frames_around.h"
 
 namespace flightrec::replay {
@@ -8,7 +10,8 @@ namespace flightrec::replay {
 using process::ProcessFrame;
 
 ProcessesAt processes_at(const std::vector<ProcessFrame>& frames, int64_t time_ns,
-                         int64_t interval_ns, std::optional<double> mem_total_bytes) {
+                         int64_t interval_ns, std::optional<double> mem_total_bytes,
+                         const std::vector<container::ContainerFrame>& container_frames) {
   ProcessesAt at;
   const auto around = frames_around(frames, time_ns, interval_ns);
   if (around.frame == nullptr) return at;
@@ -16,6 +19,14 @@ ProcessesAt processes_at(const std::vector<ProcessFrame>& frames, int64_t time_n
   at.frame = current;
   at.previous = around.previous;
   const auto rates = model::process_rates(at.previous, *current);
+  // The container frame nearest the process frame, on either side: the container tier writes one
+  // a second, the process tier four, and a container found just after a process frame is its own.
+  const int64_t nearest =
+      container::nearest_frame(container_frames, current->time_unix_ns,
+                               [](const container::ContainerFrame& f) { return f.time_unix_ns; });
+  const container::ContainerLookup containers =
+      nearest < 0 ? container::ContainerLookup()
+                  : container::ContainerLookup(container_frames[static_cast<size_t>(nearest)]);
   for (size_t i = 0; i < current->processes.size(); ++i) {
     const auto& row = current->processes[i];
     const auto& measured = rates.processes[i];
@@ -27,6 +38,9 @@ ProcessesAt processes_at(const std::vector<ProcessFrame>& frames, int64_t time_n
                       .rx_bps = measured.net.rx_bytes,
                       .tx_pps = measured.net.tx_packets,
                       .rx_pps = measured.net.rx_packets};
+    if (const auto* in = containers.find(row.cgroup, row.container_id)) {
+      view.container = container_name(*in);
+    }
     if (mem_total_bytes && *mem_total_bytes > 0) {
       view.mem = static_cast<double>(row.rss_bytes) / *mem_total_bytes;
     }

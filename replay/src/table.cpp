@@ -27,6 +27,10 @@ constexpr size_t kAddressWidth = 47;
 // Below this many columns the Processes tab leaves out DISK R/W and NET TX/RX (the Network tab
 // has the traffic) and Connections its byte counts, so COMMAND and addresses stay readable at 80.
 constexpr size_t kWideScreen = 100;
+// A container's name widens the Processes tab's CONTAINER up to this ("namespace/pod" of most
+// pods), beyond which it is cut (JSON has it whole); the column comes from kWiderScreen columns,
+// where COMMAND keeps 40 beside it and the traffic columns.
+constexpr size_t kContainerWidth = 30;
 // The Containers tab's memory events, pressure and I/O take 38 columns: below 100 they give way to
 // the name; its running totals and ids come from 140 on.
 constexpr size_t kWiderScreen = 140;
@@ -118,15 +122,22 @@ const ProcessRow* find_process(const ProcessesAt& at, int32_t pid) {
   return found != rows.end() && found->pid == pid ? &*found : nullptr;
 }
 
+Column container_column() {
+  Column column = narrow_screen_drops(col("CONTAINER", "container", 9, true, false), kWiderScreen);
+  column.max_width = kContainerWidth;
+  return column;
+}
+
 Table processes_table(const ProcessesAt& at, const UserNames& users) {
-  Table table{Tab::processes,
-              {col("PID", "pid", 7, false, false), col("USER", "user", 8, true, false),
-               col("CPU%", "cpu_percent", 5), col("MEM%", "mem_percent", 5),
-               col("RSS", "rss_bytes", 5), narrow_screen_drops(col("DISK R/W", "disk_bps", 11)),
-               narrow_screen_drops(col("NET TX/RX", "net_bps", 11)),
-               col("TIME+", "cpu_time_seconds", 9), col("COMMAND", "command", 0, true, false)},
-              {},
-              2};
+  Table table{
+      Tab::processes,
+      {col("PID", "pid", 7, false, false), col("USER", "user", 8, true, false),
+       col("CPU%", "cpu_percent", 5), col("MEM%", "mem_percent", 5), col("RSS", "rss_bytes", 5),
+       narrow_screen_drops(col("DISK R/W", "disk_bps", 11)),
+       narrow_screen_drops(col("NET TX/RX", "net_bps", 11)), col("TIME+", "cpu_time_seconds", 9),
+       container_column(), col("COMMAND", "command", 0, true, false)},
+      {},
+      2};
   for (const auto& p : at.rows) {
     const ProcessRow& r = *p.row;
     const std::string user = users(r.uid);
@@ -137,6 +148,7 @@ Table processes_table(const ProcessesAt& at, const UserNames& users) {
     row.ppid = r.ppid;
     row.match_text = command;
     row.match_text.append(" ").append(user);
+    if (!p.container.empty()) row.match_text.append(" ").append(p.container);
     row.container_id = r.container_id;
     row.cgroup = r.cgroup;
     row.cells = {
@@ -149,6 +161,7 @@ Table processes_table(const ProcessesAt& at, const UserNames& users) {
         pair_cell("disk_read_bps", p.read_bps, "disk_write_bps", p.write_bps),
         pair_cell("net_tx_bps", p.tx_bps, "net_rx_bps", p.rx_bps),
         number_cell(format_cpu_time(cpu_ns), static_cast<double>(cpu_ns) / 1e9),
+        text_cell(p.container.empty() ? "-" : p.container),
         command_cell(command)};
     table.rows.push_back(std::move(row));
   }

@@ -47,8 +47,7 @@ TEST_CASE("a rule loads with its defaults for for, pre, post and cooldown", "[tr
   CHECK(rules[0].name == "cpu_hot");
   CHECK(rules[0].signal == "cpu_busy_ratio{cpu=\"total\"}");
   CHECK(rules[0].selector.name == "cpu_busy_ratio");
-  CHECK(rules[0].selector.labels ==
-        std::vector<std::pair<std::string, std::string>>{{"cpu", "total"}});
+  CHECK(rules[0].selector.labels == std::vector<LabelMatcher>{{"cpu", LabelMatch::equal, "total"}});
   CHECK(rules[0].op == Comparison::greater_equal);
   CHECK(rules[0].value == Approx(0.9));
   CHECK(rules[0].hold == 0ms);
@@ -180,15 +179,63 @@ TEST_CASE("signal selectors: names, labels, spaces", "[triggers][selector]") {
   auto two = parse_signal_selector("pressure_stall_ratio{ resource = \"memory\" , kind=\"some\" }");
   REQUIRE(two);
   CHECK(two->name == "pressure_stall_ratio");
-  CHECK(two->labels ==
-        std::vector<std::pair<std::string, std::string>>{{"resource", "memory"}, {"kind", "some"}});
+  CHECK(two->labels == std::vector<LabelMatcher>{{"resource", LabelMatch::equal, "memory"},
+                                                 {"kind", LabelMatch::equal, "some"}});
   CHECK(parse_signal_selector("cpu_busy_ratio{}"));
   for (const char* bad :
        {"", "Cpu", "1cpu", "cpu{", "cpu{cpu=0}", "cpu{cpu=\"0\"", "cpu{cpu=\"0\",}",
-        "cpu{cpu=\"0\",cpu=\"1\"}", "cpu{cpu=\"a\\\"b\"}", "cpu x"}) {
+        "cpu{cpu=\"0\",cpu=\"1\"}", "cpu{cpu=\"a\\db\"}", "cpu{cpu=\"a\\\"}", "cpu{cpu==\"0\"}",
+        "cpu{cpu~\"0\"}", "cpu{cpu=!\"0\"}", "cpu x"}) {
     INFO("selector: " << bad);
     CHECK_FALSE(parse_signal_selector(bad));
   }
+}
+
+TEST_CASE("signal selectors: the four matchers and PromQL's escapes", "[triggers][selector]") {
+  auto four = parse_signal_selector(
+      "container_memory_fill{namespace=\"prod\", pod != \"web-1\",container=~\"app|db\","
+      "image!~\"x\"}");
+  REQUIRE(four);
+  CHECK(four->labels == std::vector<LabelMatcher>{{"namespace", LabelMatch::equal, "prod"},
+                                                  {"pod", LabelMatch::not_equal, "web-1"},
+                                                  {"container", LabelMatch::regex, "app|db"},
+                                                  {"image", LabelMatch::not_regex, "x"}});
+  // \\ is a backslash, \" a quote: what a regex such as web-\d+ needs.
+  auto escaped = parse_signal_selector("container_memory_fill{pod=~\"web-\\\\d+\\\"\"}");
+  REQUIRE(escaped);
+  CHECK(escaped->labels.at(0).value == "web-\\d+\"");
+  CHECK(matcher_text(escaped->labels.at(0)) == "pod=~\"web-\\\\d+\\\"\"");
+}
+
+TEST_CASE("label matchers: regexes match the whole value, a missing label is empty",
+          "[triggers][selector]") {
+  const auto matcher = [](LabelMatch op, std::string value) {
+    auto compiled = CompiledMatcher::compile({"pod", op, std::move(value)});
+    REQUIRE(compiled);
+    return *compiled;
+  };
+  const auto web = matcher(LabelMatch::regex, "web-[0-9]+");
+  CHECK(web.matches("web-12"));
+  CHECK_FALSE(web.matches("web-12x"));  // anchored at the end
+  CHECK_FALSE(web.matches("xweb-12"));  // and at the start
+  CHECK_FALSE(web.matches(""));
+  const auto alternatives = matcher(LabelMatch::regex, "a|b");  // anchored as a whole: ^(?:a|b)$
+  CHECK(alternatives.matches("b"));
+  CHECK_FALSE(alternatives.matches("ab"));
+  const auto not_web = matcher(LabelMatch::not_regex, "web-.*");
+  CHECK(not_web.matches("db-0"));
+  CHECK(not_web.matches(""));
+  CHECK_FALSE(not_web.matches("web-"));
+  const auto any = matcher(LabelMatch::regex, ".*");
+  CHECK(any.matches(""));
+  const auto not_one = matcher(LabelMatch::not_equal, "web-1");
+  CHECK(not_one.matches(""));
+  CHECK_FALSE(not_one.matches("web-1"));
+  CHECK(matcher(LabelMatch::equal, "").matches(""));
+  const auto bad = CompiledMatcher::compile({"pod", LabelMatch::regex, "web-(\\d+"});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error() ==
+        "label matcher pod=~\"web-(\\\\d+\" is not a valid regex (missing ): web-(\\d+)");
 }
 
 TEST_CASE("comparisons hold as written and never on NaN", "[triggers]") {
@@ -245,6 +292,23 @@ TEST_CASE("container rules: their signals and labels are checked at load, naming
   CHECK(only_error(rule_with("container_memory_fill{node=\"a\"}")) ==
         "flightrec.yaml:3: triggers[0].signal: container signals have no label \"node\" "
         "(allowed: id, name, namespace, pod, container, image)");
+  // A bad regex names the rule and the matcher, wherever the rule writes its name.
+  CHECK(only_error(rule_with("container_memory_fill{namespace=\"prod\",pod=~\"web-(\"}")) ==
+        "flightrec.yaml:3: triggers[0].signal: rule \"hot\": label matcher pod=~\"web-(\" is not a "
+        "valid regex (missing ): web-()");
+  CHECK(only_error("triggers:\n"
+                   "  - signal: 'container_memory_fill{pod!~\"[z-a]\"}'\n"
+                   "    name: late-name\n"
+                   "    op: '>'\n"
+                   "    value: 0.5\n") ==
+        "flightrec.yaml:2: triggers[0].signal: rule \"late-name\": label matcher pod!~\"[z-a]\" is "
+        "not a valid regex (invalid character class range: z-a)");
+  CHECK(rules_of(rule_with("container_memory_fill{namespace!=\"kube-system\",pod=~\"web-.+\"}"))
+            .size() == 1);
+  // A system rule's labels take = only.
+  CHECK(only_error(rule_with("cpu_busy_ratio{cpu!=\"total\"}")) ==
+        "flightrec.yaml:3: triggers[0].signal: label matcher cpu!=\"total\": only container "
+        "signals (container_*) take !=, =~ and !~; others match labels with =");
   // Every signal of the table loads.
   for (const auto& row : kContainerSignals) {
     CHECK(rules_of(rule_with(std::string(row.name) + "{id=\"/a\"}")).size() == 1);

@@ -34,14 +34,15 @@ store::ContainerFrameList known_container_frames_between(int64_t from_ns, int64_
 using ContainerFrames = decltype(DumpSource::container_frames);
 
 struct DumpServer {
-  explicit DumpServer(uint64_t max_bytes = 1 << 20, bool containers = false)
+  explicit DumpServer(uint64_t max_bytes = 1 << 20, bool containers = false,
+                      ProcessBlockList process_blocks = known_process_blocks())
       : server({.listen_address = "127.0.0.1:0"},
                {dump_route(
                    {.blocks = [] { return known_blocks(); },
                     .metadata = [] { return known_metadata(); },
                     .max_bytes = [max_bytes] { return max_bytes; },
                     .now_real_ns = [] { return kKnownStartNs + 1'000'000; },
-                    .process_blocks = [] { return known_process_blocks(); },
+                    .process_blocks = [process_blocks] { return process_blocks; },
                     .container_frames = containers ? ContainerFrames(known_container_frames_between)
                                                    : ContainerFrames()})}) {}
   [[nodiscard]] std::string url(const std::string& query) const {
@@ -113,6 +114,22 @@ TEST_CASE("/dump holds the container frames of the window", "[dump][containers]"
   const auto json = curl(dump.url("?format=json&from=1700000000.05&to=1700000000.15"));
   CHECK_THAT(json, Catch::Matchers::Contains("\"containers\":[\n{\"time\":1700000000.100000,"));
   CHECK_THAT(json, !Catch::Matchers::Contains("{\"time\":1700000000.200000,"));
+}
+
+TEST_CASE("/dump's JSON process rows name their containers", "[dump][containers]") {
+  process::ProcessFrame frame{.time_unix_ns = kKnownStartNs + 100'000'000};
+  frame.processes = {{.pid = 7,
+                      .comm = "nginx",
+                      .cgroup = "/kubepods/burstable/pod1234/" + std::string(64, 'a'),
+                      .container_id = std::string(64, 'a')},
+                     {.pid = 8, .comm = "sshd", .cgroup = "/system.slice/ssh.service"}};
+  const std::vector<process::ProcessFrame> frames{frame};
+  DumpServer dump(1 << 20, true, {store::ProcessBlock::encode(frames)});
+  const auto json = curl(dump.url("?format=json"));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"container_id\",\"container_name\","));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"" + std::string(64, 'a') +
+                                             "\",\"prod/checkout-7f9c/app\","));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"/system.slice/ssh.service\",\"\",\"\","));
 }
 
 TEST_CASE("/dump counts container frames in its size estimates", "[dump][containers]") {

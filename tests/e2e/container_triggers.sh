@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Container rules and alert scope on this host's own cgroups (docs/TRIGGERS.md, "Container
-# rules"). A bad container rule stops the start-up naming its key. Then, as root, two cgroups A
-# and B, each with a CFS quota of 10 ms per 100 ms and a busy loop for 1.5 s (each period it
-# waits 40-80 ms on this 6.18 kernel, which counts the throttled time from when the task is held), tracked by
-# containers.match.path_regex: a rule over every container fires once for each (its cooldown is
-# per container), a rule naming A's labels fires once for A only, a rule naming a namespace none
-# has never fires; the incidents are of kind container, name the cgroup in their series and
-# details, and hold the window the rule asked for. A's memory limit is hit by page cache (no
-# OOM): container_memory_events_max_increase > 0 fires for A; a process killed by the OOM killer
-# in A makes an OOM incident naming A's container. Alerts naming A's cgroup
-# (`id`) capture; alerts naming a pod or a cgroup not on this node are out_of_scope, counted
-# on /metrics; an alert naming no container captures as before. The cgroups are removed whatever
-# happens. Without the container tier, container rules stop the start-up and fail a reload.
+# rules"). A bad container rule (its signal, a label, a regex) stops the start-up naming its key.
+# Then, as root, two cgroups A and B, each with a CFS quota of 10 ms per 100 ms and a busy loop for
+# 1.5 s (each period it waits 40-80 ms on this 6.18 kernel, which counts the throttled time from
+# when the task is held), tracked by containers.match.path_regex: a rule over every container
+# fires once for each (its cooldown is per container), a rule naming A's labels (a regex and a
+# negative regex) fires once for A only, a rule naming a namespace none has never fires; the
+# incidents are of kind container, name the cgroup in their series and details, and hold the
+# window the rule asked for. A's memory limit is hit by page cache (no OOM):
+# container_memory_events_max_increase > 0 fires for A; a process killed by the OOM killer in A
+# makes an OOM incident naming A's container. Alerts naming A's cgroup (`id`) capture; alerts
+# naming a pod or a cgroup not on this node are out_of_scope, counted on /metrics; an alert naming
+# no container captures as before. The cgroups are removed whatever happens. Without the container
+# tier, container rules stop the start-up and fail a reload.
 source "$(dirname "$0")/lib.sh"
 
-# A misspelt container signal and a label containers do not have are load errors naming the key.
+# A misspelt container signal, a label containers do not have and a bad regex are load errors
+# naming the key.
 cat >"$WORK/bad.yaml" <<YAML
 incidents:
   dir: $WORK/incidents
@@ -31,6 +33,10 @@ triggers:
     signal: container_memory_fill{node="a"}
     op: ">"
     value: 0.9
+  - name: regex
+    signal: container_memory_fill{namespace!="dev",pod=~"web-("}
+    op: ">"
+    value: 0.9
 YAML
 start_refused --config.file="$WORK/bad.yaml"
 expect_eq "$START_STATUS" 1 "bad container rules stop the start-up"
@@ -40,6 +46,9 @@ expect_contains "$START_OUTPUT" \
 expect_contains "$START_OUTPUT" \
   'triggers[2].signal: container signals have no label "node" (allowed: id, name, namespace, pod, container, image)' \
   "a label containers lack names the key and the labels allowed"
+expect_contains "$START_OUTPUT" \
+  'triggers[3].signal: rule "regex": label matcher pod=~"web-(" is not a valid regex (missing ): web-()' \
+  "a regex RE2 cannot compile names the rule and the matcher"
 
 # Container rules without the container tier: the start-up fails naming the rule.
 printf 'incidents:\n  dir: %s/incidents\ncontainers:\n  enabled: false\ntriggers:\n  - name: ok\n    signal: container_memory_fill\n    op: ">"\n    value: 0.9\n' \
@@ -122,7 +131,7 @@ triggers:
     post: 500ms
     cooldown: 1h
   - name: throttled-a
-    signal: container_cpu_throttled_ratio{name="$NAME-a"}
+    signal: container_cpu_throttled_ratio{name=~"$NAME-[a]",id!~".*-b"}
     op: ">"
     value: 0.25
     for: 300ms
@@ -253,13 +262,13 @@ expect_eq "$STOP_STATUS" 0 "the daemon stops cleanly"
 # The readers show the kind and the container: `flightrec incidents` and replay's trigger line.
 listing=$("$FLIGHTREC" incidents --dir="$WORK/incidents")
 expect_contains "$listing" "container  throttled-a" "flightrec incidents lists the kind container"
-expect_contains "$listing" "container_cpu_throttled_ratio{name=\"$NAME-a\"} > 0.25 in $NAME-a" \
+expect_contains "$listing" "container_cpu_throttled_ratio{name=~\"$NAME-[a]\",id!~\".*-b\"} > 0.25 in $NAME-a" \
   "... with the rule's condition and the container"
 for file in "$WORK"/incidents/*.flightrec; do
   batch=$("$FLIGHTREC" replay "$file" --batch)
   grep -q "throttled-a" <<<"$batch" && break
 done
-expect_contains "$batch" "trigger   throttled-a: container_cpu_throttled_ratio{name=\"$NAME-a\"} > 0.25 (value" \
+expect_contains "$batch" "trigger   throttled-a: container_cpu_throttled_ratio{name=~\"$NAME-[a]\",id!~\".*-b\"} > 0.25 (value" \
   "replay's trigger line names the rule"
 expect_contains "$batch" "in $NAME-a" "... and the container"
 finish

@@ -1,5 +1,6 @@
 // Container frames in JSON (/dump?format=json, flightrec dump): after the process frames, each
 // frame with its containers, fast reads and episodes; values as the cgroup files give them.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,20 +15,39 @@ using namespace flightrec::recording::testing;
 
 namespace {
 
-std::string convert_with_containers(store::TimeRange range = {}) {
+// As /dump streams them: the container frames once for the process rows' container names, then
+// after the process frames.
+std::string convert_with_containers(
+    store::TimeRange range = {}, const ProcessBlockList& process_blocks = known_process_blocks()) {
   std::string out;
   const auto meta = known_metadata();
   TextConverter converter(DumpFormat::json, meta, range, [&out](std::string_view bytes) {
     out += bytes;
     return true;
   });
+  const auto container_frames = stored_container_frames(known_container_frames());
   for (const auto& block : known_blocks()) converter.add(block);
-  for (const auto& block : known_process_blocks()) converter.add_process_block(*block);
-  for (const auto& frame : stored_container_frames(known_container_frames())) {
-    converter.add_container_frame(*frame);
-  }
+  for (const auto& frame : container_frames) converter.add_container_names(*frame);
+  for (const auto& block : process_blocks) converter.add_process_block(*block);
+  for (const auto& frame : container_frames) converter.add_container_frame(*frame);
   converter.finish();
   return out;
+}
+
+// A process frame at `offset_ns` from the known start: one process in container "aaa…" by its
+// id, one in "bbb…" by its cgroup path alone, one of the host.
+process::ProcessFrame frame_with_containers(int64_t offset_ns) {
+  process::ProcessFrame frame{.time_unix_ns = kKnownStartNs + offset_ns};
+  frame.processes = {
+      {.pid = 10,
+       .comm = "nginx",
+       .cgroup = "/kubepods/burstable/pod1234/" + std::string(64, 'a'),
+       .container_id = std::string(64, 'a')},
+      {.pid = 11,
+       .comm = "worker",
+       .cgroup = "/kubepods/burstable/pod1234/" + std::string(64, 'b') + "/init.scope"},
+      {.pid = 12, .comm = "sshd", .cgroup = "/system.slice/ssh.service"}};
+  return frame;
 }
 
 }  // namespace
@@ -78,6 +98,32 @@ TEST_CASE("JSON output lists the container frames after the process frames", "[c
   CHECK(episode[2].get<double>() == Approx(1'700'000'000.08));
   CHECK(episode[6].get<double>() == Approx(0.06));
   CHECK(episode[10] == true);
+}
+
+TEST_CASE("JSON process rows name their container from the container frame nearest them",
+          "[convert]") {
+  // Container frames at 0, 100, 200 and 300 ms; "bbb…" is in those of 100 and 200 ms only.
+  const std::vector<process::ProcessFrame> frames{frame_with_containers(150'000'000),
+                                                  frame_with_containers(350'000'000)};
+  const ProcessBlockList blocks{store::ProcessBlock::encode(frames)};
+  const auto doc = nlohmann::json::parse(convert_with_containers({}, blocks));
+  const auto at = [&doc](std::string_view name) {
+    const auto& names = doc["process_columns"];
+    return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+  };
+  REQUIRE(at("container_name") == at("container_id") + 1);
+  const auto names = [&](size_t frame) {
+    std::vector<std::string> out;
+    for (const auto& row : doc["processes"][frame]["processes"]) {
+      out.push_back(row[at("container_name")].get<std::string>());
+    }
+    return out;
+  };
+  using Names = std::vector<std::string>;
+  // At 150 ms the frames of 100 and 200 ms are as near: the earlier, which holds both containers.
+  CHECK(names(0) == Names{"prod/checkout-7f9c/app", "prod/checkout-7f9c/app", ""});
+  // At 350 ms the frame of 300 ms, which no longer holds "bbb…".
+  CHECK(names(1) == Names{"prod/checkout-7f9c/app", "", ""});
 }
 
 TEST_CASE("JSON output keeps only the container frames inside the range", "[convert]") {

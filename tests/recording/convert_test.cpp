@@ -32,7 +32,8 @@ std::string convert(DumpFormat format, store::TimeRange range = {},
 const std::string kProcessHeader =
     "],\n\"process_columns\":[\"pid\",\"ppid\",\"pgrp\",\"session\",\"tty_nr\",\"uid\","
     "\"state\",\"kernel_thread\",\"exited\",\"comm\",\"cmdline\",\"cgroup\",\"container_id\","
-    "\"start_time\",\"cpu_user_seconds\",\"cpu_system_seconds\",\"rss_bytes\",\"vsz_bytes\","
+    "\"container_name\",\"start_time\",\"cpu_user_seconds\",\"cpu_system_seconds\",\"rss_bytes\","
+    "\"vsz_bytes\","
     "\"threads\",\"minor_faults\",\"major_faults\",\"io_read_bytes\",\"io_write_bytes\","
     "\"net_tx_bytes\",\"net_rx_bytes\",\"net_tx_packets\",\"net_rx_packets\",\"net_device\"],\n"
     "\"socket_columns\":[\"protocol\",\"family\",\"state\",\"listening\",\"local\",\"remote\","
@@ -54,17 +55,19 @@ const std::string kKnownProcessesJson =
     "\n{\"time\":1700000000.000000,\"processes_dropped\":0,"
     "\"unattributed\":{\"tx_bytes\":10,\"rx_bytes\":20,\"tx_packets\":1,\"rx_packets\":2},\n"
     "\"processes\":[\n"
-    "[1,0,0,0,0,1000,\"S\",false,false,\"bash\",\"bash -c \\\"x\\\"\",\"/user.slice\",\"\","
+    "[1,0,0,0,0,1000,\"S\",false,false,\"bash\",\"bash -c \\\"x\\\"\",\"/user.slice\",\"\",\"\","
     "1699999997.500000,0.12,0.01,4096,8192,1,7,0,100,0,500,600,5,6,\"lo\"],\n"
-    "[42,2,0,0,0,0,\"I\",true,false,\"kworker/0:1\",\"\",\"\",\"\",1699999999.000000,0,0,0,0,0,0,0,"
+    "[42,2,0,0,0,0,\"I\",true,false,\"kworker/0:1\",\"\",\"\",\"\",\"\","
+    "1699999999.000000,0,0,0,0,0,0,0,"
     "null,null,null,null,null,null,\"\"]],\n"
     "\"sockets\":[\n"
     "[\"tcp\",2,1,false,\"127.0.0.1:9717\",\"127.0.0.1:50000\",77,1,1000,500,600]]},\n"
     "{\"time\":1700000000.001000,\"processes_dropped\":3,\"unattributed\":null,\n"
     "\"processes\":[\n"
-    "[1,0,0,0,0,1000,\"S\",false,false,\"bash\",\"bash -c \\\"x\\\"\",\"/user.slice\",\"\","
+    "[1,0,0,0,0,1000,\"S\",false,false,\"bash\",\"bash -c \\\"x\\\"\",\"/user.slice\",\"\",\"\","
     "1699999997.500000,0.13,0.01,4096,8192,1,7,0,100,0,500,600,5,6,\"lo\"],\n"
-    "[42,2,0,0,0,0,\"x\",true,true,\"kworker/0:1\",\"\",\"\",\"\",1699999999.000000,0,0,0,0,0,0,0,"
+    "[42,2,0,0,0,0,\"x\",true,true,\"kworker/0:1\",\"\",\"\",\"\",\"\","
+    "1699999999.000000,0,0,0,0,0,0,0,"
     "null,null,null,null,null,null,\"\"]],\n"
     "\"sockets\":[\n"
     "[\"udp\",2,1,false,\"127.0.0.1:9717\",\"127.0.0.1:50000\",77,1,1000,null,null]]}";
@@ -139,8 +142,8 @@ TEST_CASE("Converters keep only frames inside the time range", "[convert]") {
 
 TEST_CASE("JSON output lists the process frames after the rows", "[convert]") {
   const auto json = convert(DumpFormat::json, {}, known_process_blocks());
-  CHECK(json == kKnownJson.substr(0, kKnownJson.size() - kTail.size()) + kKnownProcessesJson +
-                     kTail);
+  CHECK(json ==
+        kKnownJson.substr(0, kKnownJson.size() - kTail.size()) + kKnownProcessesJson + kTail);
 }
 
 TEST_CASE("CSV output holds the system series only", "[convert]") {

@@ -309,3 +309,39 @@ TEST_CASE("episodesThatMissAThrottledGroupGiveWayToItsCpuStat", "[replay][contai
   CHECK(model.strip(cursor_at(model, 500'000'000), checkout_path(), 50).source ==
         StripSource::episodes);
 }
+
+TEST_CASE("processRowsNameTheirContainerFromTheNearestContainerFrame",
+          "[replay][containers][table]") {
+  ReplayData data = container_fixture();
+  Arrangement by_pid;
+  by_pid.sort_column = 0;
+  const auto container_of = [&by_pid](const Model& model, int64_t offset_ns, int32_t pid) {
+    const Table table = model.table(cursor_at(model, offset_ns), kSecond, Tab::processes, by_pid);
+    for (const Row& row : table.rows) {
+      if (row.pid == pid) return row.cells.at(*column_named(table, "CONTAINER")).text;
+    }
+    return std::string("no such process");
+  };
+  {
+    const Model model(data, fixture_users());
+    CHECK(container_of(model, 3 * kSecond, 202) == "prod/checkout-7f9c/app");
+    CHECK(container_of(model, 3 * kSecond, 300) == "web");
+    CHECK(container_of(model, 3 * kSecond, 1) == "-");  // the host's
+    // The batch job's container is in the frames of 1 s to 2 s only: its process, at 1.25 s, is
+    // named from the frame of 1 s, the nearer (as near as 1.5 s's: the earlier).
+    CHECK(container_of(model, 1'250'000'000, 203) == "batch-job");
+    // Search and filter see the container's name.
+    Arrangement filtered = by_pid;
+    filtered.filter = "checkout-7f9c";
+    CHECK(pids(model.table(model.timeline().size() - 1, kSecond, Tab::processes, filtered)) ==
+          std::vector<int32_t>{202});
+  }
+  // Without the frame at 0 s, the processes at 0.25 s take their names from the frame after.
+  data.container_frames.erase(data.container_frames.begin());
+  const Model later(data, fixture_users());
+  CHECK(container_of(later, 250'000'000, 202) == "prod/checkout-7f9c/app");
+  // Without any container frame every process is the host's.
+  data.container_frames.clear();
+  const Model none(data, fixture_users());
+  CHECK(container_of(none, 3 * kSecond, 202) == "-");
+}

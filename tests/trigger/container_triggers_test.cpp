@@ -4,6 +4,7 @@
 // incident names the container.
 #include "flightrec/trigger/container_triggers.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "container_fixture.h"
@@ -131,6 +132,30 @@ TEST_CASE("Label matchers select the containers a rule watches", "[container_rul
   REQUIRE(fired.size() == 1);
   CHECK(fired[0].description.rule == "prod-nginx");
   CHECK(detail(fired[0].description, "container.pod") == "web-1");
+}
+
+TEST_CASE("Regex and negative matchers select as Prometheus's do", "[container_rules]") {
+  const auto pods_fired = [](const std::string& signal) {
+    trigger::ContainerTriggers triggers({rule("r", signal, 0.9)}, 1min);
+    triggers.observe(
+        Round(0, true, {{kWeb, memory(950)}, {kDb, memory(950)}, {kDev, memory(950)}}).round);
+    std::vector<std::string> pods;
+    for (const auto& capture : taken(triggers)) {
+      pods.push_back(detail(capture.description, "container.pod"));
+    }
+    std::sort(pods.begin(), pods.end());
+    return pods;
+  };
+  using Pods = std::vector<std::string>;
+  CHECK(pods_fired("container_memory_fill{pod=~\"web-[0-9]+\"}") == Pods{"web-1", "web-2"});
+  CHECK(pods_fired("container_memory_fill{pod=~\"web\"}").empty());  // the whole value
+  CHECK(pods_fired("container_memory_fill{pod!~\"web-.*\"}") == Pods{"db-0"});
+  CHECK(pods_fired("container_memory_fill{namespace!=\"dev\"}") == Pods{"db-0", "web-1"});
+  CHECK(pods_fired("container_memory_fill{namespace=\"prod\",container=~\"nginx|postgres\"}") ==
+        Pods{"db-0", "web-1"});
+  // No container has an image here: "" is what the regex sees.
+  CHECK(pods_fired("container_memory_fill{image=~\".+\"}").empty());
+  CHECK(pods_fired("container_memory_fill{image!~\".+\"}").size() == 3);
 }
 
 TEST_CASE("A slow signal is compared at slow rounds only", "[container_rules]") {

@@ -37,12 +37,15 @@ std::string series_of(std::string_view signal,
   return out;
 }
 
-bool selects(const config::SignalSelector& selector,
+// A label the container lacks has the value "", as in Prometheus: pod!="x" selects a container
+// outside any pod.
+bool selects(const std::vector<config::CompiledMatcher>& matchers,
              const recorder::containers::ContainerLabels& labels) {
-  for (const auto& wanted : selector.labels) {
-    const auto label = std::find_if(labels.begin(), labels.end(),
-                                    [&wanted](const auto& l) { return l.name == wanted.first; });
-    if (label == labels.end() || label->value != wanted.second) return false;
+  for (const auto& wanted : matchers) {
+    const auto label = std::find_if(labels.begin(), labels.end(), [&wanted](const auto& l) {
+      return l.name == wanted.matcher().name;
+    });
+    if (!wanted.matches(label == labels.end() ? std::string_view() : label->value)) return false;
   }
   return true;
 }
@@ -68,7 +71,10 @@ void ContainerTriggers::replace_rules(std::vector<config::TriggerRule> rules) {
   for (config::TriggerRule& rule : rules) {
     auto signal = config::container_signal_of(rule.selector);
     if (!signal) continue;  // not a container rule: the engine's
-    resolved.push_back({std::move(rule), *signal});
+    // The config load compiled these already and refused a bad regex, naming the rule.
+    auto matchers = config::compile_matchers(rule.selector);
+    if (!matchers) continue;
+    resolved.push_back({std::move(rule), *signal, std::move(*matchers)});
   }
   const std::lock_guard lock(replacement_mutex_);
   has_rules_.store(!resolved.empty(), std::memory_order_relaxed);
@@ -136,7 +142,7 @@ void ContainerTriggers::evaluate(const ContainerRead& read, Tracked& tracked, in
     const Rule& rule = rules_[r];
     const bool fast = is_fast_signal(rule.signal);
     if (!fast && !slow) continue;  // no new value for it
-    if (!selects(rule.rule.selector, labels)) continue;
+    if (!selects(rule.matchers, labels)) continue;
     Hold& hold = tracked.holds[r];
     const double value = tracked.values.value(rule.signal);
     if (!config::compare(rule.rule.op, value, rule.rule.value)) {  // NaN too

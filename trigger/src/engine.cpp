@@ -35,9 +35,9 @@ bool matches(const config::SignalSelector& selector, const SeriesDesc& desc,
              std::string& key_value) {
   if (desc.name != selector.name) return false;
   for (const auto& wanted : selector.labels) {
-    // Not a structured binding: clang 14 cannot capture those in a lambda.
-    const auto& name = wanted.first;
-    const auto& value = wanted.second;
+    // The config offers only = outside container rules (config/src/trigger_list.cpp).
+    const auto& name = wanted.name;
+    const auto& value = wanted.value;
     auto fixed = std::find_if(desc.labels.begin(), desc.labels.end(),
                               [&name](const auto& label) { return label.first == name; });
     if (fixed != desc.labels.end()) {

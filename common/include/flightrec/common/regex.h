@@ -34,6 +34,10 @@ class Regex {
   // Whether the regex matches anywhere in `text` (unanchored, like Go's MatchString).
   [[nodiscard]] bool search(std::string_view text) const noexcept;
 
+  // Whether the regex matches the whole of `text` (anchored at both ends, as Prometheus anchors
+  // a label matcher's regex).
+  [[nodiscard]] bool full_match(std::string_view text) const noexcept;
+
   // The leftmost match that starts at or after `from`; ^ still means the start of `text`.
   [[nodiscard]] std::optional<RegexMatch> find(std::string_view text, size_t from) const noexcept;
 

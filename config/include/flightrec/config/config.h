@@ -53,9 +53,20 @@ using SourceSettingsMap = std::map<std::string, SourceSettings, std::less<>>;
 // Which signal (or raw series) a trigger watches: `cpu_busy_ratio{cpu="total"}` is the name
 // "cpu_busy_ratio" with one label matcher. Labels not named match anything, so a selector may
 // match several series. Matched against the running host's signals at start-up, not here.
+// How a selector's label matcher compares, PromQL's four: the value equal or not, a regex (RE2)
+// that matches the whole value or not. A label a series lacks has the value "".
+enum class LabelMatch : uint8_t { equal, not_equal, regex, not_regex };
+
+struct LabelMatcher {
+  std::string name;
+  LabelMatch op = LabelMatch::equal;
+  std::string value;  // the text compared, or the regex
+  bool operator==(const LabelMatcher&) const = default;
+};
+
 struct SignalSelector {
   std::string name;
-  std::vector<std::pair<std::string, std::string>> labels;  // as written, in order
+  std::vector<LabelMatcher> labels;  // as written, in order
   bool operator==(const SignalSelector&) const = default;
 };
 

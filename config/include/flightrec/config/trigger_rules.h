@@ -5,16 +5,50 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "flightrec/common/enum_names.h"
+#include "flightrec/common/regex.h"
+#include "flightrec/common/result.h"
 #include "flightrec/config/config.h"
 
 namespace flightrec::config {
 
-// `name` or `name{label="value",...}`: names are [a-z_][a-z0-9_]*, values any text without `"`,
-// `\` or control characters; spaces around `{`, `,`, `=` and `}` are allowed. A label may appear
+// `name` or `name{label="value",...}` with the matchers =, !=, =~ and !~: names are
+// [a-z_][a-z0-9_]*, values any text without control characters, `\\` for a backslash and `\"` for
+// a quote (PromQL's); spaces around `{`, `,`, the matcher and `}` are allowed. A label may appear
 // once. nullopt when the text is not such a selector.
 [[nodiscard]] std::optional<SignalSelector> parse_signal_selector(std::string_view text);
+
+// Each label matcher as a selector writes it, longest first (what the parser tries in order).
+inline constexpr EnumName<LabelMatch> kLabelMatchOps[] = {{LabelMatch::not_equal, "!="},
+                                                          {LabelMatch::regex, "=~"},
+                                                          {LabelMatch::not_regex, "!~"},
+                                                          {LabelMatch::equal, "="}};
+static_assert(names_are_distinct(kLabelMatchOps));
+
+// `pod=~"web-\\d+"`: a matcher as a selector writes it, for messages.
+[[nodiscard]] std::string matcher_text(const LabelMatcher& matcher);
+
+// A label matcher ready to compare, its regex compiled once. A regex matches the whole value, as
+// Prometheus anchors it: pod=~"web" matches "web", not "web-1".
+class CompiledMatcher {
+ public:
+  // An error names the matcher and says what is wrong with its regex:
+  // `label matcher pod=~"(" is not a valid regex (missing ): ()`.
+  static Result<CompiledMatcher> compile(LabelMatcher matcher);
+  [[nodiscard]] const LabelMatcher& matcher() const noexcept { return matcher_; }
+  // Whether a label's value ("" for a label the series lacks) satisfies the matcher.
+  [[nodiscard]] bool matches(std::string_view value) const;
+
+ private:
+  CompiledMatcher() = default;
+  LabelMatcher matcher_;
+  std::optional<Regex> regex_;  // =~ and !~ only
+};
+
+// Every matcher of the selector compiled, or the first one's error.
+[[nodiscard]] Result<std::vector<CompiledMatcher>> compile_matchers(const SignalSelector& selector);
 
 // Each comparison as a rule's `op` writes it.
 inline constexpr EnumName<Comparison> kComparisons[] = {{Comparison::greater, ">"},

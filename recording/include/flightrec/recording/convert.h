@@ -20,6 +20,10 @@
 
 namespace flightrec::recording {
 
+namespace detail {
+class ContainerNames;
+}  // namespace detail
+
 enum class DumpFormat { json, csv, raw };
 
 // The names format= and --format take.
@@ -45,13 +49,22 @@ inline constexpr int kJsonSchemaVersion = 1;
 
 // Writes the frames of the blocks it is given (those inside `range`) as JSON or CSV text: every
 // system block first, then every process block, then every container frame (JSON's "rows" come
-// before its "processes", and those before its "containers").
+// before its "processes", and those before its "containers"). The container frames are given
+// once more before the process blocks, for the process rows' container names.
 class TextConverter {
  public:
   // `format` is json or csv (raw is not text: use RecordingWriter). Writes the header at once.
   TextConverter(DumpFormat format, const Metadata& metadata, store::TimeRange range, Sink sink);
   // Returns false once the sink has failed. Throws std::logic_error after add_process_block.
   bool add(const std::shared_ptr<const store::Block>& block);
+  ~TextConverter();
+  TextConverter(const TextConverter&) = delete;
+  TextConverter& operator=(const TextConverter&) = delete;
+  // JSON: indexes the frame's containers, by which each process row names its container (the
+  // `container_name` column: the container frame nearest the process frame); give every container
+  // frame this way, in time order, before the first process block. CSV: nothing. Throws
+  // std::logic_error after add_process_block, or for bytes that do not decode.
+  void add_container_names(const store::StoredContainerFrame& frame);
   // JSON: the block's frames inside the range, decoded one at a time. CSV: nothing (CSV holds the
   // system series only). Returns false once the sink has failed.
   bool add_process_block(const store::ProcessBlock& block);
@@ -77,6 +90,7 @@ class TextConverter {
   Sink sink_;
   std::string out_;
   std::vector<int64_t> row_;
+  std::unique_ptr<detail::ContainerNames> container_names_;
   // 1/scale per series when it is a whole number (0 otherwise): dividing by it gives the nearest
   // double to the decimal value (123.45, not 123.45000000000002 from multiplying by 0.01).
   std::vector<double> divisors_;

@@ -2,11 +2,14 @@
 // The processes at the cursor: the newest process frame at or before it, each row with its rates
 // over the interval to an earlier frame, by the rule of model/process_rates.h (matched
 // by pid and start time, so a reused pid never yields a rate; a process born since counts from
-// zero).
+// zero), and each row's container from the container frame nearest in time to the process frame
+// (container/frame/process_container.h).
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "flightrec/container/frame/container_frame.h"
 #include "flightrec/process/process_frame.h"
 
 namespace flightrec::replay {
@@ -17,6 +20,9 @@ struct ProcessRates {
   std::optional<double> mem;  // rss / MemTotal, 0..1
   std::optional<double> read_bps, write_bps;
   std::optional<double> tx_bps, rx_bps, tx_pps, rx_pps;
+  // Its container as the Containers tab names it (container_name()); "" for a process of the
+  // host, or when no container frame holds its container.
+  std::string container;
 };
 
 struct ProcessesAt {
@@ -28,7 +34,9 @@ struct ProcessesAt {
 
 // `frames` ascending in time. The rates start from the newest frame at least interval_ns before
 // the cursor's frame (the frame just before it when frames are further apart than that).
+// `container_frames`, ascending in time, name each process's container.
 ProcessesAt processes_at(const std::vector<process::ProcessFrame>& frames, int64_t time_ns,
-                         int64_t interval_ns, std::optional<double> mem_total_bytes);
+                         int64_t interval_ns, std::optional<double> mem_total_bytes,
+                         const std::vector<container::ContainerFrame>& container_frames);
 
 }  // namespace flightrec::replay

@@ -26,6 +26,7 @@
 #include "flightrec/common/limited_warning.h"
 #include "flightrec/config/config.h"
 #include "flightrec/config/container_signals.h"
+#include "flightrec/config/trigger_rules.h"
 #include "flightrec/model/incident_handoff.h"
 #include "flightrec/recorder/containers/container_round.h"
 #include "flightrec/trigger/capturer.h"
@@ -70,6 +71,7 @@ class ContainerTriggers final : public CaptureRequests {
   struct Rule {
     config::TriggerRule rule;
     config::ContainerSignal signal;
+    std::vector<config::CompiledMatcher> matchers;  // rule.selector's
   };
   struct Hold {
     bool holding = false;
