@@ -5,7 +5,7 @@
 # checkout-throttled naming pod prod/checkout-7f9c8d6b5-x2kqp's app container; replay's
 # Containers tab at the trigger shows that container against its 0.5-CPU quota and 512 MiB limit,
 # with throttled periods in its period strip, and the sidecar unthrottled; the checkout workers
-# are among the recorded processes.
+# are among the recorded processes, and the Processes tab names their container.
 source "$(dirname "$0")/lib.sh"
 EXAMPLES="$(cd "$(dirname "$0")/../.." && pwd)/examples"
 RECORDING="$EXAMPLES/throttled-pod.flightrec"
@@ -54,5 +54,19 @@ PY
   pass "replay's Containers tab at the trigger: the app at its quota and limit, $out; the sidecar never"
 else
   fail "replay's Containers tab: $(cat "$WORK/replay.err") $out"
+fi
+
+if "$FLIGHTREC" replay "$RECORDING" --batch --filter checkout_burst --format json \
+  >"$WORK/processes.json" 2>"$WORK/replay.err" && out=$(python3 - "$WORK/processes.json" 2>&1 <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+assert len(rows) == 5, f"{len(rows)} checkout processes, not the service and its 4 workers"
+containers = {row["container"] for row in rows}
+assert containers == {"prod/checkout-7f9c8d6b5-x2kqp/app"}, containers
+PY
+  ); then
+  pass "the Processes tab names the service's and its workers' container"
+else
+  fail "the Processes tab's checkout rows: $(cat "$WORK/replay.err") $out"
 fi
 finish
