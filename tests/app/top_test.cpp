@@ -405,3 +405,27 @@ TEST_CASE("top's help screen and --help list the keys", "[top]") {
   CHECK(screen.find("Sorted by %MEM, reversed.") != std::string::npos);
   CHECK_THAT(app::usage_text(app::CommandKind::top), Catch::Matchers::Contains("\nKeys:\n" + keys));
 }
+
+TEST_CASE("top names each process's container in a CONTAINER column, only when one has one",
+          "[top]") {
+  ProcessFrame before;
+  before.processes = {row(10, "web", 0), row(20, "shell", 0)};
+  ProcessFrame now = before;
+  now.processes[0].cpu_user_ns = 500'000'000;
+  TopContext context;
+  auto users = fixed_users();
+  context.container_of = [](const ProcessRow& process) -> std::string {
+    return process.pid == 10 ? "prod/checkout-7f9c8d6b5-x2kqp/app-with-a-long-name" : "";
+  };
+  const std::string screen = render_top(&before, now, false, context, users);
+  CHECK(header_of(screen) ==
+        "    PID USER       S *%CPU  %MEM    RSS   VIRT  THR     TIME+ CONTAINER"
+        "                      COMMAND");
+  // Cut to 30 columns; a process in no container shows "-".
+  CHECK_THAT(screen, Catch::Matchers::Contains(" prod/checkout-7f9c8d6b5-x2kqp/ web\n"));
+  CHECK_THAT(screen, Catch::Matchers::Contains(" -                              shell\n"));
+
+  context.container_of = [](const ProcessRow&) { return std::string(); };
+  CHECK(header_of(render_top(&before, now, false, context, users)) ==
+        "    PID USER       S *%CPU  %MEM    RSS   VIRT  THR     TIME+ COMMAND");
+}

@@ -15,8 +15,10 @@
 #include "flightrec/config/config.h"
 #include "flightrec/network/traffic_backend.h"
 #include "flightrec/process/process_sampler.h"
+#include "flightrec/recorder/container_recorder.h"
 #include "raw_terminal.h"
 #include "system_summary.h"
+#include "top_containers.h"
 
 namespace flightrec::app {
 namespace {
@@ -153,6 +155,8 @@ int run_top(const TopOptions& options, const Command& global) {
       root, {.redact_cmdline = cfg.processes.redact_cmdline, .max_count = cfg.processes.max_count});
 
   TopContext context;
+  detail::TopContainerNames containers(recorder::container_tier_settings(cfg).names);
+  context.container_of = [&](const process::ProcessRow& row) { return containers.name_of(row); };
   context.mem_total_bytes = mem_total_bytes(root.procfs.string());
   context.limit = options.limit != 0 ? options.limit : (options.batch ? 0 : 40);
   context.view = initial_view(options.net);

@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <span>
+#include <string_view>
+#include <vector>
 
 #include "flightrec/app/top.h"
 #include "flightrec/common/printable.h"
@@ -82,6 +85,10 @@ std::string header(std::span<const HeaderCell> cells, const TopView& view) {
   return out + "\n";
 }
 
+// The CONTAINER column's widest: "namespace/pod/container" names run long, and the command after
+// it matters more.
+constexpr size_t kContainerWidth = 30;
+
 constexpr HeaderCell kCpuHeader[] = {
     {TopColumn::pid, "PID", 7},    {TopColumn::user, "USER", 10, true},
     {std::nullopt, "S", 1, true},  {TopColumn::cpu, "%CPU", 5},
@@ -135,7 +142,6 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
                        count('R'), count('S') + count('I') + count('D'), count('T') + count('t'),
                        count('Z'));
   out += summary.lines;
-  out += "\n" + header(kCpuHeader, context.view);
 
   const auto rates = model::process_rates(before, now);
   struct Line {
@@ -143,13 +149,15 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
     double cpu_percent;
     std::string user;
     std::string command;
+    std::string container;
   };
   std::vector<Line> lines;
   for (size_t i = 0; i < now.processes.size(); ++i) {
     const ProcessRow& row = now.processes[i];
     if (row.exited) continue;
     lines.push_back({&row, rates.processes[i].cpu.value_or(0) * 100,
-                     column_text(users.name(row.uid)), command_of(row)});
+                     column_text(users.name(row.uid)), command_of(row),
+                     context.container_of ? column_text(context.container_of(row)) : ""});
   }
   const auto compare = [&](const Line& a, const Line& b) {
     const ProcessRow& x = *a.row;
@@ -180,6 +188,19 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
   };
   sort_lines(lines, context.view, compare);
   if (context.limit != 0 && lines.size() > context.limit) lines.resize(context.limit);
+  // CONTAINER, before COMMAND, only when a process shown is in a container: as wide as the
+  // longest name up to kContainerWidth, a longer one cut.
+  size_t container_width = 0;
+  for (const Line& line : lines) container_width = std::max(container_width, line.container.size());
+  const bool containers = container_width > 0;
+  container_width =
+      std::clamp(container_width, std::string_view("CONTAINER").size(), kContainerWidth);
+  std::vector<HeaderCell> cells(std::begin(kCpuHeader), std::end(kCpuHeader));
+  if (containers) {
+    cells.insert(cells.end() - 1,
+                 {std::nullopt, "CONTAINER", static_cast<int>(container_width), true});
+  }
+  out += "\n" + header(cells, context.view);
   for (const Line& line : lines) {
     const ProcessRow& row = *line.row;
     const double mem_percent = context.mem_total_bytes == 0
@@ -191,6 +212,11 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
                          row.state, line.cpu_percent, mem_percent,
                          human_bytes(row.rss_bytes).c_str(), human_bytes(row.vsz_bytes).c_str(),
                          row.threads, cpu_time(row.cpu_user_ns + row.cpu_system_ns).c_str());
+    if (containers) {
+      const int width = static_cast<int>(container_width);
+      out += printf_string("%-*.*s ", width, width,
+                           line.container.empty() ? "-" : line.container.c_str());
+    }
     out += line.command + '\n';
   }
   return out;

@@ -5,6 +5,7 @@
 // so they are unit-tested on hand-made frames and fixture samples.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -101,6 +102,9 @@ struct TopContext {
   uint32_t limit = 0;            // rows; 0 = all
   TopView view;                  // sorted by what; the help screen is the caller's to show
   TopSummary summary;            // the CPU screen's lines under its title; empty: none
+  // The CPU screen's CONTAINER column: the name of a process's container, "" for none. Unset,
+  // or "" for every process shown (a host without containers): no column.
+  std::function<std::string(const process::ProcessRow&)> container_of;
 };
 
 // One screen: the change from `before` to `now`, by the rule of model/process_rates.h
