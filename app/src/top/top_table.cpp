@@ -124,8 +124,8 @@ void sort_lines(std::vector<Line>& lines, const TopView& view, Compare compare) 
   });
 }
 
-std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
-                       const TopContext& context, process::UserNames& users) {
+// top's first lines: the time, uptime and load, the tasks, then CPU and memory.
+std::string cpu_title(const ProcessFrame& now, const TopSummary& summary) {
   std::map<char, uint32_t> states;
   for (const auto& row : now.processes) {
     if (!row.exited) ++states[row.state];
@@ -133,15 +133,18 @@ std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
   uint32_t total = 0;
   for (const auto& [state, n] : states) total += n;
   const auto count = [&](char state) { return states.contains(state) ? states.at(state) : 0U; };
-  // top's first lines: the time, uptime and load, the tasks, then CPU and memory.
-  const TopSummary& summary = context.summary;
   std::string out =
       printf_string("flightrec top - %s%s%s\n", clock_of(now.time_unix_ns).c_str(),
                     summary.uptime_and_load.empty() ? "" : " ", summary.uptime_and_load.c_str());
   out += printf_string("Tasks: %u total, %u running, %u sleeping, %u stopped, %u zombie\n", total,
                        count('R'), count('S') + count('I') + count('D'), count('T') + count('t'),
                        count('Z'));
-  out += summary.lines;
+  return out + summary.lines;
+}
+
+std::string cpu_screen(const ProcessFrame* before, const ProcessFrame& now,
+                       const TopContext& context, process::UserNames& users) {
+  std::string out = cpu_title(now, context.summary);
 
   const auto rates = model::process_rates(before, now);
   struct Line {
