@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "flightrec/common/number_format.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/model/alert_details.h"
 #include "flightrec/model/container_details.h"
 #include "flightrec/model/oom_memory.h"
+#include "flightrec/model/value_text.h"
 #include "flightrec/replay/format.h"
 
 namespace flightrec::replay {
@@ -78,7 +78,16 @@ std::string label_of(const model::IncidentDescription& incident, const model::Oo
   }
   if (!incident.condition.empty()) label += ": " + incident.condition;
   // A manual incident has no value (NaN): no rule measured anything.
-  if (std::isfinite(incident.value)) label += " (value " + number_text(incident.value) + ")";
+  // In the unit the series names, as `flightrec incidents` shows it: 2.36 GiB, not 2535002112.
+  if (std::isfinite(incident.value)) {
+    // Older files name no series: their condition (or, older still, their rule) starts with
+    // the signal's name.
+    const std::string& named = !incident.series.empty()      ? incident.series
+                               : !incident.condition.empty() ? incident.condition
+                                                             : incident.rule;
+    const std::string_view series = std::string_view(named).substr(0, named.find(' '));
+    label += " (value " + model::value_text(series, incident.value) + ")";
+  }
   if (!incident.reason.empty()) label += ": " + incident.reason;
   label += victim_of(kill);
   // A container rule's container, or an OOM victim's.

@@ -208,7 +208,7 @@ TEST_CASE("triggersComeFromIncidentMetadata", "[replay][model]") {
   const Model model(fixture(), fixture_users());
   REQUIRE(model.triggers().size() == 1);
   CHECK(model.triggers()[0].time_ns == kTriggerNs);
-  CHECK(model.triggers()[0].label == "memory_available_bytes < 2e9 (value 1975517184)");
+  CHECK(model.triggers()[0].label == "memory_available_bytes < 2e9 (value 1.84 GiB)");
   CHECK(triggers_of(flightrec::recording::Metadata{}).empty());
 }
 

@@ -57,7 +57,7 @@ TEST_CASE("aRuleTriggerIsLabelledWithItsConditionAndValue", "[replay][trigger]")
                                  .series = "cpu_busy_ratio{cpu=\"total\"}",
                                  .fired_at_ns = kTriggerNs}));
   REQUIRE(triggers.size() == 1);
-  CHECK(triggers[0].label == "cpu_busy: cpu_busy_ratio{cpu=\"total\"} > 0.8 (value 0.93)");
+  CHECK(triggers[0].label == "cpu_busy: cpu_busy_ratio{cpu=\"total\"} > 0.8 (value 93.0%)");
 }
 
 TEST_CASE("aReasonCannotSendEscapeSequencesToTheTerminal", "[replay][trigger]") {
@@ -103,7 +103,7 @@ TEST_CASE("batchTextNamesAnOomVictimItsCgroupSizeAndSourceOrWhyNone", "[replay][
                                              {"oom.victim_source", "ebpf_exit"}}};
   const BatchView view{.cursor = 0, .interval_ns = 1'000'000'000};
   const std::string named = render_batch(model_with(oom), view, BatchFormat::text);
-  CHECK_THAT(named, Catch::Contains("trigger   oom_kill: oom_kills_per_second > 0 (value 250), "
+  CHECK_THAT(named, Catch::Contains("trigger   oom_kill: oom_kills_per_second > 0 (value 250/s), "
                                     "killed 201 python3 (peak 64M) at "));
   CHECK_THAT(named, Catch::Contains("\nvictim    201 python3, cgroup /pods/a, peak 64M at exit, "
                                     "named by the eBPF exit report\n"));
