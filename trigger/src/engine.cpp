@@ -90,8 +90,10 @@ TriggerEngine::RuleSet TriggerEngine::resolve(std::vector<config::TriggerRule> r
     auto add_matches = [&](bool derived, const SeriesDesc& desc, size_t index) {
       std::string key_value;
       if (!matches(rule.selector, desc, key_value)) return;
-      state.matches.push_back(Match{derived, index, desc.scale, desc.keys, desc.key_slot,
-                                    desc.key_label, key_value, name_prefix(desc)});
+      Match match{derived,       index,          desc.scale, desc.keys,
+                  desc.key_slot, desc.key_label, key_value,  name_prefix(desc)};
+      if (rule.over) match.mean.emplace(std::max<uint64_t>(1, ticks_covering(*rule.over, rate_)));
+      state.matches.push_back(std::move(match));
     };
     if (signal_named) {
       for (size_t i = 0; i < signals_.size(); ++i) add_matches(true, signals_[i].desc, i);
@@ -182,6 +184,7 @@ std::span<const Firing> TriggerEngine::evaluate(const sampler::FrameHeader& head
     for (size_t m = 0; m < state.matches.size(); ++m) {
       Match& match = state.matches[m];
       double value = value_of(match, raw, derived);
+      if (match.mean) value = match.mean->add(tick, value);
       if (!config::compare(rule.op, value, rule.value)) {  // NaN lands here too
         match.holding = false;
         continue;
