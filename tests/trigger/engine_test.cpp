@@ -103,9 +103,17 @@ TEST_CASE("an unknown signal or label stops start-up naming the rule", "[engine]
   Host host;
   auto typo = rule("hot", "cpu_bussy_ratio", Comparison::greater, 0.5);
   typo.line = 12;
-  CHECK_THROWS_WITH(
-      TriggerEngine({typo}, host.signals, host.schema, 1ms),
-      Catch::StartsWith("trigger \"hot\" (line 12): unknown signal \"cpu_bussy_ratio\""));
+  CHECK_THROWS_WITH(TriggerEngine({typo}, host.signals, host.schema, 1ms),
+                    "trigger \"hot\" (line 12): unknown signal \"cpu_bussy_ratio\" (not a signal "
+                    "or series on this host; did you mean \"cpu_busy_ratio\"?)");
+  // Raw series are names too; a name near none of them says where the names are listed.
+  CHECK_THROWS_WITH(TriggerEngine({rule("low", "memory_avialable_bytes", Comparison::less, 1)},
+                                  host.signals, host.schema, 1ms),
+                    Catch::EndsWith("(not a signal or series on this host; did you mean "
+                                    "\"memory_available_bytes\"?)"));
+  CHECK_THROWS_WITH(TriggerEngine({rule("odd", "entropy_bits", Comparison::less, 1)}, host.signals,
+                                  host.schema, 1ms),
+                    Catch::EndsWith("(not a signal or series on this host; see docs/TRIGGERS.md)"));
   CHECK_THROWS_WITH(
       TriggerEngine({rule("cpu9", "cpu_busy_ratio{cpu=\"9\"}", Comparison::greater, 0.5)},
                     host.signals, host.schema, 1ms),

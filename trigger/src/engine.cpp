@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "flightrec/common/closest_name.h"
 #include "flightrec/config/trigger_rules.h"
 #include "flightrec/sampler/slot_table.h"
 
@@ -57,6 +58,22 @@ std::string rule_reference(const config::TriggerRule& rule) {
   return out;
 }
 
+// `did you mean "x"?` with the host's signal or series name nearest `unknown`, else where the
+// names are listed.
+std::string hint_for(std::string_view unknown, const std::vector<model::Signal>& signals,
+                     const sampler::Schema& schema) {
+  std::vector<std::string_view> names;
+  const auto add = [&names](std::string_view name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const model::Signal& signal : signals) add(signal.desc.name);
+  for (const SeriesDesc& series : schema) add(series.name);
+  if (auto meant = closest_name(unknown, names)) {
+    return "did you mean \"" + std::string(*meant) + "\"?";
+  }
+  return "see docs/TRIGGERS.md";
+}
+
 }  // namespace
 
 bool same_rule(const config::TriggerRule& a, const config::TriggerRule& b) {
@@ -105,7 +122,8 @@ TriggerEngine::RuleSet TriggerEngine::resolve(std::vector<config::TriggerRule> r
                       });
     if (!name_known) {
       problems += rule_reference(rule) + ": unknown signal \"" + rule.selector.name +
-                  "\" (not a signal or series on this host; see docs/TRIGGERS.md)\n";
+                  "\" (not a signal or series on this host; " +
+                  hint_for(rule.selector.name, signals_, schema_) + ")\n";
     } else if (state.matches.empty()) {
       problems += rule_reference(rule) + ": no series of \"" + rule.selector.name +
                   "\" has the labels in " + rule.signal + "\n";
