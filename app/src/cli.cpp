@@ -160,8 +160,10 @@ std::string command_words() {
   return words;
 }
 
-// An unknown flag that another command takes is named with that command, not just refused.
-std::string unknown_flag_error(std::string_view flag, const CommandSpec* word) {
+// An unknown flag that another command takes is named with that command, not just refused; else a
+// likely typo of one of `table`'s (the command's and the global flags) is named.
+std::string unknown_flag_error(std::span<const Flag> table, std::string_view flag,
+                               const CommandSpec* word) {
   Command scratch;
   std::string owners;
   for (const auto& spec : commands()) {
@@ -172,7 +174,7 @@ std::string unknown_flag_error(std::string_view flag, const CommandSpec* word) {
   if (!owners.empty()) return std::string(flag) + " only applies to " + owners;
   const std::string help =
       word == nullptr ? "flightrec --help" : "flightrec " + std::string(word->word) + " --help";
-  return "unknown flag " + std::string(flag) + " (see " + help + ")";
+  return flags::unknown_flag_text(table, flag) + " (see " + help + ")";
 }
 
 Result<Command> parse_flags(const std::vector<std::string_view>& args, const CommandSpec* word,
@@ -189,7 +191,9 @@ Result<Command> parse_flags(const std::vector<std::string_view>& args, const Com
     command.argument = std::string(argument);
     return {};
   };
-  const auto unknown = [word](std::string_view flag) { return unknown_flag_error(flag, word); };
+  const auto unknown = [&table, word](std::string_view flag) {
+    return unknown_flag_error(table, flag, word);
+  };
   const auto parsed = flags::parse(args, table, take_argument, unknown);
   if (!parsed) return Error{parsed.error()};
   if (parsed->help) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "flightrec/common/closest_name.h"
+
 namespace flightrec::flags {
 namespace {
 
@@ -35,6 +37,15 @@ Apply enable(bool& target) {
   };
 }
 
+std::string unknown_flag_text(std::span<const Flag> flags, std::string_view flag) {
+  std::string text = "unknown flag " + std::string(flag);
+  // Long names only: one-letter aliases are all one edit apart.
+  std::vector<std::string_view> names;
+  for (const Flag& known : flags) names.push_back(known.name);
+  if (auto meant = closest_name(flag, names)) text += "; did you mean " + std::string(*meant) + "?";
+  return text;
+}
+
 const Flag* find(std::span<const Flag> flags, std::string_view name) {
   const auto it = std::find_if(flags.begin(), flags.end(), [name](const Flag& flag) {
     return flag.name == name || (!flag.alias.empty() && flag.alias == name);
@@ -57,7 +68,7 @@ Result<Parsed> parse(std::span<const std::string_view> args, std::span<const Fla
     const std::string_view name = arg.substr(0, eq);
     const Flag* flag = find(flags, name);
     if (flag == nullptr) {
-      return Error{unknown ? unknown(name) : "unknown flag " + std::string(name)};
+      return Error{unknown ? unknown(name) : unknown_flag_text(flags, name)};
     }
     std::string_view value;
     if (!takes_value(*flag)) {

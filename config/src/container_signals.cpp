@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "flightrec/common/closest_name.h"
 #include "flightrec/config/detail/key_tree.h"
 #include "flightrec/config/detail/text.h"
 
@@ -36,7 +37,7 @@ Result<ContainerSignal> container_signal_of(const SignalSelector& selector) {
   const auto signal = value_named(kContainerSignals, selector.name);
   if (!signal) {
     std::string message = detail::quote(selector.name) + " is not a container signal";
-    if (auto closest = detail::closest_name(selector.name, signal_names())) {
+    if (auto closest = closest_name(selector.name, signal_names())) {
       message += " (did you mean " + detail::quote(*closest) + "?)";
     } else {
       message += " (see docs/TRIGGERS.md, \"Container rules\")";

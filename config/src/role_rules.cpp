@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "flightrec/common/closest_name.h"
 #include "flightrec/config/detail/document_scan.h"
 #include "flightrec/config/detail/key_tree.h"
 #include "flightrec/config/detail/text.h"

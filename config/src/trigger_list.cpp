@@ -18,8 +18,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const std::vector<std::string_view> kRuleKeys{"name", "signal", "op",   "value",
-                                              "for",  "pre",    "post", "cooldown"};
+const std::vector<std::string_view> kRuleKeys{"name", "signal", "op",   "value",   "for",
+                                              "over", "pre",    "post", "cooldown"};
 const std::vector<std::string_view> kRequiredKeys{"name", "signal", "op", "value"};
 const std::vector<std::string_view> kShorthandKeys{"cpu_percent", "mem_bytes"};
 
@@ -29,6 +29,10 @@ struct DurationLimit {
 };
 constexpr std::array<DurationLimit, 4> kDurationLimits{
     {{"for", 1h}, {"pre", 24h}, {"post", 1h}, {"cooldown", 24h}}};
+// `over` keeps a bounded number of partial sums per matched series (trigger/running_mean.h); ten
+// minutes is longer than any averaging a Prometheus rule over a millisecond signal would want, and
+// the default buffer's span.
+constexpr Duration kMaxOver = 10min;
 
 std::optional<double> parse_number(std::string_view text) {
   double value = 0;
@@ -105,6 +109,11 @@ Status apply_rule_key(const std::string& name, const std::string& text, TriggerR
     auto op = parse_comparison(text);
     if (!op) return Error{quote(text) + " is not a comparison (allowed: >, >=, <, <=)"};
     rule.op = *op;
+  } else if (name == "over") {
+    // Not 0: a mean over no time is the tick's value, which leaving `over` out already says.
+    const auto over = read_duration(text, 1ms, kMaxOver, "1ms.." + format_duration(kMaxOver));
+    if (!over) return Error{over.error()};
+    rule.over = *over;
   } else if (name == "value") {
     auto threshold = parse_threshold(text);
     if (!threshold) return Error{quote(text) + " is not a number (examples: 0.8, -1, 1e9, 8GiB)"};
@@ -181,6 +190,7 @@ void TriggerRulesLoader::load_rule(const YAML::Node& map, const std::string& pat
   std::set<std::string, std::less<>> written;
   YAML::Mark signal_mark;
   std::string signal_path;
+  YAML::Mark over_mark;
   for_each_key(map, path, fail, [&](const MapKey& entry) {
     written.insert(entry.name);
     if (std::find(kRuleKeys.begin(), kRuleKeys.end(), entry.name) == kRuleKeys.end()) {
@@ -192,6 +202,7 @@ void TriggerRulesLoader::load_rule(const YAML::Node& map, const std::string& pat
       fail(entry.key.Mark(), entry.path, "expected a single value, got " + describe(entry.value));
       return;
     }
+    if (entry.name == "over") over_mark = entry.key.Mark();
     if (entry.name == "name") {
       loaded.name_mark = entry.key.Mark();
       loaded.path = entry.path;
@@ -205,6 +216,14 @@ void TriggerRulesLoader::load_rule(const YAML::Node& map, const std::string& pat
       fail(entry.key.Mark(), entry.path, applied.error());
     }
   });
+  // Container reads come at uneven times (fast and slow tiers), so a mean over them is not a mean
+  // over time: refused rather than computed wrong.
+  if (loaded.rule.over && is_container_selector(loaded.rule.selector)) {
+    fail(over_mark, path + ".over",
+         "rule " + quote(loaded.rule.name) +
+             ": container rules have no \"over\" (it averages the system frames' ticks; see "
+             "docs/TRIGGERS.md, \"Container rules\")");
+  }
   for (std::string_view required : kRequiredKeys) {
     if (!written.contains(required)) {
       fail(map.Mark(), path,

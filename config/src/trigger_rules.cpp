@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "flightrec/common/number_format.h"
+#include "flightrec/config/units.h"
+
 namespace flightrec::config {
 namespace {
 
@@ -151,6 +154,13 @@ std::optional<Comparison> parse_comparison(std::string_view text) {
 }
 
 std::string_view comparison_text(Comparison op) { return name_of(kComparisons, op); }
+
+std::string condition_text(const TriggerRule& rule) {
+  const std::string compared =
+      rule.over ? "avg_over_time(" + rule.signal + "[" + format_duration(*rule.over) + "])"
+                : rule.signal;
+  return compared + " " + std::string(comparison_text(rule.op)) + " " + number_text(rule.value);
+}
 
 bool is_rule_name(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {

@@ -107,8 +107,8 @@ Result<ReplayArgs> parse_replay_args(std::span<const std::string_view> args) {
     have_source = true;
     return {};
   };
-  const auto unknown = [](std::string_view flag) {
-    return "unknown flag " + std::string(flag) + " (see flightrec replay --help)";
+  const auto unknown = [&table](std::string_view flag) {
+    return flags::unknown_flag_text(table, flag) + " (see flightrec replay --help)";
   };
   const auto parsed = flags::parse(args, table, take_source, unknown);
   if (!parsed) return Error{parsed.error()};

@@ -83,6 +83,12 @@ TEST_CASE("Bad command lines get one line naming what was wrong", "[cli]") {
   CHECK(parse_command_line({"daemon", "extra"}).error() == "unexpected argument \"extra\"");
   CHECK(parse_command_line({"daemon", "--bogus"}).error() ==
         "unknown flag --bogus (see flightrec daemon --help)");
+  // A typo of the command's own flag or of a global one is named.
+  CHECK(parse_command_line({"snapshot", "--fromat=json"}).error() ==
+        "unknown flag --fromat; did you mean --format? (see flightrec snapshot --help)");
+  CHECK(parse_command_line({"--web.listen-adress=:9000"}).error() ==
+        "unknown flag --web.listen-adress; did you mean --web.listen-address? (see flightrec "
+        "--help)");
   CHECK(parse_command_line({"incidents", "--format=csv"}).error() ==
         "--format only applies to `flightrec snapshot` and `flightrec dump`");
 }

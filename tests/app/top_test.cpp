@@ -192,6 +192,8 @@ TEST_CASE("top's flags are checked and name what was wrong", "[top]") {
         "top: --backend: \"pcap\" is not auto, ebpf or sock_diag");
   CHECK(parse_top_args({"--frobnicate"}).error() ==
         "top: unknown flag --frobnicate (see flightrec top --help)");
+  CHECK(parse_top_args({"--dealy=1s"}).error() ==
+        "top: unknown flag --dealy; did you mean --delay? (see flightrec top --help)");
   CHECK(parse_top_args({"-n"}).error() == "top: flag -n needs a value");
   CHECK(parse_top_args({"-n", "0"}).error() ==
         "top: -n: 0 prints nothing; leave -n out to run until interrupted");

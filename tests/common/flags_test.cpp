@@ -55,6 +55,9 @@ TEST_CASE("flagErrorsNameTheFlagTheSameWayForEveryCommand", "[flags]") {
   Options o;
   const auto unknown = run(o, {"--bogus=1"});
   CHECK(unknown.error() == "unknown flag --bogus");
+  // A likely typo names the flag meant, as config keys do; the value does not count.
+  CHECK(run(o, {"--fromat=csv"}).error() == "unknown flag --fromat; did you mean --format?");
+  CHECK(run(o, {"--bach"}).error() == "unknown flag --bach; did you mean --batch?");
   CHECK(run(o, {"--format"}).error() == "flag --format needs a value");
   CHECK(run(o, {"--format="}).error() == "flag --format needs a non-empty value");
   CHECK(run(o, {"--batch=yes"}).error() == "--batch takes no value");

@@ -68,7 +68,7 @@ TEST_CASE("a key path that is not printable UTF-8 is quoted with escapes", "[err
       only_error("triggers:\n  - name: x\n    signal: cpu_busy_ratio\n    op: \">\"\n"
                  "    value: 1\n    \"\\e]0;pwn\\a\": 1\n") ==
       "flightrec.yaml:6: \"triggers[0].\\x1b]0;pwn\\x07\": unknown key (known here: name, signal, "
-      "op, value, for, pre, post, cooldown)");
+      "op, value, for, over, pre, post, cooldown)");
   // RE2's complaint quotes the pattern as it is.
   CHECK(only_error("incidents:\n  alerts:\n    match: [\"{sev=~\\\"(\\e[2J\\\"}\"]\n") ==
         "flightrec.yaml:3: incidents.alerts.match: set 1 \"{sev=~\\\"(\\x1b[2J\\\"}\": "

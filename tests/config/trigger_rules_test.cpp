@@ -90,6 +90,39 @@ TEST_CASE("an empty triggers list and the defaults have no rules", "[triggers]")
   CHECK(Config{}.triggers.empty());
 }
 
+TEST_CASE("over: an averaging window loads, and shows in the rule's condition",
+          "[triggers][over]") {
+  auto plain = rules_of(kRule);
+  REQUIRE(plain.size() == 1);
+  CHECK_FALSE(plain[0].over.has_value());
+  CHECK(condition_text(plain[0]) == "cpu_busy_ratio{cpu=\"total\"} >= 0.9");
+
+  auto averaged = rules_of(std::string(kRule) + "    over: 1500ms\n    for: 2s\n");
+  REQUIRE(averaged.size() == 1);
+  CHECK(averaged[0].over == 1500ms);
+  CHECK(averaged[0].hold == 2s);
+  CHECK(condition_text(averaged[0]) == "avg_over_time(cpu_busy_ratio{cpu=\"total\"}[1.5s]) >= 0.9");
+}
+
+TEST_CASE("over: zero, too long, not a duration, or on a container rule is an error",
+          "[triggers][over][errors]") {
+  CHECK(only_error(std::string(kRule) + "    over: 0s\n") ==
+        "flightrec.yaml:6: triggers[0].over: \"0s\" is out of range (allowed: 1ms..10m)");
+  CHECK(only_error(std::string(kRule) + "    over: 11m\n") ==
+        "flightrec.yaml:6: triggers[0].over: \"11m\" is out of range (allowed: 1ms..10m)");
+  CHECK(only_error(std::string(kRule) + "    over: a while\n") ==
+        "flightrec.yaml:6: triggers[0].over: \"a while\" is not a duration (examples: 500us, 1ms, "
+        "2s)");
+  CHECK(only_error("triggers:\n"
+                   "  - name: throttled\n"
+                   "    over: 1s\n"
+                   "    signal: container_cpu_throttled_ratio\n"
+                   "    op: '>'\n"
+                   "    value: 0.5\n") ==
+        "flightrec.yaml:3: triggers[0].over: rule \"throttled\": container rules have no \"over\" "
+        "(it averages the system frames' ticks; see docs/TRIGGERS.md, \"Container rules\")");
+}
+
 TEST_CASE("a bad comparison names the rule by position", "[triggers][errors]") {
   CHECK(only_error(std::string(kRule) +
                    "  - {name: b, signal: memory_used_bytes, op: '>>', value: 1}\n") ==
@@ -124,7 +157,7 @@ TEST_CASE("an unknown key in a rule gets a did-you-mean", "[triggers][errors]") 
         "\"triggers[0].cooldown\"?");
   CHECK(only_error(std::string(kRule) + "    colour: red\n") ==
         "flightrec.yaml:6: triggers[0].colour: unknown key (known here: name, signal, op, value, "
-        "for, pre, post, cooldown)");
+        "for, over, pre, post, cooldown)");
   CHECK(only_error(std::string(kRule) + "    op: '<'\n") ==
         "flightrec.yaml:6: triggers[0].op: duplicate key (first written on line 4)");
 }
@@ -159,7 +192,7 @@ TEST_CASE("the shape of triggers and thresholds is checked", "[triggers][errors]
         "value), got a map");
   CHECK(only_error("triggers:\n  - cpu_hot\n") ==
         "flightrec.yaml:2: triggers[0]: expected a map of rule keys (name, signal, op, value, for, "
-        "pre, post, cooldown), got the value \"cpu_hot\"");
+        "over, pre, post, cooldown), got the value \"cpu_hot\"");
   CHECK(only_error("thresholds:\n  cpu_percent: 120\n") ==
         "flightrec.yaml:2: thresholds.cpu_percent: \"120\" is not a percentage (allowed: 0..100)");
   CHECK(only_error("thresholds:\n  mem_bytes: many\n") ==
@@ -261,6 +294,7 @@ TEST_CASE("the example config's rules load", "[triggers][defaults]") {
   REQUIRE(result.ok());
   REQUIRE(result.config->triggers.size() == 3);
   CHECK(result.config->triggers[0].name == "cpu_hot");
+  CHECK(result.config->triggers[0].over == 1s);
   CHECK(result.config->triggers[1].selector.labels.size() == 2);
   CHECK(result.config->triggers[2].name == "mem_bytes");
   CHECK(result.config->incidents.dir == "/srv/flightrec/incidents");

@@ -31,6 +31,25 @@ out=$("$FLIGHTREC" check-config "$WORK/typo.yaml" 2>&1)
 set -e
 expect_contains "$out" 'did you mean "sampler.rate"' "unknown keys get a hint"
 
+# Rules: a misspelt signal name is found before a start, and what each rule compares is printed,
+# an averaging window as PromQL writes it.
+printf 'triggers:\n  - {name: hot, signal: cpu_bussy_ratio, op: ">", value: 0.9}\n' >"$WORK/signal.yaml"
+set +e
+out=$("$FLIGHTREC" check-config "$WORK/signal.yaml" 2>&1); status=$?
+set -e
+expect_eq "$status" 1 "an unknown rule signal fails check-config"
+expect_contains "$out" 'signal.yaml:2: triggers[0].signal: unknown signal "cpu_bussy_ratio"' "names the rule"
+expect_contains "$out" 'did you mean "cpu_busy_ratio"?' "and the signal meant"
+printf 'triggers:\n  - {name: busy, signal: '"'"'cpu_busy_ratio{cpu="total"}'"'"', op: ">=", value: 0.95, over: 1s, for: 2s}\n' \
+  >"$WORK/over.yaml"
+expect_eq "$("$FLIGHTREC" check-config "$WORK/over.yaml")" \
+  "$WORK/over.yaml: OK
+  rule busy: avg_over_time(cpu_busy_ratio{cpu=\"total\"}[1s]) >= 0.95 for 2s" "check-config shows each rule's condition"
+set +e
+out=$("$FLIGHTREC" snapshot --fromat=json 2>&1)
+set -e
+expect_contains "$out" "unknown flag --fromat; did you mean --format?" "a misspelt flag gets a hint"
+
 set +e
 out=$("$FLIGHTREC" daemon --config.file="$WORK/missing.yaml" 2>&1); status=$?
 set -e

@@ -39,6 +39,13 @@ triggers:
     for: 10ms
     pre: 3s
     post: 2s
+  - name: memory_hog_mean
+    signal: memory_used_bytes
+    op: ">"
+    value: $mem_threshold
+    over: 200ms
+    pre: 1s
+    post: 500ms
 YAML
 start_daemon --config.file="$WORK/flightrec.yaml"
 tick=$(curl -s "${URL}metrics" | awk '$1 == "flightrec_sampler_rate_seconds" { print $2 }')
@@ -63,6 +70,9 @@ hog=$!
 mem_id=$(wait_incident memory_hog)
 wait "$hog"
 if [ -n "$mem_id" ]; then pass "the memory hog made incident $mem_id"; else fail "no memory_hog incident after 20 s"; fi
+# The same threshold on the mean over 200 ms (docs/TRIGGERS.md, "Averaging"): the hog's 2 s move it.
+mean_id=$(wait_incident memory_hog_mean)
+if [ -n "$mean_id" ]; then pass "the hog made an incident of the rule with over: $mean_id"; else fail "no memory_hog_mean incident after 20 s"; fi
 curl -s "${URL}incidents/$mem_id?format=csv" >"$WORK/mem.csv"
 # MemAvailable is the machine's: under `make test-asan` the sanitized daemons of the tests running
 # beside this one grow by hundreds of MiB (ASan's quarantine), which can cross the threshold before
@@ -99,6 +109,8 @@ print(next(i[sys.argv[2]] for i in json.load(sys.stdin) if i['id'] == sys.argv[1
 expect_eq "$(field_of "$manual_id" reason)" "$reason" "/incidents gives the reason as it was sent"
 expect_eq "$(field_of "$cpu_id" condition)" 'cpu_busy_ratio{cpu="total"} > 0.8' \
   "/incidents gives a rule's condition"
+expect_contains "$(field_of "$mean_id" condition)" "avg_over_time(memory_used_bytes[200ms]) > " \
+  "/incidents writes a rule's over as PromQL's avg_over_time"
 expect_eq "$(field_of "$manual_id" kind) $(field_of "$cpu_id" kind)" "manual rule" \
   "/incidents gives each incident's kind"
 expect_eq "$(curl -s "${URL}incidents/$manual_id?format=json" | python3 -c "import json, sys

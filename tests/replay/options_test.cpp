@@ -69,6 +69,8 @@ TEST_CASE("replayArgsErrorsNameTheFlagOrValue", "[replay][options]") {
   CHECK(parse({"a", "--at"}).error() == "flag --at needs a value");
   CHECK(parse({"a", "--batch=yes"}).error() == "--batch takes no value");
   CHECK(parse({"a", "--speed=2"}).error() == "unknown flag --speed (see flightrec replay --help)");
+  CHECK(parse({"a", "--intervall=1s"}).error() ==
+        "unknown flag --intervall; did you mean --interval? (see flightrec replay --help)");
   CHECK_THAT(parse({"a", "--interval=soon"}).error(), Catch::StartsWith("--interval: \"soon\""));
   CHECK(parse({"a", "--help"})->help);
   CHECK_THAT(replay_usage(), Catch::Contains("--batch"));

@@ -4,7 +4,6 @@
 #include <charconv>
 
 #include "flightrec/common/log.h"
-#include "flightrec/common/number_format.h"
 #include "flightrec/config/trigger_rules.h"
 #include "flightrec/config/units.h"
 #include "flightrec/trigger/builtin_rules.h"
@@ -95,8 +94,7 @@ void IncidentCapturer::start(const Firing& firing, const sampler::FrameHeader& h
     const config::TriggerRule& rule = engine_.rules()[firing.rule];
     incident.kind = incident_kind_of(rule);
     incident.rule = rule.name;
-    incident.condition = rule.signal + " " + std::string(config::comparison_text(rule.op)) + " " +
-                         number_text(rule.value);
+    incident.condition = config::condition_text(rule);
     incident.series = engine_.series_name(firing.rule, firing.match);
     incident.value = firing.value;
     pre = rule.pre.value_or(options_.buffer_duration);

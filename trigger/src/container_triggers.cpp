@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "flightrec/common/clock.h"
-#include "flightrec/common/number_format.h"
 #include "flightrec/common/printable.h"
 #include "flightrec/config/trigger_rules.h"
 #include "flightrec/model/incident_description.h"
@@ -175,8 +174,7 @@ void ContainerTriggers::fire(const Rule& rule, const ContainerRead& read, double
   model::IncidentDescription& incident = capture.description;
   incident.kind = model::IncidentKind::container;
   incident.rule = rule.rule.name;
-  incident.condition = rule.rule.signal + " " + std::string(config::comparison_text(rule.rule.op)) +
-                       " " + number_text(rule.rule.value);
+  incident.condition = config::condition_text(rule.rule);
   incident.series =
       series_of(rule.rule.selector.name, recorder::containers::container_labels(*read.info));
   incident.value = value;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "flightrec/common/closest_name.h"
 #include "flightrec/config/trigger_rules.h"
 #include "flightrec/sampler/slot_table.h"
 
@@ -57,6 +58,22 @@ std::string rule_reference(const config::TriggerRule& rule) {
   return out;
 }
 
+// `did you mean "x"?` with the host's signal or series name nearest `unknown`, else where the
+// names are listed.
+std::string hint_for(std::string_view unknown, const std::vector<model::Signal>& signals,
+                     const sampler::Schema& schema) {
+  std::vector<std::string_view> names;
+  const auto add = [&names](std::string_view name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const model::Signal& signal : signals) add(signal.desc.name);
+  for (const SeriesDesc& series : schema) add(series.name);
+  if (auto meant = closest_name(unknown, names)) {
+    return "did you mean \"" + std::string(*meant) + "\"?";
+  }
+  return "see docs/TRIGGERS.md";
+}
+
 }  // namespace
 
 bool same_rule(const config::TriggerRule& a, const config::TriggerRule& b) {
@@ -90,8 +107,10 @@ TriggerEngine::RuleSet TriggerEngine::resolve(std::vector<config::TriggerRule> r
     auto add_matches = [&](bool derived, const SeriesDesc& desc, size_t index) {
       std::string key_value;
       if (!matches(rule.selector, desc, key_value)) return;
-      state.matches.push_back(Match{derived, index, desc.scale, desc.keys, desc.key_slot,
-                                    desc.key_label, key_value, name_prefix(desc)});
+      Match match{derived,       index,          desc.scale, desc.keys,
+                  desc.key_slot, desc.key_label, key_value,  name_prefix(desc)};
+      if (rule.over) match.mean.emplace(std::max<uint64_t>(1, ticks_covering(*rule.over, rate_)));
+      state.matches.push_back(std::move(match));
     };
     if (signal_named) {
       for (size_t i = 0; i < signals_.size(); ++i) add_matches(true, signals_[i].desc, i);
@@ -103,7 +122,8 @@ TriggerEngine::RuleSet TriggerEngine::resolve(std::vector<config::TriggerRule> r
                       });
     if (!name_known) {
       problems += rule_reference(rule) + ": unknown signal \"" + rule.selector.name +
-                  "\" (not a signal or series on this host; see docs/TRIGGERS.md)\n";
+                  "\" (not a signal or series on this host; " +
+                  hint_for(rule.selector.name, signals_, schema_) + ")\n";
     } else if (state.matches.empty()) {
       problems += rule_reference(rule) + ": no series of \"" + rule.selector.name +
                   "\" has the labels in " + rule.signal + "\n";
@@ -182,6 +202,7 @@ std::span<const Firing> TriggerEngine::evaluate(const sampler::FrameHeader& head
     for (size_t m = 0; m < state.matches.size(); ++m) {
       Match& match = state.matches[m];
       double value = value_of(match, raw, derived);
+      if (match.mean) value = match.mean->add(tick, value);
       if (!config::compare(rule.op, value, rule.value)) {  // NaN lands here too
         match.holding = false;
         continue;

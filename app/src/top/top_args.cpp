@@ -66,8 +66,8 @@ Result<TopArgs> parse_top_args(const std::vector<std::string>& args) {
   TopOptions options;
   const std::vector<std::string_view> views(args.begin(), args.end());
   const auto table = top_flags(options);
-  const auto unknown = [](std::string_view flag) {
-    return "unknown flag " + std::string(flag) + " (see flightrec top --help)";
+  const auto unknown = [&table](std::string_view flag) {
+    return flags::unknown_flag_text(table, flag) + " (see flightrec top --help)";
   };
   const auto parsed = flags::parse(views, table, {}, unknown);
   if (!parsed) return Error{"top: " + parsed.error()};

@@ -45,9 +45,14 @@ using UnknownFlag = std::function<std::string(std::string_view flag)>;
 
 // Applies every argument in order; stops at the first error or at -h/--help. Without a
 // positional handler, any non-flag argument is an error; without `unknown`, a flag the table
-// lacks is "unknown flag --x".
+// lacks is unknown_flag_text's.
 Result<Parsed> parse(std::span<const std::string_view> args, std::span<const Flag> flags,
                      const PositionalHandler& positional = {}, const UnknownFlag& unknown = {});
+
+// "unknown flag --fromat; did you mean --format?" when one of `flags` is a likely typo of `flag`
+// (closest_name: the measure config keys and signal names get), else "unknown flag --fromat". The
+// default error for a flag the table lacks, and the start of a command's own.
+std::string unknown_flag_text(std::span<const Flag> flags, std::string_view flag);
 
 // The flag called `name` (long name or alias), or null.
 const Flag* find(std::span<const Flag> flags, std::string_view name);

@@ -79,7 +79,10 @@ struct TriggerRule {
   SignalSelector selector;
   Comparison op = Comparison::greater;
   double value = 0.0;
-  Duration hold = Duration::zero();              // `for`: 0 means a single tick suffices
+  Duration hold = Duration::zero();  // `for`: 0 means a single tick suffices
+  // `over`: compare the signal's mean over this trailing window instead of each tick's value, so a
+  // signal that dips on single ticks can still hold for `for` (unset: each tick's value).
+  std::optional<Duration> over;
   std::optional<Duration> pre;                   // unset: the whole buffer
   Duration post = std::chrono::seconds(5);       // recorded after firing before the cut
   Duration cooldown = std::chrono::seconds(60);  // no second firing within this

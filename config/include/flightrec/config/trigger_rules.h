@@ -76,6 +76,12 @@ static_assert(names_are_distinct(kComparisons));
   return false;
 }
 
+// What a rule compares, as its incidents and `flightrec check-config` write it: `signal op value`
+// (`cpu_busy_ratio{cpu="total"} > 0.8`, the threshold in its shortest round-trip form), and with
+// `over` PromQL's spelling of the same mean, which a Prometheus user reads without looking it up:
+// `avg_over_time(cpu_busy_ratio{cpu="total"}[1s]) >= 0.95`.
+[[nodiscard]] std::string condition_text(const TriggerRule& rule);
+
 // Rule names are file-name safe: one or more of a-z, 0-9, '_' and '-'.
 [[nodiscard]] bool is_rule_name(std::string_view name);
 

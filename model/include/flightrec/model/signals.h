@@ -16,6 +16,7 @@
 // A window never spans less than one tick. Unknown values (first frame, absent input, counter
 // reset) are NaN. Ratios are clamped to [0, 1]: past 1 only comes from coarse counters landing a
 // step early.
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <span>
@@ -42,6 +43,16 @@ inline constexpr std::string_view kNetworkReceiveBytesPerSecond =
 inline constexpr std::string_view kNetworkTransmitBytesPerSecond =
     "network_transmit_bytes_per_second";
 inline constexpr std::string_view kOomKillsPerSecond = "oom_kills_per_second";
+// Every name above, whichever of them this host has: what a rule may name besides raw series.
+inline constexpr std::array<std::string_view, 9> kAll = {kCpuBusyRatio,
+                                                         kMemoryUsedBytes,
+                                                         kMemoryUsedRatio,
+                                                         kPressureStallRatio,
+                                                         kDiskReadBytesPerSecond,
+                                                         kDiskWrittenBytesPerSecond,
+                                                         kNetworkReceiveBytesPerSecond,
+                                                         kNetworkTransmitBytesPerSecond,
+                                                         kOomKillsPerSecond};
 // cpu_busy_ratio's label value for all CPUs together.
 inline constexpr std::string_view kAllCpus = "total";
 }  // namespace signal_names

@@ -19,6 +19,7 @@
 #include "flightrec/model/signals.h"
 #include "flightrec/sampler/frame.h"
 #include "flightrec/sampler/series.h"
+#include "flightrec/trigger/running_mean.h"
 
 namespace flightrec::trigger {
 
@@ -27,7 +28,7 @@ struct Firing {
   static constexpr size_t kManual = std::numeric_limits<size_t>::max();
   size_t rule;   // index into rules(), or kManual
   size_t match;  // which of the rule's matches held (see series_name), or the manual slot
-  double value;  // the matched series' value now; NaN for a manual request
+  double value;  // the matched series' value now (its mean with `over`); NaN for a manual request
 };
 
 // Whether two rules are the same as configured, wherever each stands in the file: a reload keeps
@@ -84,7 +85,8 @@ class TriggerEngine {
     uint32_t key_slot;
     std::string key_label;
     std::string key_value;
-    std::string name_prefix;  // `name{fixed labels` without the closing brace
+    std::string name_prefix;          // `name{fixed labels` without the closing brace
+    std::optional<RunningMean> mean;  // the rule's `over`: compared instead of each tick's value
     bool holding = false;
     uint64_t holding_since = 0;  // tick
   };

@@ -17,10 +17,6 @@ namespace flightrec::config::detail {
 // The root also lists the rule sections outside the table ("triggers", "thresholds").
 [[nodiscard]] std::vector<std::string_view> children(std::string_view section);
 
-// The candidate `name` is most likely a typo of (about one edit per three characters), if any.
-[[nodiscard]] std::optional<std::string_view> closest_name(
-    std::string_view name, const std::vector<std::string_view>& candidates);
-
 // `did you mean "section.best"?` for the name among `known` that `name` is likely a typo of.
 [[nodiscard]] std::optional<std::string> suggest_among(std::string_view section,
                                                        std::string_view name,
