@@ -424,8 +424,9 @@
       text += ' RSS growth: from the first to the last process frame of the window holding the ' +
         'process (' + formatTime(processes.growth_from) + ' to ' + formatTime(processes.growth_to) + ').';
     }
-    text += ' Sorted by ' + (processes.sort === 'rss' ? 'memory (RSS)' : 'CPU') +
-      ', what the rule watches; click a heading to sort by it, again to reverse.';
+    text += processes.sort === 'rss' ? ' Sorted by memory (RSS), what the rule watches;'
+      : ' Sorted by CPU;';
+    text += ' click a heading to sort by it, again to reverse.';
     note.textContent = text;
     let key = processes.sort === 'rss' ? 'rss' : 'cpu';
     let descending = true;
