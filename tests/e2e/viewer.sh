@@ -55,7 +55,7 @@ id=$(first_written_incident)
 # Its file, for the test server to serve next to the synthetic one: real series, real devices.
 mkdir -p "$WORK/served-incidents"
 curl -s -o "$WORK/served-incidents/$id.flightrec" "${URL}incidents/$id?format=raw"
-browse "${URL}incidents/$id/view" daemon-incident --trigger
+browse "${URL}incidents/$id/view" daemon-incident --trigger --threshold memory
 same_headers "${URL}incidents/$id/view" daemon-incident
 browse "${URL}dump?format=html&from=-2s" daemon-dump
 # From the landing page to the list to the viewer, as a person clicks through them.
@@ -77,11 +77,20 @@ server_url=$(sed -n 's/^url=\([^ ]*\) .*/\1/p' "$WORK/server.out")
 incident=$(sed -n 's/.* incident=//p' "$WORK/server.out")
 oom_incident=$(sed -n 's/^oom_incident=//p' "$WORK/server.out")
 container_incident=$(sed -n 's/^container_incident=//p' "$WORK/server.out")
+memory_incident=$(sed -n 's/^memory_incident=//p' "$WORK/server.out")
+alert_incident=$(sed -n 's/^alert_incident=//p' "$WORK/server.out")
 if [ -z "$server_url" ]; then
   fail "the viewer test server did not start: $(cat "$WORK/server.log")"
 else
-  # The synthetic incident file holds no process frames (IncidentStore::write takes blocks only).
-  browse "${server_url}incidents/$incident/view" fixture-incident --trigger
+  # A CPU rule's: its threshold on the CPU chart, the burner (two CPUs) first, the leaker's growth.
+  browse "${server_url}incidents/$incident/view" fixture-incident --trigger --threshold cpu \
+    --value "100.0%" --sort cpu --first 400 --growth-first 950
+  # A memory rule's: the biggest RSS first (postgres, at little CPU), its value in GiB.
+  browse "${server_url}incidents/$memory_incident/view" fixture-memory-incident --trigger \
+    --threshold memory --value "2.11 GiB" --sort rss --first 900 --growth-first 950
+  # An alert's: its labels as a table, no threshold.
+  browse "${server_url}incidents/$alert_incident/view" fixture-alert-incident --trigger \
+    --labels alertname=HighLoad,instance=web-1,severity=critical
   # An OOM incident: the kill marked on every chart with its victim, its top consumers listed.
   # (No --trigger: the firing, 4 ms after the kill, is under the kill's line at this zoom.)
   browse "${server_url}incidents/$oom_incident/view" fixture-oom-incident \
@@ -91,7 +100,7 @@ else
   browse "${server_url}incidents/$container_incident/view" fixture-container-incident --trigger \
     --containers 'shop/checkout-1/app,web'
   same_headers "${server_url}dump?format=html" fixture-dump
-  [ -n "$id" ] && browse "${server_url}incidents/$id/view" recorded-incident --trigger
+  [ -n "$id" ] && browse "${server_url}incidents/$id/view" recorded-incident --trigger --threshold memory
 fi
 kill "$server_pid"
 wait "$server_pid" 2>/dev/null || true

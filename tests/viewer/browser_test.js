@@ -5,14 +5,22 @@
 //   node browser_test.js URL SCREENSHOT.png [--trigger] [--processes N] [--comm TEXT]
 //     [--oom LABEL --oom-rows N]   (an OOM kill marked with LABEL, N top memory consumers listed)
 //     [--containers NAME,NAME...]  (a container section each, in that order, with its charts)
-// Exits 1 listing every failed check.
+//     [--sort KEY --first PID]     (the table sorted by KEY biggest first, PID the first row; a
+//                                   click on KEY's heading reverses it)
+//     [--growth-first PID]         (a click on the RSS growth heading puts PID first)
+//     [--threshold CHART]          (the rule's threshold drawn as a line on CHART)
+//     [--value TEXT]               (the header's value reads TEXT)
+//     [--labels NAME=VALUE,...]    (the alert's labels table, in that order)
+// Every chart of more ticks than pixels must draw its min/max band, and draw its raw ticks without
+// a band once zoomed in. Exits 1 listing every failed check.
 'use strict';
 const { chromium } = require('playwright-core');
 
 function parseArgs(argv) {
   const args = {
     url: argv[0], screenshot: argv[1], trigger: false, processes: 0, comm: null, oom: null, oomRows: 0,
-    containers: null,
+    containers: null, sort: null, first: null, growthFirst: null, threshold: null, value: null,
+    labels: null,
   };
   for (let i = 2; i < argv.length; i++) {
     if (argv[i] === '--trigger') args.trigger = true;
@@ -21,6 +29,12 @@ function parseArgs(argv) {
     else if (argv[i] === '--oom') args.oom = argv[++i];
     else if (argv[i] === '--oom-rows') args.oomRows = Number(argv[++i]);
     else if (argv[i] === '--containers') args.containers = argv[++i].split(',');
+    else if (argv[i] === '--sort') args.sort = argv[++i];
+    else if (argv[i] === '--first') args.first = argv[++i];
+    else if (argv[i] === '--growth-first') args.growthFirst = argv[++i];
+    else if (argv[i] === '--threshold') args.threshold = argv[++i];
+    else if (argv[i] === '--value') args.value = argv[++i];
+    else if (argv[i] === '--labels') args.labels = argv[++i].split(',').map((pair) => pair.split('='));
     else throw new Error('unknown argument ' + argv[i]);
   }
   if (!args.url || !args.screenshot) throw new Error('usage: browser_test.js URL SCREENSHOT [...]');
@@ -58,8 +72,33 @@ function inspectCharts() {
       const column = u.ctx.getImageData(x - 1, Math.round(top), 3, Math.round(height)).data;
       for (let at = 0; at < column.length; at += 4) if (near(column, at, [123, 44, 191])) oomPixels++;
     }
+    // The min/max band: pixels in a line's colour at the band's opacity (a quarter) on the
+    // otherwise transparent canvas.
+    const bands = u.series.slice(1).map((series) => {
+      const rgb = hex(series._stroke || series.stroke());
+      let count = 0;
+      for (let at = 0; at < pixels.length; at += 4) {
+        if (Math.abs(pixels[at] - rgb[0]) < 40 && Math.abs(pixels[at + 1] - rgb[1]) < 40 &&
+          Math.abs(pixels[at + 2] - rgb[2]) < 40 && pixels[at + 3] > 40 && pixels[at + 3] < 90) count++;
+      }
+      return count;
+    });
+    // The threshold: dark pixels along its row.
+    let thresholdPixels = 0;
+    if (chart.threshold) {
+      const y = Math.round(u.valToPos(viewer.threshold.value, 'y', true));
+      const row = u.ctx.getImageData(Math.round(left), y - 1, Math.round(width), 3).data;
+      for (let at = 0; at < row.length; at += 4) if (near(row, at, [34, 34, 34])) thresholdPixels++;
+    }
     return {
       id: chart.id,
+      cssWidth: Math.round(width / (window.devicePixelRatio || 1)),
+      raw: chart.stats.raw,
+      bandBuckets: chart.stats.bandBuckets.reduce((a, b) => a + b, 0),
+      bandPixels: bands.reduce((a, b) => a + b, 0),
+      threshold: chart.threshold,
+      thresholdPixels,
+      xTicks: u.axes[0]._values,
       oomPixels,
       points: u.data[0].length,
       valuesPerLine: u.data.slice(1).map((values) => values.filter((v) => v != null).length),
@@ -106,6 +145,48 @@ async function main() {
       if (args.trigger) {
         check(chart.markerPixels > chart.plotHeight, chart.id + ': the trigger is marked (' + chart.markerPixels + ' red pixels)');
       }
+      // More ticks than pixels: the mean a pixel, with the min/max band around it.
+      if (chart.points > chart.cssWidth && !chart.id.endsWith('-strip')) {
+        // Up to a bucket per pixel of the plot and one past each end (uPlot hands the paths the
+        // ticks just outside the span too).
+        check(!chart.raw && chart.bandBuckets > 0 && chart.bandBuckets <= (chart.cssWidth + 3) * chart.valuesPerLine.length,
+          chart.id + ': ' + chart.points + ' ticks drawn as ' + chart.bandBuckets + ' one-pixel buckets');
+      }
+      // The time axis as the header writes times: ISO date over a 24-hour UTC clock.
+      check(chart.xTicks && /^\d{4}-\d\d-\d\d\n\d\d:\d\d(:\d\d(\.\d{3})?)?$/.test(chart.xTicks[0]) &&
+        chart.xTicks.slice(1).every((t) => t == null || /^(\d{4}-\d\d-\d\d\n)?\d\d:\d\d(:\d\d(\.\d{3})?)?$/.test(t)),
+      chart.id + ': time axis in ISO UTC: ' + JSON.stringify(chart.xTicks && chart.xTicks.slice(0, 3)));
+    }
+    // A line whose ticks differ within a pixel (network, pressure) shows its band; a steady one
+    // (memory growing 4 KiB a tick) has none to show.
+    check(charts.some((chart) => chart.bandPixels > 100),
+      'a min/max band is drawn: ' + JSON.stringify(charts.map((c) => [c.id, c.bandPixels])));
+    if (args.threshold != null) {
+      const marked = charts.filter((chart) => chart.threshold);
+      check(marked.length === 1 && marked[0].id === args.threshold,
+        'the threshold goes on the ' + args.threshold + ' chart only: ' + JSON.stringify(marked.map((c) => c.id)));
+      check(marked.length === 1 && marked[0].thresholdPixels > marked[0].cssWidth / 3,
+        'the threshold line is drawn (' + (marked[0] || {}).thresholdPixels + ' dark pixels along it)');
+    } else {
+      check(charts.every((chart) => !chart.threshold), 'no threshold line without a charted rule signal');
+    }
+
+    const header = await page.evaluate(() => ({
+      details: [...document.querySelectorAll('#details dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]),
+      labelsHidden: document.getElementById('labels').hidden,
+      labels: [...document.querySelectorAll('#labels tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent)),
+    }));
+    if (args.value != null) {
+      const value = header.details.find(([key]) => key === 'value');
+      check(value && value[1] === args.value, 'the header\'s value reads ' + JSON.stringify(args.value) + ': ' + JSON.stringify(value));
+    }
+    if (args.labels != null) {
+      check(!header.labelsHidden && JSON.stringify(header.labels) === JSON.stringify(args.labels),
+        'the alert\'s labels are a table: ' + JSON.stringify(header.labels));
+      check(header.details.every(([key]) => !key.startsWith('alert.label.') && key !== 'series'),
+        'the labels are not repeated among the details: ' + JSON.stringify(header.details.map(([key]) => key)));
+    } else {
+      check(header.labelsHidden, 'no labels table without an alert');
     }
     if (args.trigger) {
       const draws = await page.evaluate(() => window.flightrecViewer.markerDraws);
@@ -151,6 +232,33 @@ async function main() {
       check(injected === 0, 'no element was made from recorded strings');
     }
 
+    if (args.sort != null) {
+      const table = async () => page.evaluate(() => ({
+        sort: window.flightrecViewer.processSort,
+        pids: [...document.querySelectorAll('#processes-table tbody tr')].map((tr) => tr.cells[0].textContent),
+        rss: [...document.querySelectorAll('#processes-table tbody tr')].map((tr) => tr.cells[4].textContent),
+        growth: [...document.querySelectorAll('#processes-table tbody tr')].map((tr) => tr.cells[5].textContent),
+        ariaSort: [...document.querySelectorAll('#processes-table th')].filter((th) => th.getAttribute('aria-sort') !== 'none').map((th) => th.dataset.key + ' ' + th.getAttribute('aria-sort')),
+      }));
+      const first = await table();
+      check(first.sort.key === args.sort && first.sort.descending && first.pids[0] === args.first,
+        'sorted by ' + args.sort + ' by default, ' + args.first + ' first: ' + JSON.stringify(first));
+      check(first.growth.every((text) => /^([+-]?\d+(\.\d)? (B|KiB|MiB|GiB|TiB)|–)$/.test(text)),
+        'the RSS growth column reads in binary units: ' + JSON.stringify(first.growth));
+      await page.click('#processes-table th[data-key="' + args.sort + '"]');
+      const reversed = await table();
+      check(!reversed.sort.descending && reversed.pids[reversed.pids.length - 1] === args.first &&
+        JSON.stringify(reversed.ariaSort) === JSON.stringify([args.sort + ' ascending']),
+      'a second click reverses it: ' + JSON.stringify(reversed));
+      if (args.growthFirst != null) {
+        await page.click('#processes-table th[data-key="growth"]');
+        const growth = await table();
+        check(growth.sort.key === 'growth' && growth.sort.descending && growth.pids[0] === args.growthFirst &&
+          growth.growth[0].startsWith('+'),
+        'a click on RSS growth sorts by it, ' + args.growthFirst + ' first: ' + JSON.stringify(growth));
+      }
+    }
+
     // Zooming one chart zooms them all.
     const zoom = await page.evaluate(async () => {
       const [first, ...others] = window.flightrecViewer.charts.map((c) => c.plot);
@@ -161,6 +269,10 @@ async function main() {
       return others.every((u) => Math.abs(u.scales.x.min - (mid - 0.05)) < 1e-6 && Math.abs(u.scales.x.max - (mid + 0.05)) < 1e-6);
     });
     check(zoom, 'zooming one chart zooms every chart');
+    // 100 ms is fewer ticks than pixels: every line is drawn tick by tick, without a band.
+    const zoomed = await page.evaluate(inspectCharts);
+    check(zoomed.every((chart) => chart.raw && chart.bandBuckets === 0),
+      'zoomed in, the raw ticks are drawn: ' + JSON.stringify(zoomed.map((c) => [c.id, c.raw, c.bandBuckets])));
     await page.evaluate(async () => {
       const first = window.flightrecViewer.charts[0].plot;
       first.setScale('x', { min: first.data[0][0], max: first.data[0][first.data[0].length - 1] });

@@ -89,14 +89,15 @@ TEST_CASE("shouldLookAtTheCpuPeakWithoutATrigger") {
   const auto rec = synthetic_recording(3'000, 2'000);
   const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_blocks, {});
   CHECK(page.find("\"trigger\":null") != std::string::npos);
-  CHECK(between(page, "\"processes\":{", ",\"rows\"") ==
+  CHECK(between(page, "\"processes\":{", ",\"sort\"") ==
         "\"from\":1764478802,\"to\":1764478802.25");
 }
 
 TEST_CASE("shouldSayThereAreNoProcessesWhenTheRecordingHasNone") {
   const auto rec = synthetic_recording(100, 50);
   const auto page = render_view_page(rec.metadata, rec.blocks, {}, {});
-  CHECK(page.find("\"processes\":{\"from\":null,\"to\":null,\"rows\":[]}") != std::string::npos);
+  CHECK(page.find("\"processes\":{\"from\":null,\"to\":null,\"sort\":\"cpu\",\"growth_from\":null,"
+                  "\"growth_to\":null,\"rows\":[]}") != std::string::npos);
 }
 
 using Details = std::vector<std::pair<std::string, std::string>>;
@@ -148,7 +149,51 @@ TEST_CASE("shouldShowARulesConditionSeriesAndValueInTheHeader") {
         std::pair<std::string, std::string>{"condition", "cpu_busy_ratio{cpu=\"total\"} > 0.8"});
   CHECK(options.details[3] ==
         std::pair<std::string, std::string>{"series", "cpu_busy_ratio{cpu=\"total\"}"});
-  CHECK(options.details[4] == std::pair<std::string, std::string>{"value", "0.97"});
+  CHECK(options.details[4] == std::pair<std::string, std::string>{"value", "97.0%"});
+  // The rule's signal is charted: its threshold is drawn there; a CPU rule sorts by CPU.
+  REQUIRE(options.threshold);
+  CHECK(options.threshold->chart == "cpu");
+  CHECK(options.threshold->value == 0.8);
+  CHECK(options.process_sort == ProcessSort::cpu);
+  const auto rec = synthetic_recording(100, 50);
+  const auto page = render_view_page(rec.metadata, rec.blocks, {}, options);
+  CHECK(page.find(R"("threshold":{"chart":"cpu","value":0.8,)"
+                  R"("label":"cpu_busy_ratio{cpu=\"total\"} \u003e 0.8"})") != std::string::npos);
+}
+
+TEST_CASE("shouldShowAMemoryRulesValueInBinaryUnitsAndSortItsProcessesByRss") {
+  const auto options = incident_view_options(
+      "x", incident_metadata(
+               {.rule = "memory_high",
+                .condition = "memory_used_bytes > 2147483648",
+                .value = 2168508416,
+                .series = "memory_used_bytes",
+                .fired_at_ns = 1'764'478'801'500'000'000,
+                .details = {{"oom.victim_rss_bytes", "1048576"}, {"note_bytes", "many"}}}));
+  CHECK(std::count(options.details.begin(), options.details.end(),
+                   std::pair<std::string, std::string>{"value", "2.02 GiB"}) == 1);
+  // A byte count among the details reads in binary units too, the exact number kept beside it.
+  CHECK(std::count(options.details.begin(), options.details.end(),
+                   std::pair<std::string, std::string>{"oom.victim_rss_bytes",
+                                                       "1.00 MiB (1048576)"}) == 1);
+  CHECK(std::count(options.details.begin(), options.details.end(),
+                   std::pair<std::string, std::string>{"note_bytes", "many"}) == 1);
+  CHECK(options.process_sort == ProcessSort::rss);
+  REQUIRE(options.threshold);
+  CHECK(options.threshold->chart == "memory");
+  CHECK(options.threshold->value == 2147483648.0);
+  const auto rec = synthetic_recording(2'000, 1'000);
+  const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_blocks, options);
+  // postgres (300 MiB, little CPU) before the leaker (50 MiB and growing, idle) before the burner
+  // (3 MiB, two CPUs), each with its growth over the window: the leaker grew 7 MiB in 8 frames.
+  const auto processes = between(page, "\"processes\":{", "]}");
+  CHECK(processes.find("\"sort\":\"rss\"") != std::string_view::npos);
+  CHECK(processes.find("{\"pid\":900,") < processes.find("{\"pid\":950,"));
+  CHECK(processes.find("{\"pid\":950,") < processes.find("{\"pid\":400,"));
+  CHECK(processes.find("\"rss\":314572800,\"growth\":0,") != std::string_view::npos);
+  CHECK(processes.find("\"growth\":7340032,") != std::string_view::npos);
+  CHECK(processes.find("\"growth_from\":1764478800,\"growth_to\":1764478801.75") !=
+        std::string_view::npos);
 }
 
 TEST_CASE("shouldShowAnIncidentFromBeforeReasonsWithoutConditionOrReason") {
@@ -197,14 +242,16 @@ TEST_CASE("shouldMarkAnOomKillWithItsVictimAndListTheTopConsumers") {
                    std::pair<std::string, std::string>{"oom.victim_pid", "468"}) == 1);
   const auto rec = synthetic_recording(2'000, 1'000);
   const auto page = render_view_page(rec.metadata, rec.blocks, rec.process_blocks, options);
-  CHECK(between(page, "\"oom\":", ",\n\"t0\"") ==
+  CHECK(between(page, "\"oom\":", ",\n\"threshold\"") ==
         R"({"killed_at":1764478800.9,"victim":"468 python3","top_rss_at":1764478800.75,)"
         R"("top_rss":[{"pid":468,"comm":"python3","rss":67108864},)"
         R"({"pid":900,"comm":"\u003c/script\u003e\u003cb\u003e","rss":1048576}]})");
   // The top processes are compared around the kill (frames at 750 and 1000 ms), not the firing
   // (1000 and 1250 ms).
-  CHECK(between(page, "\"processes\":{", ",\"rows\"") ==
-        "\"from\":1764478800.75,\"to\":1764478801");
+  CHECK(between(page, "\"processes\":{", ",\"growth_from\"") ==
+        "\"from\":1764478800.75,\"to\":1764478801,\"sort\":\"rss\"");
+  // oom_kills_per_second is not charted: no threshold line.
+  CHECK(page.find("\"threshold\":null") != std::string::npos);
   CHECK(page.find("<section id=\"oom\" hidden>") != std::string::npos);
 }
 
@@ -233,14 +280,21 @@ TEST_CASE("shouldListAnAlertsLabelsAnnotationsAndGeneratorUrlInTheHeader") {
                                           {"alert.label.severity", "critical"},
                                           {"alert.annotation.description", "load <b>12</b>"}}}));
   for (const auto& detail : Details{{"alert.generator_url", "http://prometheus/graph"},
-                                    {"alert.label.alertname", "HighLoad"},
-                                    {"alert.label.severity", "critical"},
                                     {"alert.annotation.description", "load <b>12</b>"}}) {
     CHECK(std::count(options.details.begin(), options.details.end(), detail) == 1);
   }
+  // The labels are a table of their own, said once: not among the details, no label set as the
+  // series.
+  CHECK(options.labels == Details{{"alertname", "HighLoad"}, {"severity", "critical"}});
+  for (const auto& [key, value] : options.details) {
+    CHECK_FALSE(key.starts_with("alert.label."));
+    CHECK(key != "series");
+  }
   const auto rec = synthetic_recording(100, 50);
   const auto page = render_view_page(rec.metadata, rec.blocks, {}, options);
-  CHECK(page.find(R"(["alert.label.severity","critical"])") != std::string::npos);
+  CHECK(page.find(R"("labels":[["alertname","HighLoad"],["severity","critical"]])") !=
+        std::string::npos);
+  CHECK(page.find("<table id=\"labels\" hidden>") != std::string::npos);
   CHECK(page.find(R"(["alert.annotation.description","load \u003cb\u003e12\u003c/b\u003e"])") !=
         std::string::npos);
   CHECK(page.find(R"(["alert.generator_url","http://prometheus/graph"])") != std::string::npos);

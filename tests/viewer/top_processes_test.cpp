@@ -113,6 +113,24 @@ TEST_CASE("shouldKeepTheLimitOrderingTiesByMemory") {
   CHECK(pids(top_processes(frames, 0, 2)) == std::vector<int32_t>{2, 3});
 }
 
+TEST_CASE("shouldListTheBiggestAndFastestGrowingBesideTheBusiest") {
+  // Limit 1: the busiest (1), the biggest (2, idle) and the fastest growing (3) are all listed.
+  const std::vector<ProcessFrame> frames{
+      frame(0, {row(1, 0, 10), row(2, 0, 1000), row(3, 0, 20), row(4, 0, 5)}),
+      frame(kSecond, {row(1, 500'000'000, 10), row(2, 0, 1000), row(3, 0, 500), row(4, 0, 5)}),
+  };
+  RssGrowth growth;
+  growth.seen = {{{3, 0}, {.first_rss = 20, .last_rss = 500}}, {{2, 0}, {1000, 1000}}};
+  const auto by_cpu = top_processes(frames, 0, 1, growth, ProcessSort::cpu);
+  CHECK(pids(by_cpu) == std::vector<int32_t>{1, 2, 3});  // 2 and 3 idle: the bigger first
+  const auto by_rss = top_processes(frames, 0, 1, growth, ProcessSort::rss);
+  CHECK(by_rss.sort == ProcessSort::rss);
+  CHECK(pids(by_rss) == std::vector<int32_t>{2, 3, 1});
+  CHECK(by_rss.rows[1].rss_growth_bytes == 480);
+  CHECK(by_rss.rows[0].rss_growth_bytes == 0);
+  CHECK_FALSE(by_rss.rows[2].rss_growth_bytes.has_value());  // not in the growth window
+}
+
 TEST_CASE("shouldShowASingleFrameWithoutRates") {
   const std::vector<ProcessFrame> frames{frame(5, {row(1, 100, 4096)})};
   const auto top = top_processes(frames, 0, 10);
@@ -134,6 +152,34 @@ TEST_CASE("shouldDecodeOnlyTheFramesNearTheMomentAsked", "[viewer][top_processes
     CHECK(std::abs(frame.time_unix_ns - rec.trigger_ns) <= 1'000'000'000);
   }
   CHECK(frames_near({}, rec.trigger_ns).empty());
+}
+
+TEST_CASE("shouldMeasureRssGrowthFromTheFirstToTheLastFrameHoldingTheProcess",
+          "[viewer][rss_growth]") {
+  // Frames every 250 ms: the leaker (pid 950) grows 1 MiB a frame from 50 MiB.
+  const auto rec = testing::synthetic_recording(20'000, 10'000);
+  const auto whole = rss_growth(rec.process_blocks, {});
+  CHECK(whole.from_ns == testing::kStartNs);
+  CHECK(whole.to_ns == testing::kStartNs + 19'750'000'000);
+  CHECK(whole.of(950, testing::kStartNs - 3'600'000'000'000) == int64_t{79} << 20);
+  CHECK(whole.of(900, testing::kStartNs - 3'600'000'000'000) == 0);
+  CHECK_FALSE(whole.of(950, 0).has_value());  // another process that had pid 950
+  // Only the frames inside the range: 2 s to 4 s is frames 8 to 16.
+  const auto part = rss_growth(rec.process_blocks, {.from_real_ns = testing::kStartNs + kSecond * 2,
+                                                    .to_real_ns = testing::kStartNs + kSecond * 4});
+  CHECK(part.from_ns == testing::kStartNs + 2 * kSecond);
+  CHECK(part.to_ns == testing::kStartNs + 4 * kSecond);
+  CHECK(part.of(950, testing::kStartNs - 3'600'000'000'000) == int64_t{8} << 20);
+  // A process that comes in the middle of the window is measured from its first frame.
+  const std::vector<ProcessFrame> frames{frame(0, {row(1, 0, 100)}),
+                                         frame(kSecond, {row(1, 0, 150), row(2, 0, 40, 7)}),
+                                         frame(2 * kSecond, {row(1, 0, 120), row(2, 0, 100, 7)})};
+  const std::vector<std::shared_ptr<const store::ProcessBlock>> blocks{
+      store::ProcessBlock::encode(frames)};
+  const auto late = rss_growth(blocks, {});
+  CHECK(late.of(1, 0) == 20);
+  CHECK(late.of(2, 7) == 60);
+  CHECK(rss_growth({}, {}).from_ns == 0);
 }
 
 }  // namespace

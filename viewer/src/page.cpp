@@ -1,6 +1,7 @@
 #include "flightrec/viewer/page.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "assets.h"
@@ -9,7 +10,9 @@
 #include "flightrec/common/number_format.h"
 #include "flightrec/common/time_format.h"
 #include "flightrec/container/frame/frame_strip.h"
+#include "flightrec/model/alert_details.h"
 #include "flightrec/model/incident_description.h"
+#include "flightrec/model/value_text.h"
 
 namespace flightrec::viewer {
 namespace {
@@ -115,6 +118,15 @@ void append_charts(std::string& out, const SignalWindow& window) {
   out += ']';
 }
 
+// Unix seconds, or null for 0 (no such frame).
+void append_moment(std::string& out, int64_t unix_ns) {
+  if (unix_ns == 0) {
+    out += "null";
+  } else {
+    append_seconds(out, unix_ns);
+  }
+}
+
 void append_processes(std::string& out, const TopProcesses& top) {
   out += ",\n\"processes\":{\"from\":";
   if (top.rows.empty()) {
@@ -124,6 +136,12 @@ void append_processes(std::string& out, const TopProcesses& top) {
     out += ",\"to\":";
     append_seconds(out, top.to_ns);
   }
+  out += ",\"sort\":";
+  out += top.sort == ProcessSort::rss ? "\"rss\"" : "\"cpu\"";
+  out += ",\"growth_from\":";
+  append_moment(out, top.growth_from_ns);
+  out += ",\"growth_to\":";
+  append_moment(out, top.growth_to_ns);
   out += ",\"rows\":[";
   for (size_t i = 0; i < top.rows.size(); ++i) {
     const auto& row = top.rows[i];
@@ -138,6 +156,8 @@ void append_processes(std::string& out, const TopProcesses& top) {
     out += ",\"cpu\":";
     append_optional(out, row.cpu_ratio, 4);
     out += ",\"rss\":" + std::to_string(row.rss_bytes);
+    out += ",\"growth\":";
+    out += row.rss_growth_bytes ? std::to_string(*row.rss_growth_bytes) : "null";
     out += ",\"read\":";
     append_optional(out, row.read_bytes_per_second, 0);
     out += ",\"write\":";
@@ -149,6 +169,46 @@ void append_processes(std::string& out, const TopProcesses& top) {
     out += '}';
   }
   out += "]}";
+}
+
+void append_pairs(std::string& out, const std::vector<std::pair<std::string, std::string>>& pairs) {
+  out += '[';
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (i > 0) out += ',';
+    out += '[';
+    append_string(out, pairs[i].first);
+    out += ',';
+    append_string(out, pairs[i].second);
+    out += ']';
+  }
+  out += ']';
+}
+
+// "threshold":null, or the chart of the rule's signal, the value to draw there and the condition.
+void append_threshold(std::string& out, const std::optional<Threshold>& threshold) {
+  out += ",\n\"threshold\":";
+  if (!threshold) {
+    out += "null";
+    return;
+  }
+  out += "{\"chart\":";
+  append_string(out, threshold->chart);
+  out += ",\"value\":";
+  append_number(out, threshold->value);
+  out += ",\"label\":";
+  append_string(out, threshold->label);
+  out += '}';
+}
+
+// A detail as a person reads it: a byte count (an OOM victim's "oom.victim_rss_bytes") in binary
+// units with the exact number after it; any other text as it is.
+std::string detail_text(std::string_view key, const std::string& text) {
+  constexpr std::string_view kBytes = "_bytes";
+  if (key.size() < kBytes.size() || key.substr(key.size() - kBytes.size()) != kBytes) return text;
+  uint64_t bytes = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+  if (error != std::errc{} || end != text.data() + text.size()) return text;
+  return model::bytes_text(static_cast<double>(bytes)) + " (" + text + ")";
 }
 
 // "oom":null, or the kill in Unix seconds, its victim and the top resident sets at it.
@@ -280,16 +340,27 @@ int64_t peak_cpu_time(const SignalWindow& window) {
 ViewOptions incident_view_options(std::string_view id, const recording::Metadata& metadata) {
   const auto incident = model::decode_incident(metadata).value_or(model::IncidentDescription{});
   ViewOptions options{.title = "Incident " + std::string(id)};
+  const auto alert = model::alert_details(incident);
+  options.labels = alert.labels;
+  const RuleFocus focus = rule_focus(incident);
+  options.threshold = focus.threshold;
+  options.process_sort = focus.sort;
   auto& details = options.details;
   details.emplace_back("kind", model::kind_name(incident.kind));
   details.emplace_back("rule", incident.rule);
   if (!incident.condition.empty()) details.emplace_back("condition", incident.condition);
-  if (!incident.series.empty()) details.emplace_back("series", incident.series);
+  // An alert's series is its label set again: the labels table says it once.
+  if (!incident.series.empty() && alert.labels.empty()) {
+    details.emplace_back("series", incident.series);
+  }
   if (!std::isnan(incident.value)) {
-    details.emplace_back("value", number_text(incident.value));
+    details.emplace_back("value", model::value_text(incident.series, incident.value));
   }
   if (!incident.reason.empty()) details.emplace_back("reason", incident.reason);
-  for (const auto& [key, text] : incident.details) details.emplace_back(key, text);
+  for (const auto& [key, text] : incident.details) {
+    if (key.starts_with(model::alert_detail_keys::kLabelPrefix)) continue;
+    details.emplace_back(key, detail_text(key, text));
+  }
   if (incident.fired_at_ns != 0) {
     details.emplace_back("fired at", format_rfc3339_ms(incident.fired_at_ns));
     options.trigger_ns = incident.fired_at_ns;
@@ -307,16 +378,11 @@ std::string view_json(const recording::Metadata& metadata, const SignalWindow& w
   out.reserve(64 + window.times_ns.size() * 8 * 16);
   out += "{\"title\":";
   append_string(out, options.title);
-  out += ",\"details\":[";
-  for (size_t i = 0; i < options.details.size(); ++i) {
-    if (i > 0) out += ',';
-    out += '[';
-    append_string(out, options.details[i].first);
-    out += ',';
-    append_string(out, options.details[i].second);
-    out += ']';
-  }
-  out += "],\n\"host\":";
+  out += ",\"details\":";
+  append_pairs(out, options.details);
+  out += ",\"labels\":";
+  append_pairs(out, options.labels);
+  out += ",\n\"host\":";
   append_string(out, metadata.host);
   out += ",\"flightrec_version\":";
   append_string(out, metadata.flightrec_version);
@@ -331,6 +397,7 @@ std::string view_json(const recording::Metadata& metadata, const SignalWindow& w
     out += "null";
   }
   append_oom(out, options.oom_kill);
+  append_threshold(out, options.threshold);
   append_times(out, window);
   append_charts(out, window);
   append_processes(out, top);
@@ -346,7 +413,8 @@ std::string render_view_page(const recording::Metadata& metadata,
   const auto window = key_signals(metadata, blocks, options.range, options.max_values);
   const int64_t focus = options.oom_kill ? options.oom_kill->killed_at_ns
                                          : options.trigger_ns.value_or(peak_cpu_time(window));
-  const auto top = top_processes(frames_near(processes, focus), focus, options.top_processes);
+  const auto top = top_processes(frames_near(processes, focus), focus, options.top_processes,
+                                 rss_growth(processes, options.range), options.process_sort);
   const std::string json = view_json(metadata, window, top, options);
 
   std::string page;
@@ -362,13 +430,19 @@ std::string render_view_page(const recording::Metadata& metadata,
   page += assets::kViewerCss;
   page += "</style>\n</head>\n<body>\n";
   page +=
-      "<header><h1 id=\"title\"></h1><dl id=\"details\"></dl><p id=\"note\"></p>"
+      "<header><h1 id=\"title\"></h1><dl id=\"details\"></dl>"
+      "<table id=\"labels\" hidden><caption>Alert labels</caption><thead><tr><th>Label</th>"
+      "<th>Value</th></tr></thead><tbody></tbody></table><p id=\"note\"></p>"
       "<p class=\"help\">Drag across a chart to zoom (all charts follow), double-click to zoom "
       "out.</p></header>\n<main id=\"charts\"></main>\n"
       "<section id=\"processes\"><h2>Top processes</h2><p id=\"processes-note\"></p>"
-      "<table id=\"processes-table\"><thead><tr><th>PID</th><th>Command</th><th>State</th>"
-      "<th>CPU</th><th>RSS</th><th>Disk read/s</th><th>Disk write/s</th><th>Net tx/s</th>"
-      "<th>Net rx/s</th><th>Command line</th></tr></thead><tbody></tbody></table></section>\n"
+      "<table id=\"processes-table\"><thead><tr><th data-key=\"pid\">PID</th>"
+      "<th data-key=\"comm\">Command</th><th data-key=\"state\">State</th>"
+      "<th data-key=\"cpu\">CPU</th><th data-key=\"rss\">RSS</th>"
+      "<th data-key=\"growth\">RSS growth</th><th data-key=\"read\">Disk read/s</th>"
+      "<th data-key=\"write\">Disk write/s</th><th data-key=\"tx\">Net tx/s</th>"
+      "<th data-key=\"rx\">Net rx/s</th><th data-key=\"cmdline\">Command line</th></tr></thead>"
+      "<tbody></tbody></table></section>\n"
       "<section id=\"oom\" hidden><h2>Biggest memory consumers at the OOM kill</h2>"
       "<p id=\"oom-note\"></p><table id=\"oom-table\"><thead><tr><th>PID</th><th>Command</th>"
       "<th>RSS</th></tr></thead><tbody></tbody></table></section>\n"

@@ -1,6 +1,7 @@
 #include "flightrec/viewer/top_processes.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "flightrec/model/process_rates.h"
@@ -32,10 +33,36 @@ bool busier(const ProcessUsage& a, const ProcessUsage& b) {
   return a.pid < b.pid;
 }
 
+bool bigger(const ProcessUsage& a, const ProcessUsage& b) {
+  if (a.rss_bytes != b.rss_bytes) return a.rss_bytes > b.rss_bytes;
+  return busier(a, b);
+}
+
+bool growing(const ProcessUsage& a, const ProcessUsage& b) {
+  constexpr int64_t kUnknown = std::numeric_limits<int64_t>::min();
+  const int64_t ga = a.rss_growth_bytes.value_or(kUnknown);
+  const int64_t gb = b.rss_growth_bytes.value_or(kUnknown);
+  if (ga != gb) return ga > gb;
+  return bigger(a, b);
+}
+
+// Marks the first `limit` of `rows` in `order` as kept.
+template <typename Order>
+void keep_first(std::vector<ProcessUsage>& rows, size_t limit, Order order,
+                std::vector<bool>& kept) {
+  std::vector<size_t> index(rows.size());
+  for (size_t i = 0; i < index.size(); ++i) index[i] = i;
+  const size_t first = std::min(limit, index.size());
+  std::partial_sort(index.begin(), index.begin() + static_cast<std::ptrdiff_t>(first), index.end(),
+                    [&](size_t a, size_t b) { return order(rows[a], rows[b]); });
+  for (size_t i = 0; i < first; ++i) kept[index[i]] = true;
+}
+
 }  // namespace
 
-TopProcesses top_processes(std::span<const ProcessFrame> frames, int64_t at_ns, size_t limit) {
-  TopProcesses top;
+TopProcesses top_processes(std::span<const ProcessFrame> frames, int64_t at_ns, size_t limit,
+                           const RssGrowth& growth, ProcessSort sort) {
+  TopProcesses top{.growth_from_ns = growth.from_ns, .growth_to_ns = growth.to_ns, .sort = sort};
   if (frames.empty()) return top;
   const auto [first, second] = frames_around(frames, at_ns);
   top.from_ns = first->time_unix_ns;
@@ -52,15 +79,22 @@ TopProcesses top_processes(std::span<const ProcessFrame> frames, int64_t at_ns, 
                         .state = row.state,
                         .cpu_ratio = measured.cpu,
                         .rss_bytes = row.rss_bytes,
+                        .rss_growth_bytes = growth.of(row.pid, row.start_time_unix_ns),
                         .read_bytes_per_second = measured.read_bytes,
                         .write_bytes_per_second = measured.write_bytes,
                         .transmit_bytes_per_second = measured.net.tx_bytes,
                         .receive_bytes_per_second = measured.net.rx_bytes});
   }
-  const size_t kept = std::min(limit, top.rows.size());
-  std::partial_sort(top.rows.begin(), top.rows.begin() + static_cast<std::ptrdiff_t>(kept),
-                    top.rows.end(), busier);
-  top.rows.resize(kept);
+  std::vector<bool> kept(top.rows.size(), false);
+  keep_first(top.rows, limit, busier, kept);
+  keep_first(top.rows, limit, bigger, kept);
+  keep_first(top.rows, limit, growing, kept);
+  std::vector<ProcessUsage> rows;
+  for (size_t i = 0; i < top.rows.size(); ++i) {
+    if (kept[i]) rows.push_back(std::move(top.rows[i]));
+  }
+  std::sort(rows.begin(), rows.end(), sort == ProcessSort::rss ? bigger : busier);
+  top.rows = std::move(rows);
   return top;
 }
 

@@ -2,7 +2,8 @@
 // DIR with the real IncidentStore (an atomically written recording file), serves
 // /incidents[/{id}[/view]] and /dump[?format=html] on a free loopback port, and prints
 // "oom_incident=<id>" (the same recording as an OOM incident), "container_incident=<id>" (the
-// same with container frames) and then "url=<base url> incident=<id>" once it listens. Runs until
+// same with container frames), "memory_incident=<id>" (a memory rule's), "alert_incident=<id>" (an
+// alert's, with labels) and then "url=<base url> incident=<id>" once it listens. Runs until
 // killed.
 #include <signal.h>
 
@@ -102,6 +103,7 @@ int main(int argc, char** argv) {
   const auto rec = viewer::testing::synthetic_recording(60'000, 30'000);
   incidents::IncidentStore store({.dir = argv[1]});
   const auto entry = store.write({.rule = "cpu_burst",
+                                  .condition = "cpu_busy_ratio{cpu=\"total\"} > 0.8",
                                   .value = 1.0,
                                   .series = "cpu_busy_ratio{cpu=\"total\"}",
                                   .fired_at_ns = rec.trigger_ns,
@@ -135,6 +137,37 @@ int main(int argc, char** argv) {
     std::cerr << "writing the OOM incident failed: " << oom.error << '\n';
     return 1;
   }
+  // The same as a memory rule's incident (used memory grows 4 KiB a ms past 2 GiB) and as an
+  // alert's.
+  const auto memory = store.write({.rule = "memory_high",
+                                   .condition = "memory_used_bytes > 2147483648",
+                                   .value = 2147483648.0 + 30'000 * 4096,
+                                   .series = "memory_used_bytes",
+                                   .fired_at_ns = rec.trigger_ns,
+                                   .window_from_ns = viewer::testing::kStartNs,
+                                   .window_to_ns = rec.trigger_ns + 30'000'000'000},
+                                  rec.metadata, rec.blocks, rec.process_blocks);
+  const auto alert =
+      store.write({.kind = model::IncidentKind::alert,
+                   .rule = "alert",
+                   .condition = "alertmanager alert",
+                   .series = "HighLoad{instance=\"web-1\",severity=\"critical\"}",
+                   .reason = "CPU above 90% on web-1",
+                   .fired_at_ns = rec.trigger_ns,
+                   .window_from_ns = viewer::testing::kStartNs,
+                   .window_to_ns = rec.trigger_ns + 30'000'000'000,
+                   .details = {{"alert.status", "firing"},
+                               {"alert.label.alertname", "HighLoad"},
+                               {"alert.label.instance", "web-1"},
+                               {"alert.label.severity", "critical"},
+                               {"alert.annotation.summary", "CPU above 90% on web-1"}}},
+                  rec.metadata, rec.blocks, rec.process_blocks);
+  for (const auto* written : {&memory, &alert}) {
+    if (written->status != incidents::IncidentStatus::written) {
+      std::cerr << "writing an incident failed: " << written->error << '\n';
+      return 1;
+    }
+  }
   http::Router router;
   router.add(incidents::incidents_routes(store));
   router.add(viewer::incident_view_route(
@@ -159,6 +192,8 @@ int main(int argc, char** argv) {
   }
   std::cout << "oom_incident=" << oom.id << '\n';
   std::cout << "container_incident=" << throttled.id << '\n';
+  std::cout << "memory_incident=" << memory.id << '\n';
+  std::cout << "alert_incident=" << alert.id << '\n';
   std::cout << "url=" << server.url() << " incident=" << entry.id << std::endl;
   int received = 0;
   sigwait(&signals, &received);

@@ -1,7 +1,7 @@
 // The incident viewer page. Reads the inline JSON (#flightrec-data, layout in docs/VIEWER.md),
 // draws one uPlot chart per signal group with the trigger (and an OOM kill) marked, zooms every
-// chart together and fills the process tables. Recorded strings (process names, command lines) only ever reach the
-// page as text (textContent), never as HTML.
+// chart together and fills the process tables. Recorded strings (process names, command lines)
+// only ever reach the page as text (textContent), never as HTML.
 (function () {
   'use strict';
 
@@ -10,11 +10,15 @@
     '#bcbd22', '#17becf', '#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173'];
   const TRIGGER_COLOR = '#d62728';
   const OOM_COLOR = '#7b2cbf';
+  const THRESHOLD_COLOR = '#222222';
+  // The min/max band under each line, its colour at this opacity.
+  const BAND_ALPHA = 0.25;
   const CHART_HEIGHT = 240;
 
   // What the browser test and a curious user can inspect: every chart and its uPlot instance.
   const state = {
-    charts: [], trigger: data.trigger, markerDraws: 0, oom: data.oom, oomMarkerDraws: 0, ready: false,
+    charts: [], trigger: data.trigger, markerDraws: 0, oom: data.oom, oomMarkerDraws: 0,
+    threshold: data.threshold, thresholdDraws: 0, processSort: null, ready: false,
   };
   window.flightrecViewer = state;
 
@@ -55,10 +59,26 @@
     return String(value);
   }
 
-  // "2026-11-30 05:28:11.123" (UTC), the precision of a 1 ms recording.
+  // "2026-11-30T05:28:11.123Z": RFC 3339 in UTC to the millisecond (a 1 ms recording's
+  // precision), as the header's times are written.
   function formatTime(seconds) {
     if (seconds == null) return '–';
-    return new Date(Math.round(seconds * 1000)).toISOString().replace('T', ' ').slice(0, 23);
+    return new Date(Math.round(seconds * 1000)).toISOString();
+  }
+
+  // The time axis in the header's format and zone (UTC, 24 h): "05:28:11", with milliseconds when
+  // the ticks are closer than a second, and the date above the first tick and where the day changes.
+  function timeAxisValues(u, splits, axisIdx, space, incr) {
+    let day = null;
+    return splits.map((seconds) => {
+      if (seconds == null) return null;
+      const iso = new Date(Math.round(seconds * 1000)).toISOString();
+      const clock = incr < 1 ? iso.slice(11, 23) : incr < 60 ? iso.slice(11, 19) : iso.slice(11, 16);
+      const date = iso.slice(0, 10);
+      const text = date !== day ? date + '\n' + clock : clock;
+      day = date;
+      return text;
+    });
   }
 
   function element(tag, text, className) {
@@ -82,8 +102,26 @@
     } else {
       note += ', full resolution';
     }
-    note += '. Times are UTC; flightrec ' + data.flightrec_version + ' on ' + data.host + '.';
+    note += '. Lines are the mean over one pixel, the band around each its minimum and maximum ' +
+      '(zoom in for every tick). Times are UTC; flightrec ' + data.flightrec_version + ' on ' +
+      data.host + '.';
     document.getElementById('note').textContent = note;
+    fillLabels();
+  }
+
+  // An alert's labels, one row each.
+  function fillLabels() {
+    const labels = data.labels || [];
+    if (labels.length === 0) return;
+    const table = document.getElementById('labels');
+    table.hidden = false;
+    const body = table.querySelector('tbody');
+    for (const [name, value] of labels) {
+      const tr = document.createElement('tr');
+      tr.appendChild(element('td', name, 'label-name'));
+      tr.appendChild(element('td', value));
+      body.appendChild(tr);
+    }
   }
 
   // A vertical line at `seconds` with `label` beside it, `row` label heights below the top; false
@@ -108,6 +146,30 @@
     return true;
   }
 
+  // A dashed horizontal line at the rule's threshold on the chart of its signal.
+  function drawThreshold(u, unit) {
+    const y = u.valToPos(data.threshold.value, 'y', true);
+    const { left, top, width, height } = u.bbox;
+    if (!(y >= top && y <= top + height)) return;
+    const ratio = window.devicePixelRatio || 1;
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.strokeStyle = THRESHOLD_COLOR;
+    ctx.lineWidth = 2 * ratio;
+    ctx.setLineDash([8 * ratio, 4 * ratio]);
+    ctx.beginPath();
+    ctx.moveTo(left, y);
+    ctx.lineTo(left + width, y);
+    ctx.stroke();
+    ctx.fillStyle = THRESHOLD_COLOR;
+    ctx.font = 12 * ratio + 'px sans-serif';
+    ctx.textAlign = 'right';
+    ctx.fillText('threshold ' + formatValue(unit, data.threshold.value) + ': ' + data.threshold.label,
+      left + width - 4 * ratio, y - 4 * ratio);
+    ctx.restore();
+    state.thresholdDraws++;
+  }
+
   function drawMarkers(u) {
     if (data.trigger != null && drawMarker(u, data.trigger, TRIGGER_COLOR, 'trigger', 0)) {
       state.markerDraws++;
@@ -123,8 +185,13 @@
   }
 
   // Rates from zero (ratios up to 100 %), levels (memory) around their own span; with a margin so
-  // that a line resting at an end is drawn inside the plot rather than on its edge.
-  function valueRange(unit, min, max) {
+  // that a line resting at an end is drawn inside the plot rather than on its edge. `threshold`,
+  // when given, is kept inside the range.
+  function valueRange(unit, min, max, threshold) {
+    if (threshold != null) {
+      min = min == null ? threshold : Math.min(min, threshold);
+      max = max == null ? threshold : Math.max(max, threshold);
+    }
     if (unit === 'bytes' && min != null && max != null) {
       const margin = Math.max((max - min) * 0.05, Math.abs(max) * 0.001, 1);
       return [min - margin, max + margin];
@@ -148,38 +215,130 @@
     return Math.max(320, document.getElementById('charts').clientWidth - 8);
   }
 
+  // uPlot paths for a line of many more ticks than pixels: per one-pixel bucket of the visible span,
+  // the mean as the line and the minimum to the maximum as a band (the fill), so a signal that flips
+  // every tick reads as its level with its spread rather than as a solid comb. With a pixel or more
+  // per tick the ticks are drawn as they are, without a band. `stats` records what was drawn.
+  function bucketPaths(stats) {
+    return (u, seriesIdx, i0, i1) => {
+      const xs = u.data[0];
+      const ys = u.data[seriesIdx];
+      const ratio = window.devicePixelRatio || 1;
+      const line = new Path2D();
+      const band = new Path2D();
+      const ticks = i1 - i0 + 1;
+      const raw = ticks <= u.bbox.width / ratio;
+      let open = false;
+      let buckets = 0;
+      if (raw) {
+        for (let i = i0; i <= i1; i++) {
+          if (ys[i] == null) { open = false; continue; }
+          const x = u.valToPos(xs[i], 'x', true);
+          const y = u.valToPos(ys[i], 'y', true);
+          if (open) line.lineTo(x, y); else line.moveTo(x, y);
+          open = true;
+        }
+      } else {
+        // Runs of buckets with values; each run is a line and a band polygon.
+        let run = [];
+        const close = () => {
+          if (run.length === 0) return;
+          run.forEach((b, k) => (k === 0 ? line.moveTo(b.x, b.mean) : line.lineTo(b.x, b.mean)));
+          band.moveTo(run[0].x, run[0].max);
+          for (const b of run) band.lineTo(b.x, b.max);
+          for (let k = run.length - 1; k >= 0; k--) band.lineTo(run[k].x, run[k].min);
+          band.closePath();
+          buckets += run.length;
+          run = [];
+        };
+        let bucket = null;
+        let sum = 0;
+        let count = 0;
+        let lo = Infinity;
+        let hi = -Infinity;
+        let first = 0;
+        const flush = () => {
+          if (count === 0) { close(); return; }
+          run.push({
+            x: u.valToPos(first, 'x', true),
+            mean: u.valToPos(sum / count, 'y', true),
+            min: u.valToPos(lo, 'y', true),
+            max: u.valToPos(hi, 'y', true),
+          });
+        };
+        for (let i = i0; i <= i1; i++) {
+          const b = Math.floor(u.valToPos(xs[i], 'x', true) / ratio);
+          if (b !== bucket) {
+            if (bucket != null) flush();
+            bucket = b;
+            sum = 0; count = 0; lo = Infinity; hi = -Infinity; first = xs[i];
+          }
+          const v = ys[i];
+          if (v == null) continue;
+          sum += v; count++;
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
+        if (bucket != null) flush();
+        close();
+      }
+      stats.raw = raw;
+      stats.bandBuckets[seriesIdx - 1] = buckets;
+      return { stroke: line, fill: raw ? null : band, clip: null, band: null, gaps: null, flags: 0 };
+    };
+  }
+
+  function withAlpha(hex, alpha) {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    return 'rgba(' + r + ',' + g + ',' + b + ',' + alpha + ')';
+  }
+
   // One uPlot chart in `section` over `xs` (Unix seconds), joined to the others' cursor and zoom
   // and marked with the trigger; `bars` draws its first line as bars (a period strip).
   function addChart(section, id, chart, xs, bars) {
     const series = [{ value: (u, v) => formatTime(v) }];
+    const stats = { raw: true, bandBuckets: chart.lines.map(() => 0) };
+    const threshold = data.threshold != null && data.threshold.chart === id ? data.threshold : null;
     chart.lines.forEach((line, i) => {
+      const color = COLORS[i % COLORS.length];
       const options = {
         label: line.label,
-        stroke: COLORS[i % COLORS.length],
+        stroke: color,
         width: 1,
         points: { show: false },
         value: (u, v) => formatValue(chart.unit, v),
       };
       if (bars && i === 0) {
-        options.fill = COLORS[i % COLORS.length];
+        options.fill = color;
         options.paths = uPlot.paths.bars({ size: [1, 100], align: 1 });
+      } else {
+        options.fill = withAlpha(color, BAND_ALPHA);
+        options.paths = bucketPaths(stats);
       }
       series.push(options);
     });
+    const draw = [drawMarkers];
+    if (threshold != null) draw.unshift((u) => drawThreshold(u, chart.unit));
     const plot = new uPlot({
       width: chartWidth(),
       height: CHART_HEIGHT,
       series,
-      scales: { x: { time: true }, y: { range: (u, min, max) => valueRange(chart.unit, min, max) } },
-      axes: [{}, { size: 80, values: (u, splits) => axisValues(chart.unit, splits) }],
+      scales: {
+        x: { time: true },
+        y: { range: (u, min, max) => valueRange(chart.unit, min, max, threshold && threshold.value) },
+      },
+      axes: [
+        { label: 'UTC', labelSize: 20, size: 44, values: timeAxisValues },
+        { size: 80, values: (u, splits) => axisValues(chart.unit, splits) },
+      ],
       cursor: { sync: { key: 'flightrec' }, drag: { x: true, y: false } },
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'),
       hooks: {
-        draw: [drawMarkers],
+        draw,
         setScale: [(u, key) => { if (key === 'x') followZoom(u); }],
       },
     }, [xs].concat(chart.lines.map((line) => line.values)), section);
-    state.charts.push({ id, plot, lines: chart.lines.length });
+    state.charts.push({ id, plot, lines: chart.lines.length, stats, threshold: threshold != null });
   }
 
   function drawCharts() {
@@ -196,6 +355,58 @@
     });
   }
 
+  // Growth with its sign: "+1.5 GiB", "-12.0 MiB", "0 B".
+  function formatGrowth(bytes) {
+    if (bytes == null) return '–';
+    return (bytes > 0 ? '+' : '') + formatBytes(bytes);
+  }
+
+  // The table's columns: the row's field, how it reads, its cell's class. Text columns sort A to Z
+  // on a first click, numbers biggest first.
+  const PROCESS_COLUMNS = [
+    { key: 'pid', text: (r) => String(r.pid), className: 'number', numeric: true },
+    { key: 'comm', text: (r) => r.comm, className: 'comm' },
+    { key: 'state', text: (r) => r.state, className: '' },
+    { key: 'cpu', text: (r) => formatValue('ratio', r.cpu), className: 'number', numeric: true },
+    { key: 'rss', text: (r) => formatBytes(r.rss), className: 'number', numeric: true },
+    { key: 'growth', text: (r) => formatGrowth(r.growth), className: 'number', numeric: true },
+    { key: 'read', text: (r) => formatValue('bytes/s', r.read), className: 'number', numeric: true },
+    { key: 'write', text: (r) => formatValue('bytes/s', r.write), className: 'number', numeric: true },
+    { key: 'tx', text: (r) => formatValue('bytes/s', r.tx), className: 'number', numeric: true },
+    { key: 'rx', text: (r) => formatValue('bytes/s', r.rx), className: 'number', numeric: true },
+    { key: 'cmdline', text: (r) => r.cmdline, className: 'cmdline' },
+  ];
+
+  // Rows by `column`, descending or not; rows without the value (null) last either way, ties by
+  // pid.
+  function sortRows(rows, column, descending) {
+    const sign = descending ? -1 : 1;
+    return rows.slice().sort((a, b) => {
+      const x = a[column.key];
+      const y = b[column.key];
+      if (x == null || y == null) return x == null && y == null ? a.pid - b.pid : x == null ? 1 : -1;
+      const order = column.numeric ? x - y : String(x).localeCompare(String(y));
+      return order !== 0 ? sign * order : a.pid - b.pid;
+    });
+  }
+
+  function showProcesses(table, rows, key, descending) {
+    const column = PROCESS_COLUMNS.find((c) => c.key === key);
+    state.processSort = { key, descending };
+    for (const th of table.querySelectorAll('thead th')) {
+      const sorted = th.dataset.key === key;
+      th.setAttribute('aria-sort', sorted ? (descending ? 'descending' : 'ascending') : 'none');
+    }
+    const body = table.querySelector('tbody');
+    body.replaceChildren();
+    for (const row of sortRows(rows, column, descending)) {
+      const tr = document.createElement('tr');
+      for (const c of PROCESS_COLUMNS) tr.appendChild(element('td', c.text(row), c.className));
+      tr.lastChild.title = row.cmdline;
+      body.appendChild(tr);
+    }
+  }
+
   function fillProcesses() {
     const processes = data.processes;
     const note = document.getElementById('processes-note');
@@ -207,28 +418,32 @@
     }
     const around = data.oom != null ? ' (around the OOM kill)'
       : data.trigger == null ? ' (around the CPU peak)' : ' (around the trigger)';
-    note.textContent = 'Compared between ' + formatTime(processes.from) + ' and ' +
-      formatTime(processes.to) + ' UTC' + around +
-      '. CPU 100 % is one CPU busy throughout.';
-    const body = table.querySelector('tbody');
-    for (const row of processes.rows) {
-      const tr = document.createElement('tr');
-      const cells = [
-        [String(row.pid), 'number'],
-        [row.comm, 'comm'],
-        [row.state, ''],
-        [formatValue('ratio', row.cpu), 'number'],
-        [formatBytes(row.rss), 'number'],
-        [formatValue('bytes/s', row.read), 'number'],
-        [formatValue('bytes/s', row.write), 'number'],
-        [formatValue('bytes/s', row.tx), 'number'],
-        [formatValue('bytes/s', row.rx), 'number'],
-        [row.cmdline, 'cmdline'],
-      ];
-      for (const [text, className] of cells) tr.appendChild(element('td', text, className));
-      tr.lastChild.title = row.cmdline;
-      body.appendChild(tr);
+    let text = 'Compared between ' + formatTime(processes.from) + ' and ' +
+      formatTime(processes.to) + around + '. CPU 100 % is one CPU busy throughout.';
+    if (processes.growth_from != null) {
+      text += ' RSS growth: from the first to the last process frame of the window holding the ' +
+        'process (' + formatTime(processes.growth_from) + ' to ' + formatTime(processes.growth_to) + ').';
     }
+    text += processes.sort === 'rss' ? ' Sorted by memory (RSS), what the rule watches;'
+      : ' Sorted by CPU;';
+    text += ' click a heading to sort by it, again to reverse.';
+    note.textContent = text;
+    let key = processes.sort === 'rss' ? 'rss' : 'cpu';
+    let descending = true;
+    for (const th of table.querySelectorAll('thead th')) {
+      th.tabIndex = 0;
+      const sortBy = () => {
+        const column = PROCESS_COLUMNS.find((c) => c.key === th.dataset.key);
+        descending = th.dataset.key === key ? !descending : !!column.numeric;
+        key = th.dataset.key;
+        showProcesses(table, processes.rows, key, descending);
+      };
+      th.addEventListener('click', sortBy);
+      th.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); sortBy(); }
+      });
+    }
+    showProcesses(table, processes.rows, key, descending);
   }
 
   // The kill's biggest resident sets, as the incident's oom.top_rss.N details name them.
@@ -239,12 +454,12 @@
     const rows = data.oom.top_rss;
     if (rows.length === 0) {
       note.textContent = oomLabel() + ' at ' + formatTime(data.oom.killed_at) +
-        ' UTC; no process frame before it in the window.';
+        '; no process frame before it in the window.';
       document.getElementById('oom-table').hidden = true;
       return;
     }
     note.textContent = oomLabel() + ' at ' + formatTime(data.oom.killed_at) +
-      ' UTC; resident sets from the process frame of ' + formatTime(data.oom.top_rss_at) + ' UTC.';
+      '; resident sets from the process frame of ' + formatTime(data.oom.top_rss_at) + '.';
     const body = document.querySelector('#oom-table tbody');
     for (const row of rows) {
       const tr = document.createElement('tr');
