@@ -3,7 +3,7 @@
 // decoded when a view first needs one of their frames (the last few decoded are kept), beside
 // frames already in memory. Opening a recording of thousands of processes then decodes the one or
 // two blocks around the cursor rather than every frame: a block of 8 frames of 5,000 processes is
-// ~13 MB decoded, a minute of them 400 MB.
+// ~13 MB decoded, a minute of them over 400 MB.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
