@@ -203,6 +203,13 @@ Status ProcessBlock::decode_frames(std::vector<Frame>* out) const {
     previous_time = frame.time_unix_ns;
     process_rows += frame.processes.size();
     socket_rows += frame.sockets.size();
+    // Stopped as soon as it is over: a block decoded into memory (decode_checked) then holds at
+    // most the rows its header declared.
+    if (process_rows > process_rows_ || socket_rows > socket_rows_) {
+      return fail_parse("frame " + std::to_string(i) + " takes the block past the " +
+                        std::to_string(process_rows_) + " processes and " +
+                        std::to_string(socket_rows_) + " sockets its header counts");
+    }
     if (process_rows + socket_rows > kMaxProcessBlockRows) {
       return fail_parse("frame " + std::to_string(i) + " takes the block over " +
                         std::to_string(kMaxProcessBlockRows) + " rows");

@@ -287,3 +287,22 @@ TEST_CASE("A block parsed for its framing is checked when decoded, as parse chec
   CHECK_THAT(ProcessBlock::parse(corrupt, ProcessBlockCheck::framing).error(),
              Catch::Matchers::StartsWith("process block: CRC mismatch"));
 }
+
+TEST_CASE("Decoding stops at the first frame past the rows the header counts", "[process_block]") {
+  ProcessFrame first{.time_unix_ns = 10};
+  first.processes = {row(1), row(2)};
+  ProcessFrame second = first;
+  second.time_unix_ns = 11;
+  second.processes.erase(second.processes.begin());
+  auto bytes = bytes_of(*ProcessBlock::encode(std::vector{first, second}));
+  constexpr size_t kProcessRowsAt = 36;
+  put_u32(bytes, kProcessRowsAt, 2);  // the frames hold 3
+  fix_crc(bytes);
+  const std::string expected =
+      "process block: frame 1 takes the block past the 2 processes and 0 sockets its header counts";
+  CHECK(ProcessBlock::parse(bytes).error() == expected);
+  const auto lazily = ProcessBlock::parse(bytes, ProcessBlockCheck::framing);
+  REQUIRE(lazily.ok());
+  std::vector<ProcessFrame> frames;
+  CHECK(lazily->block->decode_checked(frames).error() == expected);
+}
