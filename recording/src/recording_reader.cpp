@@ -3,6 +3,7 @@
 #include <cstring>
 #include <fstream>
 #include <streambuf>
+#include <type_traits>
 
 #include "flightrec/container/frame/container_frame_codec.h"
 #include "flightrec/recording/detail/byte_io.h"
@@ -27,7 +28,8 @@ std::string ends_after(uint64_t size) { return " (after " + std::to_string(size)
 
 }  // namespace
 
-RecordingReader::RecordingReader(std::istream& in) : in_(in) {}
+RecordingReader::RecordingReader(std::istream& in, store::ProcessBlockCheck process_check)
+    : in_(in), process_check_(process_check) {}
 
 bool RecordingReader::fail(std::string message) {
   if (!failed_) error_ = std::move(message);
@@ -149,8 +151,14 @@ template <typename BlockType>
 std::shared_ptr<const BlockType> RecordingReader::read_whole_block(const std::string& name) {
   std::string bytes;
   if (!read_record_bytes(name, bytes)) return nullptr;
-  const auto parsed =
-      BlockType::parse(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  const std::span span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  const auto parsed = [&] {
+    if constexpr (std::is_same_v<BlockType, store::ProcessBlock>) {
+      return BlockType::parse(span, process_check_);
+    } else {
+      return BlockType::parse(span);
+    }
+  }();
   if (!parsed) {
     fail(name + ": " + parsed.error());
     return nullptr;
@@ -298,9 +306,13 @@ Result<std::vector<container::ContainerFrame>> decode_container_frames(
   return out;
 }
 
-Result<Recording> read_all(std::istream& in, uint64_t max_process_rows) {
+// What read_all does with the process blocks: decode them into frames, or keep them as stored.
+enum class ProcessBlocks { decode, keep };
+
+Result<Recording> read_all(std::istream& in, uint64_t max_process_rows, ProcessBlocks process) {
   Recording recording;
-  RecordingReader reader(in);
+  RecordingReader reader(in, process == ProcessBlocks::keep ? store::ProcessBlockCheck::framing
+                                                            : store::ProcessBlockCheck::frames);
   ProcessBlockList process_blocks;
   store::ContainerFrameList container_frames;
   if (reader.open()) {
@@ -311,22 +323,46 @@ Result<Recording> read_all(std::istream& in, uint64_t max_process_rows) {
     }
   }
   if (!reader.complete()) return Error{reader.error()};
-  auto frames = decode_process_frames(process_blocks, max_process_rows);
-  if (!frames) return Error{std::move(frames).error()};
+  if (process == ProcessBlocks::keep) {
+    recording.process_blocks = std::move(process_blocks);
+  } else {
+    auto frames = decode_process_frames(process_blocks, max_process_rows);
+    if (!frames) return Error{std::move(frames).error()};
+    recording.process_frames = *std::move(frames);
+  }
   auto containers = decode_container_frames(container_frames);
   if (!containers) return Error{std::move(containers).error()};
   recording.meta = reader.metadata();
-  recording.process_frames = *std::move(frames);
   recording.container_frames = *std::move(containers);
   return recording;
+}
+
+Result<Recording> read_bytes(std::span<const uint8_t> bytes, uint64_t max_process_rows,
+                             ProcessBlocks process) {
+  SpanBuf buffer(bytes);
+  std::istream in(&buffer);
+  return read_all(in, max_process_rows, process);
+}
+
+Result<Recording> read_file(const std::filesystem::path& path, uint64_t max_process_rows,
+                            ProcessBlocks process) {
+  if (const Status openable = check_openable(path); !openable) {
+    return Error{path.string() + ": " + openable.error()};
+  }
+  std::ifstream in(path, std::ios::binary);
+  auto result = read_all(in, max_process_rows, process);
+  if (!result) return Error{path.string() + ": " + result.error()};
+  return result;
 }
 
 }  // namespace
 
 Result<Recording> read_recording(std::span<const uint8_t> bytes, uint64_t max_process_rows) {
-  SpanBuf buffer(bytes);
-  std::istream in(&buffer);
-  return read_all(in, max_process_rows);
+  return read_bytes(bytes, max_process_rows, ProcessBlocks::decode);
+}
+
+Result<Recording> read_recording_blocks(std::span<const uint8_t> bytes) {
+  return read_bytes(bytes, 0, ProcessBlocks::keep);
 }
 
 Status check_openable(const std::filesystem::path& path) {
@@ -340,13 +376,11 @@ Status check_openable(const std::filesystem::path& path) {
 }
 
 Result<Recording> read_recording(const std::filesystem::path& path, uint64_t max_process_rows) {
-  if (const Status openable = check_openable(path); !openable) {
-    return Error{path.string() + ": " + openable.error()};
-  }
-  std::ifstream in(path, std::ios::binary);
-  auto result = read_all(in, max_process_rows);
-  if (!result) return Error{path.string() + ": " + result.error()};
-  return result;
+  return read_file(path, max_process_rows, ProcessBlocks::decode);
+}
+
+Result<Recording> read_recording_blocks(const std::filesystem::path& path) {
+  return read_file(path, 0, ProcessBlocks::keep);
 }
 
 }  // namespace flightrec::recording

@@ -1,8 +1,8 @@
 #pragma once
-// The frames a view at one time compares, for frames of any tier (process or container frames,
-// each with a time_unix_ns, oldest first): the newest at or before the time, and the one about
-// `interval_ns` before that, so a rate covers the interval the user chose whatever the tier's
-// rate. The Processes and Containers tabs share it.
+// The frames a view at one time compares, for frames of any tier (each with a time_unix_ns, oldest
+// first): the newest at or before the time, and the one about `interval_ns` before that, so a rate
+// covers the interval the user chose whatever the tier's rate. The Containers tab uses it on its
+// frames; ProcessHistory::around applies the same rule to process frames still in their blocks.
 #include <algorithm>
 #include <cstdint>
 #include <vector>

@@ -15,9 +15,8 @@ std::vector<double> scales_of(const recording::Metadata& meta) {
 }
 
 // The time axis without system frames: the process frames', else the container frames'.
-std::vector<int64_t> frame_times(const ReplayData& data) {
-  std::vector<int64_t> times;
-  for (const auto& frame : data.process_frames) times.push_back(frame.time_unix_ns);
+std::vector<int64_t> frame_times(const ProcessHistory& processes, const ReplayData& data) {
+  std::vector<int64_t> times = processes.times();
   if (!times.empty()) return times;
   for (const auto& frame : data.container_frames) times.push_back(frame.time_unix_ns);
   return times;
@@ -58,10 +57,11 @@ recording::TimeParse time_of_day(std::string_view text, int64_t start_ns, int64_
 
 Model::Model(ReplayData data, UserNames users)
     : data_(std::move(data)),
+      processes_(std::move(data_.process_frames), std::move(data_.process_blocks)),
       users_(std::move(users)),
       samples_(data_.blocks, scales_of(data_.meta)),
       series_(data_.meta),
-      timeline_(samples_.size() > 0 ? samples_.times() : frame_times(data_)),
+      timeline_(samples_.size() > 0 ? samples_.times() : frame_times(processes_, data_)),
       triggers_(triggers_of(data_.meta)) {}
 
 SystemView Model::system(size_t cursor, int64_t interval_ns) const {
@@ -77,7 +77,7 @@ ProcessesAt Model::processes(size_t cursor, int64_t interval_ns) const {
   if (cursor >= timeline_.size()) return {};
   // MemTotal comes from the system series at the cursor; MEM% needs nothing else of them.
   const auto mem_total = samples_.size() > 0 ? series_.mem_total(samples_, cursor) : std::nullopt;
-  return processes_at(data_.process_frames, timeline_.time(cursor), interval_ns, mem_total,
+  return processes_at(processes_, timeline_.time(cursor), interval_ns, mem_total,
                       data_.container_frames);
 }
 

@@ -3,21 +3,22 @@
 #include "flightrec/container/frame/process_container.h"
 #include "flightrec/model/process_rates.h"
 #include "flightrec/replay/container_view.h"
-#include "frames_around.h"
 
 namespace flightrec::replay {
 
 using process::ProcessFrame;
 
-ProcessesAt processes_at(const std::vector<ProcessFrame>& frames, int64_t time_ns,
-                         int64_t interval_ns, std::optional<double> mem_total_bytes,
+ProcessesAt processes_at(const ProcessHistory& frames, int64_t time_ns, int64_t interval_ns,
+                         std::optional<double> mem_total_bytes,
                          const std::vector<container::ContainerFrame>& container_frames) {
   ProcessesAt at;
-  const auto around = frames_around(frames, time_ns, interval_ns);
+  auto around = frames.around(time_ns, interval_ns);
   if (around.frame == nullptr) return at;
   const ProcessFrame* const current = around.frame;
   at.frame = current;
   at.previous = around.previous;
+  at.frame_run = std::move(around.frame_run);
+  at.previous_run = std::move(around.previous_run);
   const auto rates = model::process_rates(at.previous, *current);
   // The container frame nearest the process frame, on either side: the container tier writes one
   // a second, the process tier four, and a container found just after a process frame is its own.

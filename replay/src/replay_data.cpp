@@ -130,6 +130,7 @@ ReplayData from_recording(recording::Recording&& recording) {
   data.meta = std::move(recording.meta);
   data.blocks = std::move(recording.blocks);
   data.process_frames = std::move(recording.process_frames);
+  data.process_blocks = std::move(recording.process_blocks);
   data.container_frames = std::move(recording.container_frames);
   return data;
 }

@@ -44,18 +44,27 @@ std::ostream& say(std::ostream& err, std::string_view message) {
   return err << "flightrec replay: " << escape_unprintable(message, Newlines::escape) << '\n';
 }
 
+bool is_url(std::string_view source) {
+  return source.starts_with("http://") || source.starts_with("https://");
+}
+
+// The file or URL as errors name it: a URL without its password.
+std::string source_for_display(const std::string& source) {
+  return is_url(source) ? url_for_display(source) : source;
+}
+
 }  // namespace
 
 Result<ReplayData> load_source(const std::string& source, const ClientCredentials& credentials) {
-  if (source.starts_with("http://") || source.starts_with("https://")) {
+  if (is_url(source)) {
     const std::string url = recording_url(source);
     const auto fetched = http_get(url, {}, credentials);
     if (!fetched) return Error{fetched.error()};
     const auto* bytes = reinterpret_cast<const uint8_t*>(fetched->data());
-    return loaded(recording::read_recording(std::span(bytes, fetched->size())),
+    return loaded(recording::read_recording_blocks(std::span(bytes, fetched->size())),
                   url_for_display(url) + ": ");
   }
-  return loaded(recording::read_recording(std::filesystem::path(source)), "");
+  return loaded(recording::read_recording_blocks(std::filesystem::path(source)), "");
 }
 
 int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
@@ -101,13 +110,19 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     view.arrangement = {sort, options.reverse, options.filter, options.tree};
     out << render_batch(model, view, options.format);
     out.flush();
+    // The process blocks shown were checked as they were decoded.
+    if (!model.process_error().empty()) {
+      say(err, source_for_display(options.source) + ": " + model.process_error());
+      return 1;
+    }
     return out ? 0 : 1;
   }
   Session session(model, cursor->index, options.tab, options.interval_ns);
   session.set_sort(sort, options.reverse);
   session.set_filter(options.filter);
   session.set_tree(options.tree && options.tab == Tab::processes);
-  session.show_message(cursor->note);
+  // Only a note: an empty one would clear what the first rebuild said (a damaged process block).
+  if (!cursor->note.empty()) session.show_message(cursor->note);
   // Opened at the trigger (no --at): an OOM kill's victim is what the user came to see.
   if (options.at.empty() && !model.triggers().empty()) {
     session.select_victim(model.triggers().front());

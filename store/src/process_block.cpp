@@ -134,7 +134,8 @@ std::shared_ptr<const ProcessBlock> ProcessBlock::encode(
   return encode_frames(frames.size(), [frames](size_t i) -> const Frame& { return *frames[i]; });
 }
 
-Result<ParsedProcessBlock> ProcessBlock::parse(std::span<const uint8_t> bytes) {
+Result<ParsedProcessBlock> ProcessBlock::parse(std::span<const uint8_t> bytes,
+                                               ProcessBlockCheck check) {
   const auto framing = detail::check_framing(bytes, kFraming);
   if (!framing) return fail_parse(framing.error());
   const uint32_t size = *framing;
@@ -161,23 +162,40 @@ Result<ParsedProcessBlock> ProcessBlock::parse(std::span<const uint8_t> bytes) {
                       " bytes is over the limit or " + "cannot come from " +
                       std::to_string(compressed.size()) + " compressed bytes");
   }
+  block->bytes_.assign(block_bytes.begin(), block_bytes.end());
+  if (check == ProcessBlockCheck::frames) {
+    if (Status frames = block->decode_frames(nullptr); !frames) return Error{frames.error()};
+  }
+  return ParsedProcessBlock{.block = std::move(block), .consumed = size};
+}
+
+Status ProcessBlock::decode_checked(std::vector<Frame>& out) const {
+  out.clear();
+  return decode_frames(&out);
+}
+
+// Inflates the payload and decodes every frame, checking each against the header; keeps them in
+// `out` unless it is null.
+Status ProcessBlock::decode_frames(std::vector<Frame>* out) const {
+  const uint32_t payload_size = get_le<uint32_t>(bytes_, kPayloadSizeAt);
+  const auto compressed =
+      std::span(bytes_).subspan(kHeaderBytes, bytes_.size() - kFraming.min_bytes);
   std::vector<uint8_t> payload;
   if (!inflate_exactly(compressed, payload_size, payload)) {
     return fail_parse("the compressed payload does not inflate to the " +
                       std::to_string(payload_size) + " bytes its header gives");
   }
-
-  // Decode every frame once, so that decode() on a parsed block cannot fail.
   detail::ProcessFrameDecoder decoder(payload);
   uint64_t process_rows = 0;
   uint64_t socket_rows = 0;
-  int64_t previous_time = block->first_time_ns_;
-  for (uint32_t i = 0; i < block->frames_; ++i) {
+  int64_t previous_time = first_time_ns_;
+  if (out != nullptr) out->reserve(frames_);
+  for (uint32_t i = 0; i < frames_; ++i) {
     if (const Status decoded = decoder.next(i); !decoded) return fail_parse(decoded.error());
     const auto& frame = decoder.current();
-    if (i == 0 && frame.time_unix_ns != block->first_time_ns_) {
+    if (i == 0 && frame.time_unix_ns != first_time_ns_) {
       return fail_parse("frame 0 is at " + std::to_string(frame.time_unix_ns) +
-                        " but the header says " + std::to_string(block->first_time_ns_));
+                        " but the header says " + std::to_string(first_time_ns_));
     }
     if (frame.time_unix_ns < previous_time) {
       return fail_parse("frame " + std::to_string(i) + " goes back in time");
@@ -185,24 +203,30 @@ Result<ParsedProcessBlock> ProcessBlock::parse(std::span<const uint8_t> bytes) {
     previous_time = frame.time_unix_ns;
     process_rows += frame.processes.size();
     socket_rows += frame.sockets.size();
+    // Stopped as soon as it is over: a block decoded into memory (decode_checked) then holds at
+    // most the rows its header declared.
+    if (process_rows > process_rows_ || socket_rows > socket_rows_) {
+      return fail_parse("frame " + std::to_string(i) + " takes the block past the " +
+                        std::to_string(process_rows_) + " processes and " +
+                        std::to_string(socket_rows_) + " sockets its header counts");
+    }
     if (process_rows + socket_rows > kMaxProcessBlockRows) {
       return fail_parse("frame " + std::to_string(i) + " takes the block over " +
                         std::to_string(kMaxProcessBlockRows) + " rows");
     }
+    if (out != nullptr) out->push_back(frame);
   }
   if (!decoder.at_end()) return fail_parse("bytes left after the last frame");
-  if (decoder.current().time_unix_ns != block->last_time_ns_) {
+  if (decoder.current().time_unix_ns != last_time_ns_) {
     return fail_parse("the last frame is at " + std::to_string(decoder.current().time_unix_ns) +
-                      " but the header says " + std::to_string(block->last_time_ns_));
+                      " but the header says " + std::to_string(last_time_ns_));
   }
-  if (process_rows != block->process_rows_ || socket_rows != block->socket_rows_) {
-    return fail_parse("the header counts " + std::to_string(block->process_rows_) +
-                      " processes and " + std::to_string(block->socket_rows_) +
-                      " sockets, the frames hold " + std::to_string(process_rows) + " and " +
-                      std::to_string(socket_rows));
+  if (process_rows != process_rows_ || socket_rows != socket_rows_) {
+    return fail_parse("the header counts " + std::to_string(process_rows_) + " processes and " +
+                      std::to_string(socket_rows_) + " sockets, the frames hold " +
+                      std::to_string(process_rows) + " and " + std::to_string(socket_rows));
   }
-  block->bytes_.assign(block_bytes.begin(), block_bytes.end());
-  return ParsedProcessBlock{.block = std::move(block), .consumed = size};
+  return {};
 }
 
 std::vector<uint8_t> ProcessBlock::inflate_payload() const {

@@ -1,5 +1,6 @@
 // Feeds arbitrary bytes to ProcessBlock::parse and the frame decoder behind it. Whatever they
-// accept must decode, and re-encoding what they decoded must give the same frames back. The first
+// accept must decode, and re-encoding what they decoded must give the same frames back; a parse of
+// the framing only, then decode_checked(), must agree with the full parse. The first
 // input byte picks the mode, since random bytes rarely get past a CRC and a zlib stream:
 //   0: the rest is a block, parsed as it is;
 //   1: the rest is a block whose CRC is rewritten first (reaches the checks behind the CRC);
@@ -35,9 +36,33 @@ void check_round_trip(const std::vector<ProcessFrame>& frames) {
   if (again != frames) __builtin_trap();
 }
 
+// A block parsed for its framing only must decode_checked() to what the full parse accepts, and
+// fail with the full parse's error otherwise.
+void check_framing_parse(const std::vector<uint8_t>& bytes,
+                         const flightrec::Result<flightrec::store::ParsedProcessBlock>& full) {
+  const auto lazily = ProcessBlock::parse(bytes, flightrec::store::ProcessBlockCheck::framing);
+  if (!lazily) {
+    if (full || lazily.error() != full.error()) __builtin_trap();
+    return;
+  }
+  // decode_checked holds at most the rows the header counts: keep within the fuzzer's memory.
+  if (lazily->block->process_rows() + lazily->block->socket_rows() > kMaxRowsToCompare) return;
+  std::vector<ProcessFrame> frames;
+  const auto decoded = lazily->block->decode_checked(frames);
+  if (decoded.ok() != full.ok()) __builtin_trap();
+  if (!full) {
+    if (decoded.error() != full.error()) __builtin_trap();
+    return;
+  }
+  std::vector<ProcessFrame> expected;
+  full->block->decode(expected);
+  if (frames != expected) __builtin_trap();
+}
+
 void fuzz_block(std::vector<uint8_t> bytes, bool rewrite) {
   if (rewrite) flightrec::fuzz::rewrite_block_crc(bytes);
   const auto parsed = ProcessBlock::parse(bytes);
+  check_framing_parse(bytes, parsed);
   if (!parsed) {
     if (parsed.error().empty()) __builtin_trap();
     return;

@@ -323,3 +323,32 @@ TEST_CASE("write_recording_atomically writes process blocks too", "[recording]")
   CHECK(result->blocks.size() == 1);
   CHECK(result->process_frames == known_process_frames());
 }
+
+TEST_CASE("read_recording_blocks keeps process blocks as stored and still finds every flipped byte",
+          "[recording]") {
+  const auto frames = process_frames(8, 20);
+  const auto process_blocks = process_blocks_of(frames, 8);
+  const auto good = to_bytes(metadata_for(3), random_blocks(5, 3, 600), true, process_blocks);
+  const auto read = read_recording_blocks(as_span(good));
+  REQUIRE(read.ok());
+  CHECK(read->process_frames.empty());
+  REQUIRE(read->process_blocks.size() == process_blocks.size());
+  std::vector<ProcessFrame> decoded;
+  for (size_t i = 0; i < process_blocks.size(); ++i) {
+    const auto a = read->process_blocks[i]->bytes();
+    const auto b = process_blocks[i]->bytes();
+    CHECK(std::equal(a.begin(), a.end(), b.begin(), b.end()));
+    std::vector<ProcessFrame> block_frames;
+    REQUIRE(read->process_blocks[i]->decode_checked(block_frames).ok());
+    decoded.insert(decoded.end(), block_frames.begin(), block_frames.end());
+  }
+  CHECK(decoded == frames);
+  // The frames are not decoded, but the CRCs are checked: no damage passes unseen.
+  std::mt19937_64 rng(12);
+  for (size_t at = 0; at < good.size(); ++at) {
+    auto bytes = good;
+    bytes[at] = static_cast<char>(bytes[at] ^ static_cast<int>(1 + rng() % 255));
+    INFO("flipped byte " << at);
+    REQUIRE_FALSE(read_recording_blocks(as_span(bytes)).ok());
+  }
+}

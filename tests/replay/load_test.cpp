@@ -1,5 +1,8 @@
 // Loading recordings from files: good ones replay, damaged ones give one clear line and exit 1.
+#include <zlib.h>
+
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -105,6 +108,36 @@ TEST_CASE("damagedRecordingsGiveOneLineAndExitOne", "[replay][load]") {
       CHECK(std::count(err.begin(), err.end(), '\n') == 1);
     }
   }
+}
+
+// A process block whose CRC checks out but whose frames do not decode is found when the cursor
+// reaches it (replay checks only the framing of blocks it has not shown): the rest of the screen
+// prints, then one line names the file and the damage, and the status is 1.
+TEST_CASE("aDamagedProcessBlockIsNamedWhenTheCursorReachesIt", "[replay][load]") {
+  TempDir dir;
+  const ReplayData data = fixture();
+  auto block = flightrec::store::ProcessBlock::encode(std::span(data.process_frames));
+  std::vector<uint8_t> bytes(block->bytes().begin(), block->bytes().end());
+  constexpr size_t kSocketRowsAt = 40;  // docs/STORAGE.md, "Process blocks"
+  bytes[kSocketRowsAt] = static_cast<uint8_t>(bytes[kSocketRowsAt] + 1);
+  const auto crc =
+      static_cast<uint32_t>(crc32(0, bytes.data(), static_cast<uInt>(bytes.size() - 4)));
+  std::memcpy(bytes.data() + bytes.size() - 4, &crc, 4);
+  const auto damaged =
+      flightrec::store::ProcessBlock::parse(bytes, flightrec::store::ProcessBlockCheck::framing);
+  REQUIRE(damaged.ok());
+  const fs::path path = dir.path() / "damaged.fltrec";
+  REQUIRE(flightrec::recording::write_recording_atomically(path, data.meta, data.blocks,
+                                                           std::vector{damaged->block})
+              .ok());
+  std::string out;
+  std::string err;
+  CHECK(batch(path.string(), out, err) == 1);
+  CHECK_THAT(out, Catch::Contains("[Processes] 0 rows"));
+  CHECK(err == "flightrec replay: " + path.string() +
+                   ": the process frames from 2025-11-30T05:00:00.000Z to "
+                   "2025-11-30T05:00:03.000Z are damaged (process block: the header counts 94 "
+                   "processes and 66 sockets, the frames hold 94 and 65)\n");
 }
 
 TEST_CASE("aMissingFileOrADirectorySaysWhatIsWrong", "[replay][load]") {

@@ -246,3 +246,63 @@ TEST_CASE("Process block parse checks the payload behind a valid CRC", "[process
     }
   }
 }
+
+TEST_CASE("A block parsed for its framing is checked when decoded, as parse checks it",
+          "[process_block]") {
+  ProcessFrame first{.time_unix_ns = 10};
+  first.processes = {row(1), row(2)};
+  ProcessFrame second = first;
+  second.time_unix_ns = 11;
+  second.processes.erase(second.processes.begin());
+  const auto good = bytes_of(*ProcessBlock::encode(std::vector{first, second}));
+  const auto payload = inflate_payload(good);
+  std::mt19937 rng(5);
+  for (size_t at = 0; at <= payload.size(); ++at) {
+    auto changed = payload;
+    if (at < payload.size()) {
+      changed[at] = static_cast<uint8_t>(changed[at] ^ (1 + rng() % 255));
+    } else {
+      changed.pop_back();
+    }
+    const auto bytes = with_payload(good, changed);
+    const auto lazily = ProcessBlock::parse(bytes, ProcessBlockCheck::framing);
+    REQUIRE(lazily.ok());
+    CHECK(lazily->block->frames() == 2);
+    std::vector<ProcessFrame> frames;
+    const Status decoded = lazily->block->decode_checked(frames);
+    const auto fully = ProcessBlock::parse(bytes);
+    INFO("payload byte " << at);
+    REQUIRE(decoded.ok() == fully.ok());
+    if (fully) {
+      std::vector<ProcessFrame> expected;
+      fully->block->decode(expected);
+      CHECK(frames == expected);
+    } else {
+      CHECK(decoded.error() == fully.error());
+    }
+  }
+  // The framing is still checked: a wrong CRC is refused at once.
+  auto corrupt = good;
+  corrupt[kHeaderBytes] ^= 1;
+  CHECK_THAT(ProcessBlock::parse(corrupt, ProcessBlockCheck::framing).error(),
+             Catch::Matchers::StartsWith("process block: CRC mismatch"));
+}
+
+TEST_CASE("Decoding stops at the first frame past the rows the header counts", "[process_block]") {
+  ProcessFrame first{.time_unix_ns = 10};
+  first.processes = {row(1), row(2)};
+  ProcessFrame second = first;
+  second.time_unix_ns = 11;
+  second.processes.erase(second.processes.begin());
+  auto bytes = bytes_of(*ProcessBlock::encode(std::vector{first, second}));
+  constexpr size_t kProcessRowsAt = 36;
+  put_u32(bytes, kProcessRowsAt, 2);  // the frames hold 3
+  fix_crc(bytes);
+  const std::string expected =
+      "process block: frame 1 takes the block past the 2 processes and 0 sockets its header counts";
+  CHECK(ProcessBlock::parse(bytes).error() == expected);
+  const auto lazily = ProcessBlock::parse(bytes, ProcessBlockCheck::framing);
+  REQUIRE(lazily.ok());
+  std::vector<ProcessFrame> frames;
+  CHECK(lazily->block->decode_checked(frames).error() == expected);
+}

@@ -107,7 +107,10 @@ struct RecordingRecord {
 // torn file) ends reading with error() set, naming the section, block index and byte offset.
 class RecordingReader {
  public:
-  explicit RecordingReader(std::istream& in);
+  // `process_check`: how much of each process block is checked as it is read (framing: the
+  // frames are checked when decoded, store::ProcessBlock::decode_checked).
+  explicit RecordingReader(
+      std::istream& in, store::ProcessBlockCheck process_check = store::ProcessBlockCheck::frames);
 
   // Reads the header and metadata; false (with error()) when they are not valid.
   bool open();
@@ -139,6 +142,7 @@ class RecordingReader {
   bool fail(std::string message);
 
   std::istream& in_;
+  store::ProcessBlockCheck process_check_;
   uint64_t offset_ = 0;
   uint64_t blocks_ = 0;
   uint64_t process_blocks_ = 0;
@@ -158,6 +162,9 @@ struct Recording {
   // Every container frame, decoded, in ascending time; empty for files before version 3 and for
   // recordings of a daemon without a container tier.
   std::vector<container::ContainerFrame> container_frames;
+  // The process blocks as stored (framing and CRC checked, frames not decoded), in file order,
+  // from read_recording_blocks only; process_frames is then empty.
+  ProcessBlockList process_blocks;
 };
 
 // Whether `path` can be opened as a recording; the error says why not ("is a directory, not a
@@ -172,5 +179,13 @@ Result<Recording> read_recording(std::span<const uint8_t> bytes,
 // Errors start with the path.
 Result<Recording> read_recording(const std::filesystem::path& path,
                                  uint64_t max_process_rows = kMaxRecordingProcessRows);
+
+// The same, but the process blocks stay as stored (Recording::process_blocks) rather than decoded
+// into process_frames, and only their framing and CRC are checked (no row limit applies): a reader
+// that shows a few frames at a time (replay) decodes only the blocks it shows, with
+// store::ProcessBlock::decode_checked, and opening a recording of thousands of processes neither
+// decodes nor holds every frame.
+Result<Recording> read_recording_blocks(std::span<const uint8_t> bytes);
+Result<Recording> read_recording_blocks(const std::filesystem::path& path);
 
 }  // namespace flightrec::recording

@@ -11,6 +11,7 @@
 #include "flightrec/common/result.h"
 #include "flightrec/container/frame/frame_strip.h"
 #include "flightrec/replay/container_view.h"
+#include "flightrec/replay/process_history.h"
 #include "flightrec/replay/process_view.h"
 #include "flightrec/replay/replay_data.h"
 #include "flightrec/replay/samples.h"
@@ -30,8 +31,11 @@ class Model {
   [[nodiscard]] const recording::Metadata& meta() const noexcept { return data_.meta; }
   [[nodiscard]] const Timeline& timeline() const noexcept { return timeline_; }
   [[nodiscard]] const std::vector<Trigger>& triggers() const noexcept { return triggers_; }
-  [[nodiscard]] bool has_processes() const noexcept { return !data_.process_frames.empty(); }
+  [[nodiscard]] bool has_processes() const noexcept { return !processes_.empty(); }
   [[nodiscard]] bool has_containers() const noexcept { return !data_.container_frames.empty(); }
+  // Process frames are decoded, and checked, as views need them: a damaged block found on the way
+  // (ProcessHistory::error()), "" while none is.
+  [[nodiscard]] const std::string& process_error() const noexcept { return processes_.error(); }
 
   // interval_ns: what rates cover (<= 0: one sample).
   [[nodiscard]] SystemView system(size_t cursor, int64_t interval_ns) const;
@@ -45,6 +49,7 @@ class Model {
 
  private:
   ReplayData data_;
+  ProcessHistory processes_;
   UserNames users_;
   Samples samples_;
   SystemSeries series_;

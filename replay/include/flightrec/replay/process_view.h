@@ -5,12 +5,14 @@
 // zero), and each row's container from the container frame nearest in time to the process frame
 // (container/frame/process_container.h).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "flightrec/container/frame/container_frame.h"
 #include "flightrec/process/process_frame.h"
+#include "flightrec/replay/process_history.h"
 
 namespace flightrec::replay {
 
@@ -30,13 +32,15 @@ struct ProcessesAt {
   const process::ProcessFrame* previous = nullptr;  // what the rates start from
   std::vector<ProcessRates> rows;                   // frame->processes' order
   std::optional<double> unattributed_tx_bps, unattributed_rx_bps;
+  // The decoded frames that frame, previous and the rows point into, held while this is.
+  std::shared_ptr<const ProcessHistory::Frames> frame_run, previous_run;
 };
 
-// `frames` ascending in time. The rates start from the newest frame at least interval_ns before
-// the cursor's frame (the frame just before it when frames are further apart than that).
-// `container_frames`, ascending in time, name each process's container.
-ProcessesAt processes_at(const std::vector<process::ProcessFrame>& frames, int64_t time_ns,
-                         int64_t interval_ns, std::optional<double> mem_total_bytes,
+// The rates start from the newest frame at least interval_ns before the cursor's frame (the frame
+// just before it when frames are further apart than that). `container_frames`, ascending in time,
+// name each process's container.
+ProcessesAt processes_at(const ProcessHistory& frames, int64_t time_ns, int64_t interval_ns,
+                         std::optional<double> mem_total_bytes,
                          const std::vector<container::ContainerFrame>& container_frames);
 
 }  // namespace flightrec::replay

@@ -1,7 +1,8 @@
 #pragma once
 // What replay works on: a recording's metadata, its system-series blocks, its process frames and
-// its container frames, all in memory. Kept apart from recording::Recording so the model is built
-// and tested from values made in memory and does not follow every change of the file reader.
+// its container frames, in memory (the process frames possibly still encoded). Kept apart from
+// recording::Recording so the model is built and tested from values made in memory and does not
+// follow every change of the file reader.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,6 +21,9 @@ struct ReplayData {
   recording::Metadata meta;
   std::vector<std::shared_ptr<const store::Block>> blocks;  // ascending time
   std::vector<process::ProcessFrame> process_frames;        // ascending time
+  // Process blocks as a file stores them, decoded as the cursor needs them (process_history.h);
+  // a recording read from a file has these rather than process_frames.
+  recording::ProcessBlockList process_blocks;
   std::vector<container::ContainerFrame> container_frames;  // ascending time
 };
 

@@ -135,6 +135,7 @@ class Session {
   int64_t carry_ns_ = 0;
   size_t next_trigger_ = 0;
   bool quit_ = false;
+  bool damage_shown_ = false;  // the model's process_error() is in the message bar, or was
   size_t page_rows_ = 10;
   size_t selected_ = 0;
   size_t scroll_ = 0;

@@ -28,6 +28,15 @@ inline constexpr uint32_t kMaxProcessPayloadBytes = 64u << 20;  // uncompressed
 
 class ProcessBlock;
 
+// How much of a block ProcessBlock::parse checks.
+enum class ProcessBlockCheck {
+  // Every frame, decoded once: a block that parses always decodes.
+  frames,
+  // The framing, CRC and header bounds only, for a reader that decodes few of many blocks
+  // (replay): decode_checked() finds what is wrong with the frames when they are first needed.
+  framing,
+};
+
 // What ProcessBlock::parse read: a block and the bytes it used.
 struct ParsedProcessBlock {
   std::shared_ptr<const ProcessBlock> block;
@@ -50,11 +59,16 @@ class ProcessBlock {
 
   // Reads the block at the start of `bytes` (trailing bytes are left to the caller) and checks
   // all of it, decoding every frame once: a block that parses always decodes. The error names
-  // what was wrong and where.
-  static Result<ParsedProcessBlock> parse(std::span<const uint8_t> bytes);
+  // what was wrong and where. ProcessBlockCheck::framing checks less (see there).
+  static Result<ParsedProcessBlock> parse(std::span<const uint8_t> bytes,
+                                          ProcessBlockCheck check = ProcessBlockCheck::frames);
 
-  // All frames, oldest first (`out` is replaced).
+  // All frames, oldest first (`out` is replaced), of a block that was encoded here or checked by
+  // parse() with ProcessBlockCheck::frames.
   void decode(std::vector<Frame>& out) const;
+  // The same for any block, checking every frame as parse() does: the error names what is wrong
+  // (`out` then holds nothing useful).
+  Status decode_checked(std::vector<Frame>& out) const;
   // Frame by frame, without holding more than two decoded frames: `visit` sees each in order and
   // returns false to stop early.
   void for_each_frame(const std::function<bool(const Frame&)>& visit) const;
@@ -75,6 +89,7 @@ class ProcessBlock {
   template <typename FrameAt>
   static std::shared_ptr<const ProcessBlock> encode_frames(size_t count, FrameAt frame_at);
   [[nodiscard]] std::vector<uint8_t> inflate_payload() const;
+  Status decode_frames(std::vector<Frame>* out) const;
 
   std::vector<uint8_t> bytes_;
   uint32_t frames_ = 0;
