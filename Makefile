@@ -33,8 +33,9 @@ test-unit: build
 # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs this too),
 # but for the tests that measure timing, which a sanitized daemon distorts (the Prometheus burst
 # test, frames kept under CPU contention, two daemons' reads compared within a tick), and for the
-# two that check files rather than flightrec's code (the dashboards' queries through Prometheus,
-# the deployment files): they run unsanitized in `make test`. It is the fuzz targets' build (clang,
+# three that check files rather than flightrec's code (the dashboards' queries through Prometheus,
+# the deployment files, the Kubernetes manifests against their schemas): they run unsanitized in
+# `make test`. It is the fuzz targets' build (clang,
 # which libFuzzer needs), so CI compiles the tree once for both.
 SANITIZE_BUILD := build-fuzz
 
@@ -46,7 +47,7 @@ sanitize-configure: deps
 test-asan: sanitize-configure
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS) -E '^e2e_(prometheus|contention|fidelity|dashboards|deploy_files)$$'
+	  ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS) -E '^e2e_(prometheus|contention|fidelity|dashboards|deploy_files|k8s_manifests)$$'
 
 # The components with threads that share data, under ThreadSanitizer.
 test-tsan: deps
