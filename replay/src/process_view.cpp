@@ -22,7 +22,6 @@ ProcessesAt processes_at(const ProcessHistory& frames, int64_t time_ns, int64_t 
   const auto rates = model::process_rates(at.previous, *current);
   const RssGrowth growth =
       grow_span_ns > 0 ? rss_growth(frames, *current, grow_span_ns) : RssGrowth{};
-  at.grow_from_ns = growth.from_ns;
   // The container frame nearest the process frame, on either side: the container tier writes one
   // a second, the process tier four, and a container found just after a process frame is its own.
   const int64_t nearest =

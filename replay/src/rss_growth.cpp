@@ -34,7 +34,8 @@ std::optional<int64_t> growth_since_birth(const ProcessHistory& history, const P
   constexpr int64_t kStartSlackNs = 1'000'000'000;
   if (row.start_time_unix_ns < base_ns - kStartSlackNs) return std::nullopt;
   int64_t after = std::max(base_ns, row.start_time_unix_ns - kStartSlackNs);
-  for (int runs = 0; runs < 2 && after < now; ++runs) {
+  if (after >= now) return 0;  // a start time past the frame's: first seen in it
+  for (int runs = 0; runs < 2; ++runs) {
     const ProcessHistory::At first = history.first_after(after);
     if (first.frame == nullptr) return std::nullopt;
     for (auto frame = first.frame; frame != first.run->data() + first.run->size(); ++frame) {
@@ -43,7 +44,7 @@ std::optional<int64_t> growth_since_birth(const ProcessHistory& history, const P
       after = frame->time_unix_ns;
     }
   }
-  return after < now ? std::nullopt : std::optional<int64_t>(0);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -52,22 +53,27 @@ RssGrowth rss_growth(const ProcessHistory& history, const ProcessFrame& current,
   const int64_t now = current.time_unix_ns;
   // Frame times are Unix times, after 1970: a span longer than that reaches every frame.
   const int64_t start = span_ns >= now ? std::numeric_limits<int64_t>::min() : now - span_ns;
-  ProcessHistory::At base = history.at_or_before(start);
   // A span reaching before the recording starts from its first frame.
-  if (base.frame == nullptr) base = history.first_after(std::numeric_limits<int64_t>::min());
+  const ProcessHistory::At base = start < history.first_time()
+                                      ? history.first_after(std::numeric_limits<int64_t>::min())
+                                      : history.at_or_before(start);
   RssGrowth growth;
-  growth.from_ns = base.frame != nullptr ? std::min(base.frame->time_unix_ns, now) : now;
+  // No frame to start from, its block being damaged (ProcessHistory::error() says so): unknown.
+  if (base.frame == nullptr) {
+    growth.bytes.assign(current.processes.size(), std::nullopt);
+    return growth;
+  }
+  // The current frame is the first: nothing grew yet.
+  if (base.frame->time_unix_ns >= now) {
+    growth.bytes.assign(current.processes.size(), 0);
+    return growth;
+  }
   growth.bytes.reserve(current.processes.size());
   for (const ProcessRow& row : current.processes) {
-    if (base.frame == nullptr || base.frame->time_unix_ns >= now) {
-      growth.bytes.emplace_back(0);
-      continue;
-    }
-    if (const ProcessRow* then = same_process(*base.frame, row)) {
-      growth.bytes.emplace_back(grown(row, *then));
-      continue;
-    }
-    growth.bytes.push_back(growth_since_birth(history, row, base.frame->time_unix_ns, now));
+    const ProcessRow* then = same_process(*base.frame, row);
+    growth.bytes.push_back(then != nullptr
+                               ? std::optional(grown(row, *then))
+                               : growth_since_birth(history, row, base.frame->time_unix_ns, now));
   }
   return growth;
 }

@@ -43,6 +43,10 @@ class ProcessHistory {
 
   [[nodiscard]] bool empty() const noexcept { return frames_ == 0; }
   [[nodiscard]] size_t size() const noexcept { return frames_; }
+  // The first frame's time, known without decoding it; 0 when there is none.
+  [[nodiscard]] int64_t first_time() const noexcept {
+    return runs_.empty() ? 0 : runs_.front().first_ns;
+  }
   // Every frame's time, ascending. Decodes every block (once each, one at a time): for the
   // timeline of a recording without system frames.
   [[nodiscard]] std::vector<int64_t> times() const;

@@ -34,7 +34,6 @@ struct ProcessesAt {
   const process::ProcessFrame* previous = nullptr;  // what the rates start from
   std::vector<ProcessRates> rows;                   // frame->processes' order
   std::optional<double> unattributed_tx_bps, unattributed_rx_bps;
-  int64_t grow_from_ns = 0;  // the frame RSS growth counts from (RssGrowth::from_ns)
   // The decoded frames that frame, previous and the rows point into, held while this is.
   std::shared_ptr<const ProcessHistory::Frames> frame_run, previous_run;
 };

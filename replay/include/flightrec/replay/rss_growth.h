@@ -23,8 +23,6 @@ struct RssGrowth {
   // process that started before the span but is not in its first frame, or that no frame after
   // its start holds (ticks that left it out).
   std::vector<std::optional<int64_t>> bytes;
-  // The time of the frame the span starts from; the current frame's when there is none earlier.
-  int64_t from_ns = 0;
 };
 
 RssGrowth rss_growth(const ProcessHistory& history, const process::ProcessFrame& current,
