@@ -3,7 +3,8 @@
 // system schema at the default 4 ms rate with synthetic values, and the process tier's frames
 // every 250 ms in blocks of 8 (the store tests' synthetic process table), then times
 // `flightrec replay FILE --batch` (what a first paint costs: read, decode, one table) and
-// `--batch --sort MEM%`: wall-clock seconds, the median of R runs (default 3), and peak RSS.
+// `--batch --sort MEM%`, `--sort RGROW` and `--sort RGROW --grow-span all`: wall-clock seconds,
+// the median of R runs (default 3), and peak RSS.
 //
 //   bench_replay_open FLIGHTREC [--processes N] [--seconds S] [--runs R] [--keep FILE]
 #include <fcntl.h>
@@ -201,6 +202,13 @@ int bench_main(int argc, char** argv) {
   time_command(options, "replay --batch", {options.flightrec, "replay", file.string(), "--batch"});
   time_command(options, "replay --batch --sort MEM%",
                {options.flightrec, "replay", file.string(), "--batch", "--sort", "MEM%"});
+  // RGROW over its default 10 s, then over the whole minute: the frame the span starts from is
+  // one more block to decode, and so is each block a process alive at the cursor was born in.
+  time_command(options, "replay --batch --sort RGROW",
+               {options.flightrec, "replay", file.string(), "--batch", "--sort", "RGROW"});
+  time_command(options, "replay --batch --sort RGROW --grow-span all",
+               {options.flightrec, "replay", file.string(), "--batch", "--sort", "RGROW",
+                "--grow-span", "all"});
   if (options.keep.empty()) std::filesystem::remove(file);
   return 0;
 }

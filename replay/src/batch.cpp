@@ -107,6 +107,8 @@ std::string text_view(const Model& model, const BatchView& view, const Table& ta
   out += "host      " + (model.meta().host.empty() ? std::string("-") : model.meta().host) +
          (system.interval_ns > 0 ? ", rates over " + format_duration(system.interval_ns)
                                  : std::string(", no rates (no earlier sample)")) +
+         (view.tab == Tab::processes ? ", RGROW over " + grow_span_text(view.grow_span_ns)
+                                     : std::string()) +
          "\n";
   out += "cpu       all " + format_percent(system.cpu_total) + "%";
   for (const auto& cpu : system.cpus) out += ", " + cpu.cpu + " " + format_percent(cpu.ratio) + "%";
@@ -159,6 +161,8 @@ std::string json_view(const Model& model, const BatchView& view, const Table& ta
     json.key("time_unix_ns").number(now);
     json.key("offset_seconds").number(static_cast<double>(now - model.timeline().start()) / 1e9);
     json.key("interval_seconds").number(static_cast<double>(system.interval_ns) / 1e9);
+    // "10s", or "all" for the recording up to the cursor: what the rows' rss_growth_bytes cover.
+    if (view.tab == Tab::processes) json.key("grow_span").string(grow_span_text(view.grow_span_ns));
     json.key("system").begin_object();
     optional_number(json, "cpu_busy_ratio", system.cpu_total);
     json.key("cpus").begin_array();
@@ -241,7 +245,8 @@ std::string render_batch(const Model& model, const BatchView& view, BatchFormat 
     return format == BatchFormat::json ? "{\"schema_version\":1,\"rows\":[]}\n"
                                        : "the recording holds no samples\n";
   }
-  const Table table = model.table(view.cursor, view.interval_ns, view.tab, view.arrangement);
+  const Table table =
+      model.table(view.cursor, view.interval_ns, view.tab, view.arrangement, view.grow_span_ns);
   return format == BatchFormat::json ? json_view(model, view, table)
                                      : text_view(model, view, table);
 }

@@ -6,6 +6,7 @@
 
 #include "flightrec/common/printable.h"
 #include "flightrec/common/printf_string.h"
+#include "flightrec/replay/rss_growth.h"
 
 namespace flightrec::replay {
 namespace {}  // namespace
@@ -27,6 +28,13 @@ std::string format_bytes_with_unit(std::optional<double> bytes) {
   std::string text = format_bytes(bytes);
   if (text != "0" && std::isdigit(static_cast<unsigned char>(text.back())) != 0) text += 'B';
   return text;
+}
+
+std::string format_bytes_signed(std::optional<double> bytes) {
+  if (!bytes || !std::isfinite(*bytes)) return "-";
+  if (*bytes == 0) return "0";
+  // The unit on small amounts too: "+512" beside "+1.2M" would read as a bare count.
+  return (*bytes > 0 ? "+" : "-") + format_bytes_with_unit(std::abs(*bytes));
 }
 
 std::string format_percent(std::optional<double> ratio) {
@@ -56,6 +64,10 @@ std::string format_duration(int64_t nanoseconds) {
   if (seconds < 60) return printf_string("%gs", std::round(seconds * 1000) / 1000);
   const auto whole = static_cast<long long>(seconds);
   return printf_string("%lldm%02llds", whole / 60, whole % 60);
+}
+
+std::string grow_span_text(int64_t span_ns) {
+  return span_ns == kWholeRecording ? "all" : format_duration(span_ns);
 }
 
 std::string format_offset(int64_t nanoseconds) {

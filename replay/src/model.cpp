@@ -73,11 +73,11 @@ SystemView Model::system(size_t cursor, int64_t interval_ns) const {
   return series_.view(samples_, cursor, timeline_.interval_start(cursor, interval_ns));
 }
 
-ProcessesAt Model::processes(size_t cursor, int64_t interval_ns) const {
+ProcessesAt Model::processes(size_t cursor, int64_t interval_ns, int64_t grow_span_ns) const {
   if (cursor >= timeline_.size()) return {};
   // MemTotal comes from the system series at the cursor; MEM% needs nothing else of them.
   const auto mem_total = samples_.size() > 0 ? series_.mem_total(samples_, cursor) : std::nullopt;
-  return processes_at(processes_, timeline_.time(cursor), interval_ns, mem_total,
+  return processes_at(processes_, timeline_.time(cursor), interval_ns, grow_span_ns, mem_total,
                       data_.container_frames);
 }
 
@@ -91,12 +91,15 @@ container::ContainerStrip Model::strip(size_t cursor, std::string_view path, siz
   return container::container_strip(data_.container_frames, path, timeline_.time(cursor), cells);
 }
 
-Table Model::table(size_t cursor, int64_t interval_ns, Tab tab, const Arrangement& how) const {
-  // Each tab's rows come from one kind of frame: the other is not looked up.
+Table Model::table(size_t cursor, int64_t interval_ns, Tab tab, const Arrangement& how,
+                   int64_t grow_span_ns) const {
+  // Each tab's rows come from one kind of frame: the other is not looked up. Only the Processes
+  // tab shows RSS growth, which may decode the block its span starts in.
   const bool containers_tab = tab == Tab::containers;
-  Table table =
-      build_table(tab, containers_tab ? ProcessesAt{} : processes(cursor, interval_ns),
-                  containers_tab ? containers(cursor, interval_ns) : ContainersAt{}, users_);
+  if (tab != Tab::processes) grow_span_ns = 0;
+  Table table = build_table(
+      tab, containers_tab ? ProcessesAt{} : processes(cursor, interval_ns, grow_span_ns),
+      containers_tab ? containers(cursor, interval_ns) : ContainersAt{}, users_);
   arrange(table, how);
   return table;
 }

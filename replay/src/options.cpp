@@ -68,6 +68,22 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
          o.interval_ns = *interval;
          return {};
        }},
+      {"--grow-span", "", "DURATION",
+       "What RGROW (RSS growth) covers up to the cursor: 1s, 10s, 1m,\n... or all (the "
+       "recording up to the cursor). Default 10s.",
+       [&o](std::string_view value) -> Status {
+         if (value == "all") {
+           o.grow_span_ns = kWholeRecording;
+           return {};
+         }
+         const auto span = parse_interval(value);
+         if (!span || *span <= 0) {
+           return Error{"\"" + std::string(value) +
+                        "\" is not a duration or all (examples: 1s, 10s, 1m, all)"};
+         }
+         o.grow_span_ns = *span;
+         return {};
+       }},
       {"--ca-file", "", "PATH",
        "For an https:// SOURCE: the CA (PEM) that signed the daemon's\ncertificate "
        "(env FLIGHTREC_CA_FILE; default: the system's).",

@@ -47,7 +47,7 @@ std::vector<int64_t> ProcessHistory::times() const {
   return times;
 }
 
-std::optional<size_t> ProcessHistory::at_or_before(int64_t time_ns) const {
+std::optional<size_t> ProcessHistory::index_at_or_before(int64_t time_ns) const {
   const auto after = std::upper_bound(runs_.begin(), runs_.end(), time_ns,
                                       [](int64_t t, const Run& run) { return t < run.first_ns; });
   if (after == runs_.begin()) return std::nullopt;
@@ -101,20 +101,40 @@ std::shared_ptr<const ProcessHistory::Frames> ProcessHistory::decoded(size_t ind
 
 ProcessHistory::Around ProcessHistory::around(int64_t time_ns, int64_t interval_ns) const {
   Around around;
-  const auto current = at_or_before(time_ns);
+  const auto current = index_at_or_before(time_ns);
   if (!current) return around;
   const size_t run = run_of(*current);
   around.frame_run = decoded(run);
   if (around.frame_run == nullptr) return around;
   around.frame = &(*around.frame_run)[*current - runs_[run].first_frame];
   if (*current == 0) return around;
-  const auto start = at_or_before(around.frame->time_unix_ns - std::max<int64_t>(interval_ns, 0));
+  const auto start =
+      index_at_or_before(around.frame->time_unix_ns - std::max<int64_t>(interval_ns, 0));
   const size_t previous = start ? std::min(*start, *current - 1) : *current - 1;
   const size_t previous_run = run_of(previous);
   around.previous_run = decoded(previous_run);
   if (around.previous_run == nullptr) return around;
   around.previous = &(*around.previous_run)[previous - runs_[previous_run].first_frame];
   return around;
+}
+
+ProcessHistory::At ProcessHistory::frame(size_t index) const {
+  At at;
+  const size_t run = run_of(index);
+  at.run = decoded(run);
+  if (at.run != nullptr) at.frame = &(*at.run)[index - runs_[run].first_frame];
+  return at;
+}
+
+ProcessHistory::At ProcessHistory::at_or_before(int64_t time_ns) const {
+  const auto index = index_at_or_before(time_ns);
+  return index ? frame(*index) : At{};
+}
+
+ProcessHistory::At ProcessHistory::first_after(int64_t time_ns) const {
+  const auto index = index_at_or_before(time_ns);
+  const size_t next = index ? *index + 1 : 0;
+  return next < frames_ ? frame(next) : At{};
 }
 
 }  // namespace flightrec::replay

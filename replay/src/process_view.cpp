@@ -9,7 +9,7 @@ namespace flightrec::replay {
 using process::ProcessFrame;
 
 ProcessesAt processes_at(const ProcessHistory& frames, int64_t time_ns, int64_t interval_ns,
-                         std::optional<double> mem_total_bytes,
+                         int64_t grow_span_ns, std::optional<double> mem_total_bytes,
                          const std::vector<container::ContainerFrame>& container_frames) {
   ProcessesAt at;
   auto around = frames.around(time_ns, interval_ns);
@@ -20,6 +20,8 @@ ProcessesAt processes_at(const ProcessHistory& frames, int64_t time_ns, int64_t 
   at.frame_run = std::move(around.frame_run);
   at.previous_run = std::move(around.previous_run);
   const auto rates = model::process_rates(at.previous, *current);
+  const RssGrowth growth =
+      grow_span_ns > 0 ? rss_growth(frames, *current, grow_span_ns) : RssGrowth{};
   // The container frame nearest the process frame, on either side: the container tier writes one
   // a second, the process tier four, and a container found just after a process frame is its own.
   const int64_t nearest =
@@ -41,6 +43,9 @@ ProcessesAt processes_at(const ProcessHistory& frames, int64_t time_ns, int64_t 
                       .rx_pps = measured.net.rx_packets};
     if (const auto* in = containers.find(row.cgroup, row.container_id)) {
       view.container = container_name(*in);
+    }
+    if (i < growth.bytes.size() && growth.bytes[i]) {
+      view.rss_growth = static_cast<double>(*growth.bytes[i]);
     }
     if (mem_total_bytes && *mem_total_bytes > 0) {
       view.mem = static_cast<double>(row.rss_bytes) / *mem_total_bytes;

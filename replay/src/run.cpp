@@ -89,7 +89,8 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     return 2;
   }
   // An unknown --sort column is a usage error rather than a silent default.
-  const Table columns = model.table(cursor->index, options.interval_ns, options.tab, {});
+  const Table columns =
+      model.table(cursor->index, options.interval_ns, options.tab, {}, options.grow_span_ns);
   std::optional<size_t> sort;
   if (!options.sort.empty()) {
     sort = column_named(columns, options.sort);
@@ -106,6 +107,7 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     BatchView view;
     view.cursor = cursor->index;
     view.interval_ns = options.interval_ns;
+    view.grow_span_ns = options.grow_span_ns;
     view.tab = options.tab;
     view.arrangement = {sort, options.reverse, options.filter, options.tree};
     out << render_batch(model, view, options.format);
@@ -121,6 +123,7 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
   session.set_sort(sort, options.reverse);
   session.set_filter(options.filter);
   session.set_tree(options.tree && options.tab == Tab::processes);
+  session.set_grow_span(options.grow_span_ns);
   // Only a note: an empty one would clear what the first rebuild said (a damaged process block).
   if (!cursor->note.empty()) session.show_message(cursor->note);
   // Opened at the trigger (no --at): an OOM kill's victim is what the user came to see.

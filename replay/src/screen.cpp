@@ -168,7 +168,8 @@ void timeline(const Session& session, size_t width, std::vector<ScreenLine>& out
 
   const int64_t now = tl.time(session.cursor());
   std::string status = format_rfc3339_ms(now) + " " + format_offset(now - tl.start()) + "/" +
-                       format_duration(tl.end() - tl.start()) + " " + rate_status(session);
+                       format_duration(tl.end() - tl.start()) + " " + rate_status(session) +
+                       " RGROW " + grow_span_text(session.grow_span_ns());
   char speed[32];
   std::snprintf(speed, sizeof speed, " %s x%g", session.playing() ? "PLAY" : "PAUSED",
                 session.speed());

@@ -72,6 +72,12 @@ void Session::set_tree(bool tree) {
   rebuild();
 }
 
+void Session::set_grow_span(int64_t span_ns) {
+  if (span_ns == grow_span_ns_) return;
+  grow_span_ns_ = span_ns;
+  rebuild();
+}
+
 void Session::set_container(std::optional<ContainerScope> container) {
   container_ = std::move(container);
   rebuild();
@@ -88,7 +94,7 @@ void Session::rebuild() {
   how.container = container_;
   how.sort_column = sort_[tab_index(tab_)];
   how.reverse = reverse_[tab_index(tab_)];
-  table_ = model_.table(cursor_, interval_ns_, tab_, how);
+  table_ = model_.table(cursor_, interval_ns_, tab_, how, grow_span_ns_);
   // Process blocks are checked as the cursor reaches them: say so the first time one is damaged.
   if (!damage_shown_ && !model_.process_error().empty()) {
     message_ = model_.process_error();
@@ -360,6 +366,13 @@ void Session::arrange(Action action) {
       interval_ns_ =
           found == kIntervals.end() || found + 1 == kIntervals.end() ? kIntervals[0] : *(found + 1);
       rebuild();
+      break;
+    }
+    case Action::next_grow_span: {
+      const auto found = std::find(kGrowSpans.begin(), kGrowSpans.end(), grow_span_ns_);
+      set_grow_span(found == kGrowSpans.end() || found + 1 == kGrowSpans.end() ? kGrowSpans[0]
+                                                                               : *(found + 1));
+      message_ = "RGROW over " + grow_span_text(grow_span_ns_);
       break;
     }
     case Action::next_tab:

@@ -25,7 +25,8 @@ using process::SocketRow;
 // The widest address a socket row holds: "[ffff:...:ffff]:65535".
 constexpr size_t kAddressWidth = 47;
 // Below this many columns the Processes tab leaves out DISK R/W and NET TX/RX (the Network tab
-// has the traffic) and Connections its byte counts, so COMMAND and addresses stay readable at 80.
+// has the traffic) and TIME+ (RGROW, what a leak is seen by, takes its place), and Connections its
+// byte counts, so COMMAND and addresses stay readable at 80.
 constexpr size_t kWideScreen = 100;
 // A container's name widens the Processes tab's CONTAINER up to this ("namespace/pod" of most
 // pods), beyond which it is cut (JSON has it whole); the column comes from kWiderScreen columns,
@@ -133,9 +134,10 @@ Table processes_table(const ProcessesAt& at, const UserNames& users) {
       Tab::processes,
       {col("PID", "pid", 7, false, false), col("USER", "user", 8, true, false),
        col("CPU%", "cpu_percent", 5), col("MEM%", "mem_percent", 5), col("RSS", "rss_bytes", 5),
-       narrow_screen_drops(col("DISK R/W", "disk_bps", 11)),
-       narrow_screen_drops(col("NET TX/RX", "net_bps", 11)), col("TIME+", "cpu_time_seconds", 9),
-       container_column(), col("COMMAND", "command", 0, true, false)},
+       col("RGROW", "rss_growth_bytes", 5), narrow_screen_drops(col("DISK R/W", "disk_bps", 11)),
+       narrow_screen_drops(col("NET TX/RX", "net_bps", 11)),
+       narrow_screen_drops(col("TIME+", "cpu_time_seconds", 9)), container_column(),
+       col("COMMAND", "command", 0, true, false)},
       {},
       2};
   for (const auto& p : at.rows) {
@@ -158,6 +160,7 @@ Table processes_table(const ProcessesAt& at, const UserNames& users) {
         number_cell(format_percent(p.mem), p.mem ? std::optional(*p.mem * 100) : std::nullopt),
         number_cell(format_bytes(static_cast<double>(r.rss_bytes)),
                     static_cast<double>(r.rss_bytes)),
+        number_cell(format_bytes_signed(p.rss_growth), p.rss_growth),
         pair_cell("disk_read_bps", p.read_bps, "disk_write_bps", p.write_bps),
         pair_cell("net_tx_bps", p.tx_bps, "net_rx_bps", p.rx_bps),
         number_cell(format_cpu_time(cpu_ns), static_cast<double>(cpu_ns) / 1e9),

@@ -100,6 +100,19 @@ else
   fail "4 s before it already held $early_rss bytes of its $leak_rss"
 fi
 
+# RGROW: sorted by growth over the last second before the trigger, the leak comes first, and the
+# JSON says by how much (it grows by up to 128 MiB/s; at least 32 MiB on a busy machine).
+read -r grow_pid grow_bytes grow_span <<<"$("$FLIGHTREC" replay "$RECORDING" --batch --sort RGROW \
+  --grow-span 1s --format json | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+print(doc["rows"][0]["pid"], doc["rows"][0]["rss_growth_bytes"], doc["grow_span"])')"
+if [ "$grow_pid" = "$leak_pid" ] && [ "${grow_bytes:-0}" -ge $((32 << 20)) ] && [ "$grow_span" = 1s ]; then
+  pass "sorted by RGROW over 1s the leak comes first, grown $grow_bytes bytes"
+else
+  fail "sorted by RGROW over 1s the first row is pid '$grow_pid' grown '$grow_bytes' (span '$grow_span')"
+fi
+
 text=$("$FLIGHTREC" replay "$RECORDING" --batch --sort MEM%)
 expect_contains "$text" "trigger   memory_leak: memory_used_bytes > " \
   "the text view names the rule that fired and its condition (replay's d shows the same)"

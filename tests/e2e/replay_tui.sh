@@ -38,6 +38,9 @@ start() {
 # The batch view of the same recording works without a terminal.
 batch=$("$FLIGHTREC" replay "$RECORDING" --batch --at +1s)
 expect_contains "$batch" "time      2025-11-30T05:00:01.000Z (+1.000s of 3s" "batch view at +1s"
+# --sort RGROW puts the leak first; --grow-span 1s at the end: 4 process frames of 200 MiB.
+batch=$("$FLIGHTREC" replay "$RECORDING" --batch --at end --sort RGROW --grow-span 1s)
+expect_contains "$(grep -A1 ' PID USER' <<<"$batch" | tail -1)" "+800M" "batch --sort RGROW --grow-span 1s"
 
 start main TERM=screen
 wait_for "2025-11-30T05:00:00.000Z +0.000s/3s" && pass "opens at the start"
@@ -46,8 +49,9 @@ expect_contains "$(screen)" "Mem[" "memory meter"
 expect_contains "$(screen)" "[#" "cursor at the left end of the timeline"
 # No earlier sample at the start: no CPU% yet, so the order falls back to PID.
 expect_contains "$(first_row)" " init" "first row at the start"
-# 80 columns: DISK R/W and NET TX/RX give way, COMMAND shows the program without its path.
-expect_contains "$(screen)" "TIME+ COMMAND" "COMMAND follows TIME+ at 80 columns"
+# 80 columns: DISK R/W, NET TX/RX and TIME+ give way, COMMAND shows the program without its path.
+expect_contains "$(screen)" "RSS RGROW COMMAND" "COMMAND follows RGROW at 80 columns"
+expect_contains "$(screen)" "RGROW 10s" "the status names RGROW's span, 10s by default"
 if grep -qF "DISK R/W" <<<"$(screen)"; then fail "DISK R/W left out at 80 columns"; else
   pass "DISK R/W left out at 80 columns"; fi
 expect_contains "$(screen)" "no rate" "no rate at the first sample"
@@ -74,8 +78,20 @@ keys M
 wait_for "MEM%v" && pass "M sorts by MEM%"
 expect_contains "$(first_row)" "    201 " "the leak (pid 201) leads by memory"
 expect_contains "$(first_row)" "python3 leak.py" "its command without /usr/bin/"
+# At 2 s the leak has grown 1600 MiB since the first frame (10 s reaches back to it), 800 MiB in 1 s.
+expect_contains "$(first_row)" " +1.6G " "RGROW shows the leak's growth over 10s"
+keys w
+wait_for "RGROW over 1m00s" && pass "w cycles RGROW's span to 1m"
+keys w
+wait_for "RGROW over all" && pass "w cycles RGROW's span to all of the recording"
+expect_contains "$(screen)" "RGROW all" "the status says which span"
+keys w
+wait_for "RGROW over 1s" && pass "w cycles RGROW's span to 1s"
+expect_contains "$(first_row)" " +800M " "RGROW shows the leak's growth over 1s"
+keys w
+wait_for "RGROW over 10s" && pass "w comes back to 10s"
 keys Right
-wait_for "SS     TIME+ COMMAND" && pass "Right scrolls the table sideways"
+wait_for "RSS RGROW COMMAND" && pass "Right scrolls the table sideways"
 keys Left
 wait_for "    PID USER" && pass "Left scrolls back"
 keys P

@@ -37,6 +37,18 @@ TEST_CASE("replayArgsTakeASourceAndBatchFlags", "[replay][options]") {
   CHECK(o.filter == "nginx");
 }
 
+TEST_CASE("growSpanTakesADurationOrAll", "[replay][options][rgrow]") {
+  CHECK(parse({"a"})->options.grow_span_ns == kDefaultGrowSpanNs);
+  CHECK(parse({"a", "--grow-span", "1m"})->options.grow_span_ns == 60'000'000'000);
+  CHECK(parse({"a", "--grow-span=250ms"})->options.grow_span_ns == 250'000'000);
+  CHECK(parse({"a", "--grow-span=all"})->options.grow_span_ns == kWholeRecording);
+  for (const std::string_view bad : {"soon", "0s", "sample", "-1s"}) {
+    const auto parsed = parse({"a", "--grow-span", bad});
+    REQUIRE_FALSE(parsed);
+    CHECK_THAT(parsed.error(), Catch::StartsWith("--grow-span: \"" + std::string(bad) + "\""));
+  }
+}
+
 TEST_CASE("replayArgsDefaultToTheInteractiveProcessesView", "[replay][options]") {
   const auto parsed = parse({"http://127.0.0.1:9717/incidents/x"});
   REQUIRE(parsed);

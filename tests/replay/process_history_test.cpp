@@ -4,10 +4,12 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 
 #include "flightrec/replay/model.h"
+#include "flightrec/replay/rss_growth.h"
 #include "flightrec/replay/session.h"
 #include "flightrec/store/process_block.h"
 #include "replay_fixture.h"
@@ -123,6 +125,12 @@ TEST_CASE("aDamagedProcessBlockIsNamedAndTheOthersStillShow", "[replay][history]
   CHECK(*after.frame == frames[9]);
   REQUIRE(after.previous != nullptr);
   CHECK(*after.previous == frames[8]);
+  // RGROW that would start in the damaged block is unknown, not zero; past it, it shows.
+  const auto growth = rss_growth(history, *after.frame, 1'000'000'000);
+  REQUIRE(growth.bytes.size() == after.frame->processes.size());
+  CHECK(std::ranges::all_of(growth.bytes, [](const auto& bytes) { return !bytes.has_value(); }));
+  const auto recent = rss_growth(history, *after.frame, 250'000'000);
+  CHECK(std::ranges::all_of(recent.bytes, [](const auto& bytes) { return bytes.has_value(); }));
 }
 
 TEST_CASE("theInteractiveViewSaysWhenTheCursorReachesADamagedProcessBlock", "[replay][history]") {

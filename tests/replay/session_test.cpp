@@ -199,8 +199,9 @@ TEST_CASE("helpShowsEveryKeyAndAnyKeyCloses", "[replay][session]") {
   std::string help;
   for (const auto& line : render_screen(session, 80, 24)) help += line.text + "\n";
   for (const char* key :
-       {"F1", "F3 /", "F4 \\", "F5 t", "F6 > <", "M P", "[ ]", "{ }", "Home End", "space", "+ -",
-        "g ", "i ", "Tab", "q ", "Left Right", "C Enter x", "# cursor", "Period strip"}) {
+       {"F1",  "F3 /",     "F4 \\",      "F5 t",      "F6 > <",   "M P",         "[ ]",
+        "{ }", "Home End", "space",      "+ -",       "g ",       "i ",          "r w",
+        "Tab", "q ",       "Left Right", "C Enter x", "# cursor", "Period strip"}) {
     CHECK_THAT(help, Catch::Contains(key));
   }
   session.handle_key('x');

@@ -178,11 +178,11 @@ TEST_CASE("narrowScreensDropTrafficColumnsSoCommandsStayReadable", "[replay][tab
     return out;
   };
   const TableLayout narrow = layout_table(table, 80);
-  CHECK(names(narrow) == "PID,USER,CPU%,MEM%,RSS,TIME+,COMMAND,");
+  CHECK(names(narrow) == "PID,USER,CPU%,MEM%,RSS,RGROW,COMMAND,");
   const std::string header = layout_line(table, narrow, nullptr, Overflow::cut);
   REQUIRE(header.find("COMMAND") != std::string::npos);
   CHECK(80 - header.find("COMMAND") >= 30);
-  CHECK_THAT(names(layout_table(table, 120)), Catch::Contains("DISK R/W,NET TX/RX,"));
+  CHECK_THAT(names(layout_table(table, 120)), Catch::Contains("DISK R/W,NET TX/RX,TIME+,"));
   // Batch text keeps every column.
   CHECK_THAT(render_table_text(table), Catch::Contains("DISK R/W"));
 }

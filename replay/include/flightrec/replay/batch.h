@@ -16,6 +16,7 @@ struct BatchView {
   int64_t interval_ns = 0;
   Tab tab = Tab::processes;
   Arrangement arrangement;
+  int64_t grow_span_ns = kDefaultGrowSpanNs;  // what RGROW covers
 };
 
 std::string render_batch(const Model& model, const BatchView& view, BatchFormat format);

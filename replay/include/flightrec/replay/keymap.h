@@ -25,6 +25,7 @@ enum class Action {
   next_trigger,
   trigger_details,
   next_interval,
+  next_grow_span,
   next_tab,
   previous_tab,
   containers_tab,

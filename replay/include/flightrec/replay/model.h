@@ -21,6 +21,9 @@
 
 namespace flightrec::replay {
 
+// What RSS growth (RGROW) covers unless a key or --grow-span says otherwise.
+inline constexpr int64_t kDefaultGrowSpanNs = 10'000'000'000;
+
 class Model {
  public:
   Model(ReplayData data, UserNames users);
@@ -37,15 +40,16 @@ class Model {
   // (ProcessHistory::error()), "" while none is.
   [[nodiscard]] const std::string& process_error() const noexcept { return processes_.error(); }
 
-  // interval_ns: what rates cover (<= 0: one sample).
+  // interval_ns: what rates cover (<= 0: one sample); grow_span_ns: what RSS growth covers.
   [[nodiscard]] SystemView system(size_t cursor, int64_t interval_ns) const;
-  [[nodiscard]] ProcessesAt processes(size_t cursor, int64_t interval_ns) const;
+  [[nodiscard]] ProcessesAt processes(size_t cursor, int64_t interval_ns,
+                                      int64_t grow_span_ns = kDefaultGrowSpanNs) const;
   [[nodiscard]] ContainersAt containers(size_t cursor, int64_t interval_ns) const;
   // The period strip of the container at cgroup `path`: at most `cells` cells up to the cursor.
   [[nodiscard]] container::ContainerStrip strip(size_t cursor, std::string_view path,
                                                 size_t cells) const;
-  [[nodiscard]] Table table(size_t cursor, int64_t interval_ns, Tab tab,
-                            const Arrangement& how) const;
+  [[nodiscard]] Table table(size_t cursor, int64_t interval_ns, Tab tab, const Arrangement& how,
+                            int64_t grow_span_ns = kDefaultGrowSpanNs) const;
 
  private:
   ReplayData data_;

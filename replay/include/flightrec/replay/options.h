@@ -12,6 +12,7 @@
 #include "flightrec/common/result.h"
 #include "flightrec/replay/batch.h"
 #include "flightrec/replay/credentials.h"
+#include "flightrec/replay/model.h"
 #include "flightrec/replay/table.h"
 
 namespace flightrec::replay {
@@ -29,7 +30,8 @@ struct ReplayOptions {
   std::string filter;
   bool tree = false;
   BatchFormat format = BatchFormat::text;
-  int64_t interval_ns = kDefaultIntervalNs;  // what rates cover; 0 = one sample
+  int64_t interval_ns = kDefaultIntervalNs;   // what rates cover; 0 = one sample
+  int64_t grow_span_ns = kDefaultGrowSpanNs;  // what RGROW covers; kWholeRecording = "all"
 };
 
 struct ReplayArgs {

@@ -30,6 +30,12 @@ class ProcessHistory {
     std::shared_ptr<const Frames> previous_run;
   };
 
+  // One frame and the decoded run it points into (held, it stays valid); null frame: none.
+  struct At {
+    const process::ProcessFrame* frame = nullptr;
+    std::shared_ptr<const Frames> run;
+  };
+
   ProcessHistory() = default;
   // `frames` ascending in time; `blocks` each ascending, in any order. The blocks of one
   // recording cover disjoint spans (one ring sealed them one after the other).
@@ -37,12 +43,20 @@ class ProcessHistory {
 
   [[nodiscard]] bool empty() const noexcept { return frames_ == 0; }
   [[nodiscard]] size_t size() const noexcept { return frames_; }
+  // The first frame's time, known without decoding it; 0 when there is none.
+  [[nodiscard]] int64_t first_time() const noexcept {
+    return runs_.empty() ? 0 : runs_.front().first_ns;
+  }
   // Every frame's time, ascending. Decodes every block (once each, one at a time): for the
   // timeline of a recording without system frames.
   [[nodiscard]] std::vector<int64_t> times() const;
   // The frame newest at or before `time_ns`, and the newest at least `interval_ns` before that
   // (the frame just before it when none is that far back).
   [[nodiscard]] Around around(int64_t time_ns, int64_t interval_ns) const;
+  // The frame newest at or before `time_ns`, and the oldest after it: each decodes at most the
+  // one block that holds it.
+  [[nodiscard]] At at_or_before(int64_t time_ns) const;
+  [[nodiscard]] At first_after(int64_t time_ns) const;
   // The first block found damaged (its CRC checked out when read, its frames do not decode: a
   // writer's bug or a crafted file), named by its frames' times and what is wrong; "" while none.
   [[nodiscard]] const std::string& error() const noexcept { return error_; }
@@ -65,8 +79,9 @@ class ProcessHistory {
   };
 
   // The index (among all frames) of the newest frame at or before `time_ns`; none before the first.
-  [[nodiscard]] std::optional<size_t> at_or_before(int64_t time_ns) const;
+  [[nodiscard]] std::optional<size_t> index_at_or_before(int64_t time_ns) const;
   [[nodiscard]] size_t run_of(size_t frame) const;
+  [[nodiscard]] At frame(size_t index) const;
   // Null when the block is damaged.
   [[nodiscard]] std::shared_ptr<const Frames> decoded(size_t run) const;
   // Decodes a block's frames, checking them; null (and error_ set) when they do not decode.

@@ -13,6 +13,7 @@
 #include "flightrec/container/frame/container_frame.h"
 #include "flightrec/process/process_frame.h"
 #include "flightrec/replay/process_history.h"
+#include "flightrec/replay/rss_growth.h"
 
 namespace flightrec::replay {
 
@@ -22,6 +23,7 @@ struct ProcessRates {
   std::optional<double> mem;  // rss / MemTotal, 0..1
   std::optional<double> read_bps, write_bps;
   std::optional<double> tx_bps, rx_bps, tx_pps, rx_pps;
+  std::optional<double> rss_growth;  // bytes over the grow span (rss_growth.h); none: unknown
   // Its container as the Containers tab names it (container_name()); "" for a process of the
   // host, or when no container frame holds its container.
   std::string container;
@@ -38,9 +40,10 @@ struct ProcessesAt {
 
 // The rates start from the newest frame at least interval_ns before the cursor's frame (the frame
 // just before it when frames are further apart than that). `container_frames`, ascending in time,
-// name each process's container.
+// name each process's container. RSS growth covers `grow_span_ns` up to the frame (rss_growth.h); 0
+// leaves it out (tabs that do not show it).
 ProcessesAt processes_at(const ProcessHistory& frames, int64_t time_ns, int64_t interval_ns,
-                         std::optional<double> mem_total_bytes,
+                         int64_t grow_span_ns, std::optional<double> mem_total_bytes,
                          const std::vector<container::ContainerFrame>& container_frames);
 
 }  // namespace flightrec::replay

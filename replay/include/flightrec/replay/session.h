@@ -39,6 +39,9 @@ inline constexpr int kRight = 0x1109;
 
 // The rate intervals `r` cycles through; 0 is one sample.
 inline constexpr std::array<int64_t, 4> kIntervals{0, 10'000'000, 100'000'000, 1'000'000'000};
+// The spans `w` cycles RSS growth (RGROW) through; kWholeRecording is all of it up to the cursor.
+inline constexpr std::array<int64_t, 4> kGrowSpans{1'000'000'000, kDefaultGrowSpanNs,
+                                                   60'000'000'000, kWholeRecording};
 // Left and Right scroll the table this many characters, as htop's do.
 inline constexpr size_t kSidewaysStep = 20;
 // Playback speeds `+` and `-` step through, as multiples of real time.
@@ -70,6 +73,8 @@ class Session {
   void set_sort(std::optional<size_t> column, bool reverse);
   void set_filter(std::string filter);
   void set_tree(bool tree);
+  // What RGROW covers: a span up to the cursor (kWholeRecording: from the first frame).
+  void set_grow_span(int64_t span_ns);
   // Narrows the Processes tab to one container's processes; nothing: all of them.
   void set_container(std::optional<ContainerScope> container);
 
@@ -77,6 +82,7 @@ class Session {
   [[nodiscard]] size_t cursor() const noexcept { return cursor_; }
   [[nodiscard]] Tab tab() const noexcept { return tab_; }
   [[nodiscard]] int64_t interval_ns() const noexcept { return interval_ns_; }
+  [[nodiscard]] int64_t grow_span_ns() const noexcept { return grow_span_ns_; }
   [[nodiscard]] Mode mode() const noexcept { return mode_; }
   [[nodiscard]] bool playing() const noexcept { return playing_; }
   [[nodiscard]] double speed() const noexcept { return kSpeeds[speed_]; }
@@ -121,6 +127,7 @@ class Session {
   size_t cursor_ = 0;
   Tab tab_ = Tab::processes;
   int64_t interval_ns_ = 0;
+  int64_t grow_span_ns_ = kDefaultGrowSpanNs;
   std::array<std::optional<size_t>, std::size(kTabs)> sort_{};
   std::array<bool, std::size(kTabs)> reverse_{};
   std::string filter_;
