@@ -16,10 +16,11 @@ ProcessHistory::ProcessHistory(Frames frames, recording::ProcessBlockList blocks
     runs_.push_back(std::move(run));
   }
   for (auto& block : blocks) {
-    runs_.push_back({.first_ns = block->first_time_ns(),
-                     .last_ns = block->last_time_ns(),
-                     .frames = block->frames(),
-                     .block = std::move(block)});
+    Run run{.first_ns = block->first_time_ns(),
+            .last_ns = block->last_time_ns(),
+            .frames = block->frames()};
+    run.block = std::move(block);
+    runs_.push_back(std::move(run));
   }
   // Records may come in any order; runs of one time keep their order, as frames did when the
   // whole recording was decoded and sorted.

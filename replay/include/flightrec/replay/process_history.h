@@ -83,7 +83,7 @@ class ProcessHistory {
   [[nodiscard]] size_t run_of(size_t frame) const;
   [[nodiscard]] At frame(size_t index) const;
   // Null when the block is damaged.
-  [[nodiscard]] std::shared_ptr<const Frames> decoded(size_t run) const;
+  [[nodiscard]] std::shared_ptr<const Frames> decoded(size_t index) const;
   // Decodes a block's frames, checking them; null (and error_ set) when they do not decode.
   [[nodiscard]] std::shared_ptr<Frames> decode(const Run& run) const;
 
