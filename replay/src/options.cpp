@@ -28,6 +28,57 @@ std::string_view tab_help() {
   return text;
 }
 
+// The flags whose values are checked, each as the table's Apply.
+flags::Apply take_tab(ReplayOptions& o) {
+  return [&o](std::string_view value) -> Status {
+    const auto tab = tab_named(value);
+    if (!tab) return Error{"\"" + std::string(value) + "\" is not one of " + tab_names(", ")};
+    o.tab = *tab;
+    return {};
+  };
+}
+
+flags::Apply take_interval(ReplayOptions& o) {
+  return [&o](std::string_view value) -> Status {
+    const auto interval = parse_interval(value);
+    if (!interval || *interval > 60'000'000'000) {
+      return Error{"\"" + std::string(value) +
+                   "\" is not a duration up to 1m (examples: sample, 10ms, 1s)"};
+    }
+    o.interval_ns = *interval;
+    return {};
+  };
+}
+
+flags::Apply take_grow_span(ReplayOptions& o) {
+  return [&o](std::string_view value) -> Status {
+    if (value == "all") {
+      o.grow_span_ns = kWholeRecording;
+      return {};
+    }
+    const auto span = parse_interval(value);
+    if (!span || *span <= 0) {
+      return Error{"\"" + std::string(value) +
+                   "\" is not a duration or all (examples: 1s, 10s, 1m, all)"};
+    }
+    o.grow_span_ns = *span;
+    return {};
+  };
+}
+
+flags::Apply take_format(ReplayOptions& o) {
+  return [&o](std::string_view value) -> Status {
+    if (value == "text") {
+      o.format = BatchFormat::text;
+    } else if (value == "json") {
+      o.format = BatchFormat::json;
+    } else {
+      return Error{"\"" + std::string(value) + "\" is not text or json"};
+    }
+    return {};
+  };
+}
+
 }  // namespace
 
 std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
@@ -42,13 +93,7 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
        "start or -1s\nfrom the end; a time outside the recording shows its start or\nend, with a "
        "note. Default: the trigger point if the\nrecording has one, else the end.",
        store(o.at)},
-      {"--tab", "", "TAB", tab_help(),
-       [&o](std::string_view value) -> Status {
-         const auto tab = tab_named(value);
-         if (!tab) return Error{"\"" + std::string(value) + "\" is not one of " + tab_names(", ")};
-         o.tab = *tab;
-         return {};
-       }},
+      {"--tab", "", "TAB", tab_help(), take_tab(o)},
       {"--sort", "", "COLUMN", "Sort by this column (its header, e.g. MEM% or PID).",
        store(o.sort)},
       {"--reverse", "", "",
@@ -59,31 +104,11 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
        store(o.filter)},
       {"--tree", "", "", "Show processes as a tree.", enable(o.tree)},
       {"--interval", "", "DURATION", "What rates cover: sample, 10ms, 100ms, 1s (default 1s).",
-       [&o](std::string_view value) -> Status {
-         const auto interval = parse_interval(value);
-         if (!interval || *interval > 60'000'000'000) {
-           return Error{"\"" + std::string(value) +
-                        "\" is not a duration up to 1m (examples: sample, 10ms, 1s)"};
-         }
-         o.interval_ns = *interval;
-         return {};
-       }},
+       take_interval(o)},
       {"--grow-span", "", "DURATION",
        "What RGROW (RSS growth) covers up to the cursor: 1s, 10s, 1m,\n... or all (the "
        "recording up to the cursor). Default 10s.",
-       [&o](std::string_view value) -> Status {
-         if (value == "all") {
-           o.grow_span_ns = kWholeRecording;
-           return {};
-         }
-         const auto span = parse_interval(value);
-         if (!span || *span <= 0) {
-           return Error{"\"" + std::string(value) +
-                        "\" is not a duration or all (examples: 1s, 10s, 1m, all)"};
-         }
-         o.grow_span_ns = *span;
-         return {};
-       }},
+       take_grow_span(o)},
       {"--ca-file", "", "PATH",
        "For an https:// SOURCE: the CA (PEM) that signed the daemon's\ncertificate "
        "(env FLIGHTREC_CA_FILE; default: the system's).",
@@ -99,17 +124,7 @@ std::vector<flags::Flag> replay_flags(ReplayOptions& o) {
        "File whose first line is the user's password (env\nFLIGHTREC_PASSWORD holds it "
        "instead; never a flag value).",
        store(o.credentials.password_file)},
-      {"--format", "", "FORMAT", "With --batch: text or json (default text).",
-       [&o](std::string_view value) -> Status {
-         if (value == "text") {
-           o.format = BatchFormat::text;
-         } else if (value == "json") {
-           o.format = BatchFormat::json;
-         } else {
-           return Error{"\"" + std::string(value) + "\" is not text or json"};
-         }
-         return {};
-       }},
+      {"--format", "", "FORMAT", "With --batch: text or json (default text).", take_format(o)},
   };
 }
 
