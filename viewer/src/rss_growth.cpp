@@ -5,7 +5,9 @@
 namespace flightrec::viewer {
 
 size_t RssGrowth::KeyHash::operator()(const Key& key) const noexcept {
-  return std::hash<int64_t>{}(key.start_time_unix_ns * 31 + key.pid);
+  // Unsigned: the multiplication wraps instead of overflowing, as a hash may.
+  return std::hash<uint64_t>{}(static_cast<uint64_t>(key.start_time_unix_ns) * 31 +
+                               static_cast<uint32_t>(key.pid));
 }
 
 std::optional<int64_t> RssGrowth::of(int32_t pid, int64_t start_time_unix_ns) const {
