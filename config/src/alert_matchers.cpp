@@ -76,8 +76,6 @@ class Scanner {
   size_t at_ = 0;
 };
 
-bool is_regex(MatchOp op) { return op == MatchOp::regex || op == MatchOp::not_regex; }
-
 // One `name op value`, or why not.
 Result<AlertMatcher> parse_one(Scanner& scan, const Environment& env) {
   AlertMatcher matcher;
@@ -115,17 +113,7 @@ std::string_view value_of(const AlertLabels& labels, const std::string& name) {
 }
 
 bool holds(const AlertMatcher& matcher, std::string_view value) {
-  switch (matcher.op) {
-    case MatchOp::equal:
-      return value == matcher.value;
-    case MatchOp::not_equal:
-      return value != matcher.value;
-    case MatchOp::regex:
-      return matcher.regex->search(value);
-    case MatchOp::not_regex:
-      return !matcher.regex->search(value);
-  }
-  return false;
+  return config::holds(matcher.op, value, matcher.value, matcher.regex ? &*matcher.regex : nullptr);
 }
 
 }  // namespace

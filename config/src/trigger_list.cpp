@@ -96,7 +96,7 @@ Status apply_rule_key(const std::string& name, const std::string& text, TriggerR
       if (auto signal = container_signal_of(*selector); !signal) return Error{signal.error()};
     } else if (const auto other =
                    std::find_if(selector->labels.begin(), selector->labels.end(),
-                                [](const LabelMatcher& m) { return m.op != LabelMatch::equal; });
+                                [](const LabelMatcher& m) { return m.op != MatchOp::equal; });
                other != selector->labels.end()) {
       // A system rule's labels are bound to its series once, at start-up: only = is offered.
       return Error{"label matcher " + matcher_text(*other) +

@@ -52,9 +52,9 @@ class SelectorText {
     return value;
   }
   // =, !=, =~ or !~, longest first.
-  std::optional<LabelMatch> match_op() {
+  std::optional<MatchOp> match_op() {
     skip_spaces();
-    for (const auto& row : kLabelMatchOps) {
+    for (const auto& row : kMatchOps) {
       if (text_.substr(pos_).starts_with(row.name)) {
         pos_ += row.name.size();
         return row.value;
@@ -101,7 +101,7 @@ std::optional<SignalSelector> parse_signal_selector(std::string_view text) {
 
 std::string matcher_text(const LabelMatcher& matcher) {
   std::string text = matcher.name;
-  text += name_of(kLabelMatchOps, matcher.op);
+  text += name_of(kMatchOps, matcher.op);
   text += '"';
   for (const char c : matcher.value) {
     if (c == '\\' || c == '"') text += '\\';
@@ -113,7 +113,7 @@ std::string matcher_text(const LabelMatcher& matcher) {
 
 Result<CompiledMatcher> CompiledMatcher::compile(LabelMatcher matcher) {
   CompiledMatcher compiled;
-  if (matcher.op == LabelMatch::regex || matcher.op == LabelMatch::not_regex) {
+  if (is_regex(matcher.op)) {
     auto regex = Regex::compile(matcher.value);
     if (!regex) {
       return Error{"label matcher " + matcher_text(matcher) + " is not a valid regex (" +
@@ -126,17 +126,7 @@ Result<CompiledMatcher> CompiledMatcher::compile(LabelMatcher matcher) {
 }
 
 bool CompiledMatcher::matches(std::string_view value) const {
-  switch (matcher_.op) {
-    case LabelMatch::equal:
-      return value == matcher_.value;
-    case LabelMatch::not_equal:
-      return value != matcher_.value;
-    case LabelMatch::regex:
-      return regex_->full_match(value);
-    case LabelMatch::not_regex:
-      return !regex_->full_match(value);
-  }
-  return false;
+  return holds(matcher_.op, value, matcher_.value, regex_ ? &*regex_ : nullptr);
 }
 
 Result<std::vector<CompiledMatcher>> compile_matchers(const SignalSelector& selector) {

@@ -47,7 +47,7 @@ TEST_CASE("a rule loads with its defaults for for, pre, post and cooldown", "[tr
   CHECK(rules[0].name == "cpu_hot");
   CHECK(rules[0].signal == "cpu_busy_ratio{cpu=\"total\"}");
   CHECK(rules[0].selector.name == "cpu_busy_ratio");
-  CHECK(rules[0].selector.labels == std::vector<LabelMatcher>{{"cpu", LabelMatch::equal, "total"}});
+  CHECK(rules[0].selector.labels == std::vector<LabelMatcher>{{"cpu", MatchOp::equal, "total"}});
   CHECK(rules[0].op == Comparison::greater_equal);
   CHECK(rules[0].value == Approx(0.9));
   CHECK(rules[0].hold == 0ms);
@@ -212,8 +212,8 @@ TEST_CASE("signal selectors: names, labels, spaces", "[triggers][selector]") {
   auto two = parse_signal_selector("pressure_stall_ratio{ resource = \"memory\" , kind=\"some\" }");
   REQUIRE(two);
   CHECK(two->name == "pressure_stall_ratio");
-  CHECK(two->labels == std::vector<LabelMatcher>{{"resource", LabelMatch::equal, "memory"},
-                                                 {"kind", LabelMatch::equal, "some"}});
+  CHECK(two->labels == std::vector<LabelMatcher>{{"resource", MatchOp::equal, "memory"},
+                                                 {"kind", MatchOp::equal, "some"}});
   CHECK(parse_signal_selector("cpu_busy_ratio{}"));
   for (const char* bad :
        {"", "Cpu", "1cpu", "cpu{", "cpu{cpu=0}", "cpu{cpu=\"0\"", "cpu{cpu=\"0\",}",
@@ -229,10 +229,10 @@ TEST_CASE("signal selectors: the four matchers and PromQL's escapes", "[triggers
       "container_memory_fill{namespace=\"prod\", pod != \"web-1\",container=~\"app|db\","
       "image!~\"x\"}");
   REQUIRE(four);
-  CHECK(four->labels == std::vector<LabelMatcher>{{"namespace", LabelMatch::equal, "prod"},
-                                                  {"pod", LabelMatch::not_equal, "web-1"},
-                                                  {"container", LabelMatch::regex, "app|db"},
-                                                  {"image", LabelMatch::not_regex, "x"}});
+  CHECK(four->labels == std::vector<LabelMatcher>{{"namespace", MatchOp::equal, "prod"},
+                                                  {"pod", MatchOp::not_equal, "web-1"},
+                                                  {"container", MatchOp::regex, "app|db"},
+                                                  {"image", MatchOp::not_regex, "x"}});
   // \\ is a backslash, \" a quote: what a regex such as web-\d+ needs.
   auto escaped = parse_signal_selector("container_memory_fill{pod=~\"web-\\\\d+\\\"\"}");
   REQUIRE(escaped);
@@ -242,30 +242,30 @@ TEST_CASE("signal selectors: the four matchers and PromQL's escapes", "[triggers
 
 TEST_CASE("label matchers: regexes match the whole value, a missing label is empty",
           "[triggers][selector]") {
-  const auto matcher = [](LabelMatch op, std::string value) {
+  const auto matcher = [](MatchOp op, std::string value) {
     auto compiled = CompiledMatcher::compile({"pod", op, std::move(value)});
     REQUIRE(compiled);
     return *compiled;
   };
-  const auto web = matcher(LabelMatch::regex, "web-[0-9]+");
+  const auto web = matcher(MatchOp::regex, "web-[0-9]+");
   CHECK(web.matches("web-12"));
   CHECK_FALSE(web.matches("web-12x"));  // anchored at the end
   CHECK_FALSE(web.matches("xweb-12"));  // and at the start
   CHECK_FALSE(web.matches(""));
-  const auto alternatives = matcher(LabelMatch::regex, "a|b");  // anchored as a whole: ^(?:a|b)$
+  const auto alternatives = matcher(MatchOp::regex, "a|b");  // anchored as a whole: ^(?:a|b)$
   CHECK(alternatives.matches("b"));
   CHECK_FALSE(alternatives.matches("ab"));
-  const auto not_web = matcher(LabelMatch::not_regex, "web-.*");
+  const auto not_web = matcher(MatchOp::not_regex, "web-.*");
   CHECK(not_web.matches("db-0"));
   CHECK(not_web.matches(""));
   CHECK_FALSE(not_web.matches("web-"));
-  const auto any = matcher(LabelMatch::regex, ".*");
+  const auto any = matcher(MatchOp::regex, ".*");
   CHECK(any.matches(""));
-  const auto not_one = matcher(LabelMatch::not_equal, "web-1");
+  const auto not_one = matcher(MatchOp::not_equal, "web-1");
   CHECK(not_one.matches(""));
   CHECK_FALSE(not_one.matches("web-1"));
-  CHECK(matcher(LabelMatch::equal, "").matches(""));
-  const auto bad = CompiledMatcher::compile({"pod", LabelMatch::regex, "web-(\\d+"});
+  CHECK(matcher(MatchOp::equal, "").matches(""));
+  const auto bad = CompiledMatcher::compile({"pod", MatchOp::regex, "web-(\\d+"});
   REQUIRE_FALSE(bad);
   CHECK(bad.error() ==
         "label matcher pod=~\"web-(\\\\d+\" is not a valid regex (missing ): web-(\\d+)");

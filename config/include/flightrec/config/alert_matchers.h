@@ -14,18 +14,10 @@
 #include "flightrec/common/enum_names.h"
 #include "flightrec/common/regex.h"
 #include "flightrec/common/result.h"
+#include "flightrec/config/match_op.h"
 #include "flightrec/config/variables.h"
 
 namespace flightrec::config {
-
-enum class MatchOp { equal, not_equal, regex, not_regex };
-
-// Each operator as written between a label's name and its value.
-inline constexpr EnumName<MatchOp> kMatchOps[] = {{MatchOp::equal, "="},
-                                                  {MatchOp::not_equal, "!="},
-                                                  {MatchOp::regex, "=~"},
-                                                  {MatchOp::not_regex, "!~"}};
-static_assert(names_are_distinct(kMatchOps));
 
 struct AlertMatcher {
   std::string name;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "flightrec/config/match_op.h"
 #include "flightrec/config/roles.h"
 
 namespace flightrec::config {
@@ -55,11 +56,9 @@ using SourceSettingsMap = std::map<std::string, SourceSettings, std::less<>>;
 // match several series. Matched against the running host's signals at start-up, not here.
 // How a selector's label matcher compares, PromQL's four: the value equal or not, a regex (RE2)
 // that matches the whole value or not. A label a series lacks has the value "".
-enum class LabelMatch : uint8_t { equal, not_equal, regex, not_regex };
-
 struct LabelMatcher {
   std::string name;
-  LabelMatch op = LabelMatch::equal;
+  MatchOp op = MatchOp::equal;
   std::string value;  // the text compared, or the regex
   bool operator==(const LabelMatcher&) const = default;
 };

@@ -20,13 +20,6 @@ namespace flightrec::config {
 // once. nullopt when the text is not such a selector.
 [[nodiscard]] std::optional<SignalSelector> parse_signal_selector(std::string_view text);
 
-// Each label matcher as a selector writes it, longest first (what the parser tries in order).
-inline constexpr EnumName<LabelMatch> kLabelMatchOps[] = {{LabelMatch::not_equal, "!="},
-                                                          {LabelMatch::regex, "=~"},
-                                                          {LabelMatch::not_regex, "!~"},
-                                                          {LabelMatch::equal, "="}};
-static_assert(names_are_distinct(kLabelMatchOps));
-
 // `pod=~"web-\\d+"`: a matcher as a selector writes it, for messages.
 [[nodiscard]] std::string matcher_text(const LabelMatcher& matcher);
 
